@@ -1,0 +1,43 @@
+// Flat config. The one project-specific rule: the headless core (src/) must never
+// import React, Ink or the UI in components/, so it can run in --print mode and in tests.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'data/**', 'bench/results/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'react', message: 'src/ is the headless core: no React.' },
+            { name: 'ink', message: 'src/ is the headless core: no Ink.' },
+          ],
+          patterns: [
+            {
+              group: ['**/components/**', '../components', '../../components'],
+              message: 'src/ must not import components/.',
+            },
+            {
+              group: ['ink-*', 'react/*', 'react-*'],
+              message: 'src/ is the headless core: no UI packages.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,365 @@
+import { makeMessage, type HistoryMessage } from '../core/messages.js';
+import { tryNext, type MachineEvent, type MachineState } from '../machine/machine.js';
+import { buildChatMessages } from './context.js';
+import { estimateMessagesTokens } from '../memory/tokens.js';
+import { runTurn, type HistoryPort, type TurnInput, type TurnResult } from '../pipeline/turn.js';
+import type { TurnTrigger } from '../pipeline/phases.js';
+import type { Provider } from '../providers/types.js';
+import { Scheduler, type Timers } from '../scheduler/scheduler.js';
+import type { BackoffSettings } from '../scheduler/backoff.js';
+import type { AgentStore } from '../store/agentStore.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolKind } from '../tools/types.js';
+import type { Workspace } from '../tools/workspace.js';
+import {
+  AgentEmitter,
+  type AgentEvent,
+  type AgentListener,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+} from './events.js';
+import { Guards } from './guards.js';
+import type { ApprovalPolicy } from './toolRunner.js';
+
+export interface AgentSettings {
+  thinkIntervalMs: number;
+  maxAutonomousCycles: number;
+  tokenBudgetPerHour: number;
+  maxConsecutiveFailures: number;
+  backoff: BackoffSettings;
+  toolResultBudgetChars: number;
+  approval: Record<ToolKind, ApprovalPolicy>;
+  sendReasoningInHistory: boolean;
+}
+
+/** A slash command handler, given the agent so it can act on it. */
+export type CommandRunner = (text: string, agent: Agent, signal: AbortSignal) => Promise<boolean>;
+
+export interface AgentDeps {
+  store: AgentStore;
+  provider: Provider;
+  registry: ToolRegistry;
+  workspace: Workspace;
+  history: HistoryPort;
+  settings: AgentSettings;
+  systemPrompt(): string;
+  commands?: CommandRunner;
+  compact?(agent: Agent, signal: AbortSignal): Promise<void>;
+  timers?: Timers;
+}
+
+/** The cue an autonomous turn gets when the context ends on the agent's own words. */
+export function autonomousCue(cycle: number): string {
+  return `(Autonomous cycle ${cycle}. The user is not here right now. Continue your own work: explore, read, organise, note what you find. Write [WAIT] at the very end only when you need the user's answer.)`;
+}
+
+/**
+ * The agent: the machine (kept in the store), the scheduler and the turn pipeline wired
+ * together. Everything it does is reported as events; the store's reducer is subscribed
+ * first, so the store is always current when other listeners run.
+ */
+export class Agent {
+  private readonly emitter = new AgentEmitter();
+  private readonly scheduler: Scheduler;
+  private readonly guards: Guards;
+  private readonly alwaysAllowed = new Set<string>();
+  private turnController: AbortController | undefined;
+  private turnCounter = 0;
+  private cycle = 0;
+  private pendingCommand: string | undefined;
+  private approvalWaiter:
+    { id: number; resolve(a: ApprovalAnswer): void; wasPaused: boolean } | undefined;
+  private approvalCounter = 0;
+  private lastError = '';
+  private started = false;
+  provider: Provider;
+  history: HistoryPort;
+  readonly settings: AgentSettings;
+
+  constructor(private readonly deps: AgentDeps) {
+    this.provider = deps.provider;
+    this.history = deps.history;
+    this.settings = deps.settings;
+    this.emitter.subscribe((e) => deps.store.getState().apply(e));
+    this.guards = new Guards(() => this.settings);
+    this.scheduler = new Scheduler({
+      runTurn: (trigger) => this.turn(trigger),
+      mayThink: () => this.state === 'THINKING',
+      intervalMs: () => this.settings.thinkIntervalMs,
+      backoff: () => this.settings.backoff,
+      onScheduled: (at) => this.emit({ type: 'scheduled', at }),
+      ...(deps.timers ? { timers: deps.timers } : {}),
+    });
+  }
+
+  get state(): MachineState {
+    return this.deps.store.getState().machine;
+  }
+
+  get store(): AgentStore {
+    return this.deps.store;
+  }
+
+  get registry(): ToolRegistry {
+    return this.deps.registry;
+  }
+
+  get workspace(): Workspace {
+    return this.deps.workspace;
+  }
+
+  get busy(): boolean {
+    return this.scheduler.isRunning;
+  }
+
+  subscribe(listener: AgentListener): () => void {
+    return this.emitter.subscribe(listener);
+  }
+
+  emit(event: AgentEvent): void {
+    this.emitter.emit(event);
+  }
+
+  notice(text: string, level: 'info' | 'warn' = 'info'): void {
+    this.emit({ type: 'notice', level, text });
+  }
+
+  /** Loads the history into the store and starts thinking (if the machine is THINKING). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.emit({ type: 'history_loaded', messages: this.history.messages() });
+    this.emit({ type: 'settings_changed', model: this.provider.model });
+    this.scheduler.start(0);
+  }
+
+  /** Stops everything: the turn in flight is aborted and no timer stays behind. */
+  async stop(): Promise<void> {
+    this.started = false;
+    this.scheduler.stop();
+    this.turnController?.abort();
+    this.approvalWaiter?.resolve('no');
+    await this.scheduler.idle();
+  }
+
+  /** Resolves when no turn runs. */
+  idle(): Promise<void> {
+    return this.scheduler.idle();
+  }
+
+  /** Applies a machine event; returns false (and changes nothing) when the table forbids it. */
+  transition(event: MachineEvent, reason?: string): boolean {
+    const from = this.state;
+    const to = tryNext(from, event);
+    if (to === undefined) return false;
+    this.emit({ type: 'state_changed', from, to, event, ...(reason ? { reason } : {}) });
+    return true;
+  }
+
+  /** Enter / Esc / a printable key / Ctrl+C while busy: stop now and listen. */
+  interrupt(): boolean {
+    const moved = this.transition('INTERRUPT');
+    if (moved || this.state === 'PAUSED') this.abortTurn();
+    return moved;
+  }
+
+  /**
+   * The user sends a message (or, empty, just resumes). A slash command runs in the next
+   * turn's COMMAND phase; other text is persisted at once and answered in a user turn.
+   */
+  submit(text: string): void {
+    if (this.state === 'THINKING' || this.state === 'AWAITING_APPROVAL') this.interrupt();
+    const trimmed = text.trim();
+    if (!this.transition('SUBMIT')) return;
+    if (trimmed === '') {
+      this.scheduler.wake(0);
+      return;
+    }
+    if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
+      this.pendingCommand = trimmed;
+    } else {
+      const message = makeMessage('user', text);
+      const res = this.history.append(message);
+      this.emit({ type: 'message_added', message });
+      if (!res.ok)
+        this.emit({ type: 'error', error: { kind: 'history_write', message: res.error.message } });
+      this.cycle = 0;
+      this.guards.reset();
+    }
+    this.scheduler.runUserTurn();
+  }
+
+  pause(reason?: string): void {
+    if (this.transition('PAUSE', reason)) this.abortTurn();
+  }
+
+  resume(): void {
+    if (this.transition('RESUME')) {
+      this.cycle = 0;
+      this.scheduler.wake(0);
+    }
+  }
+
+  togglePause(): void {
+    if (this.state === 'PAUSED') this.resume();
+    else this.pause();
+  }
+
+  /** The user's answer to the approval prompt. */
+  answerApproval(answer: ApprovalAnswer): void {
+    const waiter = this.approvalWaiter;
+    if (!waiter) return;
+    this.approvalWaiter = undefined;
+    this.emit({ type: 'approval_resolved', id: waiter.id, answer });
+    this.transition(waiter.wasPaused ? 'APPROVAL_DONE_PAUSED' : 'APPROVAL_DONE');
+    waiter.resolve(answer);
+  }
+
+  /** Swaps the model provider (e.g. /model); the next turn uses it. */
+  setProvider(provider: Provider): void {
+    this.provider = provider;
+    this.emit({ type: 'settings_changed', model: provider.model });
+  }
+
+  /** Switches to another conversation (e.g. /new); the store shows it at once. */
+  setHistory(history: HistoryPort): void {
+    this.history = history;
+    this.emit({ type: 'messages_replaced', messages: history.messages() });
+  }
+
+  requestExit(): void {
+    this.emit({ type: 'exit_requested' });
+  }
+
+  private abortTurn(): void {
+    this.turnController?.abort();
+  }
+
+  private askApproval(
+    request: Omit<ApprovalRequest, 'id'>,
+    signal: AbortSignal,
+  ): Promise<ApprovalAnswer> {
+    if (signal.aborted) return Promise.resolve('no');
+    const wasPaused = this.state === 'PAUSED';
+    if (!this.transition('REQUEST_APPROVAL')) return Promise.resolve('no');
+    const id = ++this.approvalCounter;
+    return new Promise<ApprovalAnswer>((resolve) => {
+      const onAbort = (): void => {
+        if (this.approvalWaiter?.id === id) {
+          this.approvalWaiter = undefined;
+          this.emit({ type: 'approval_resolved', id, answer: 'no' });
+        }
+        resolve('no');
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.approvalWaiter = {
+        id,
+        wasPaused,
+        resolve: (a) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(a);
+        },
+      };
+      this.emit({ type: 'approval_request', request: { ...request, id } });
+    });
+  }
+
+  private async turn(trigger: TurnTrigger): Promise<{ failed: boolean; retryAfterMs?: number }> {
+    const controller = new AbortController();
+    this.turnController = controller;
+    const turnId = ++this.turnCounter;
+    if (trigger === 'timer') this.cycle += 1;
+    const command = this.pendingCommand;
+    this.pendingCommand = undefined;
+    this.emit({ type: 'turn_start', turnId, trigger, cycle: this.cycle });
+
+    const input: TurnInput = {
+      turnId,
+      trigger,
+      signal: controller.signal,
+      cycle: this.cycle,
+      ...(command ? { command } : {}),
+    };
+    const result = await runTurn(input, {
+      provider: () => this.provider,
+      history: this.history,
+      workspace: this.deps.workspace,
+      emit: (e) => this.emit(e),
+      tools: {
+        registry: this.deps.registry,
+        policy: (kind) => this.settings.approval[kind],
+        askApproval: (req, signal) => this.askApproval(req, signal),
+        alwaysAllowed: this.alwaysAllowed,
+        resultBudgetChars: this.settings.toolResultBudgetChars,
+      },
+      buildMessages: (history, t) =>
+        buildChatMessages(this.deps.systemPrompt(), history, {
+          autonomousCue: autonomousCue(t.cycle),
+          sendReasoning: this.settings.sendReasoningInHistory,
+        }),
+      estimatePromptTokens: estimateMessagesTokens,
+      ...(this.deps.compact
+        ? { compact: (signal: AbortSignal) => this.deps.compact!(this, signal) }
+        : {}),
+      ...(this.deps.commands
+        ? {
+            runCommand: (text: string, signal: AbortSignal) =>
+              this.deps.commands!(text, this, signal),
+          }
+        : {}),
+    });
+    if (this.turnController === controller) this.turnController = undefined;
+    // RESPOND's policy settles the machine first, so listeners of turn_end see the new state.
+    const report = this.respond(result);
+    this.emit({
+      type: 'turn_end',
+      turnId,
+      outcome: result.outcome,
+      wait: result.wait,
+      trace: result.trace,
+    });
+    return report;
+  }
+
+  /** RESPOND policy: what the machine does after a turn, and what the scheduler learns. */
+  private respond(result: TurnResult): { failed: boolean; retryAfterMs?: number } {
+    if (result.saveFailed) {
+      this.emit({ type: 'error', error: { kind: 'history_write', message: result.saveFailed } });
+      this.autoPause(`paused: the history could not be saved (${result.saveFailed})`);
+      return { failed: false };
+    }
+    if (result.outcome === 'error' && result.error) {
+      const failures = this.scheduler.consecutiveFailures + 1;
+      this.lastError = result.error.message;
+      const retryAfterMs = 'retryAfterMs' in result.error ? result.error.retryAfterMs : undefined;
+      this.emit({ type: 'error', turnId: result.trace.turnId, error: result.error });
+      const reason = this.guards.failures(failures, this.lastError);
+      if (reason) this.autoPause(reason);
+      return { failed: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+    }
+    if (result.outcome !== 'ok') return { failed: false };
+
+    const usageTokens = this.store.getState().sessionTokens;
+    this.guards.recordTokens(usageTokens - this.spentSoFar);
+    this.spentSoFar = usageTokens;
+
+    if (result.wait) {
+      this.transition('WAIT');
+      return { failed: false };
+    }
+    const reason =
+      this.guards.loop(result.calls, result.reply) ??
+      this.guards.tokenBudget() ??
+      this.guards.cycleLimit(this.cycle);
+    if (reason) this.autoPause(reason);
+    return { failed: false };
+  }
+
+  private spentSoFar = 0;
+
+  private autoPause(reason: string): void {
+    if (this.transition('AUTO_PAUSE', reason)) this.notice(reason, 'warn');
+  }
+}
+
+export type { HistoryMessage };

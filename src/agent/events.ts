@@ -1,0 +1,93 @@
+import type { HistoryMessage } from '../core/messages.js';
+import type { MachineEvent, MachineState } from '../machine/machine.js';
+import type { TurnTrace, TurnTrigger, TurnOutcomeKind } from '../pipeline/phases.js';
+import type { ProviderError, Usage } from '../providers/types.js';
+import type { ToolArg, ToolErrorKind, ToolKind } from '../tools/types.js';
+
+export interface ApprovalRequest {
+  id: number;
+  tool: string;
+  kind: ToolKind;
+  /** The call as the model wrote it, e.g. `delete("old.txt")`. */
+  call: string;
+  /** Why it asks: the kind's policy, or a tool's own reason (overwriting a file). */
+  reason: string;
+}
+
+export type ApprovalAnswer = 'yes' | 'no' | 'always';
+
+export interface ToolLogEntry {
+  callId: string;
+  turnId: number;
+  name: string;
+  args: readonly ToolArg[];
+  call: string;
+  status: 'running' | 'ok' | 'error' | 'denied' | 'skipped';
+  /** One line for the log. */
+  summary?: string;
+  /** The whole result as the model saw it, before truncation. */
+  full?: string;
+  errorKind?: ToolErrorKind;
+  durationMs?: number;
+  startedAt: number;
+}
+
+/**
+ * The one closed union of what the agent reports. Only the store's reducer turns these into
+ * state; the screen and print mode subscribe to the store or to this stream, never poke the
+ * agent's internals.
+ */
+export type AgentEvent =
+  | {
+      type: 'state_changed';
+      from: MachineState;
+      to: MachineState;
+      event: MachineEvent;
+      reason?: string;
+    }
+  | { type: 'history_loaded'; messages: readonly HistoryMessage[] }
+  | { type: 'turn_start'; turnId: number; trigger: TurnTrigger; cycle: number }
+  | { type: 'request_start'; turnId: number; promptTokens: number }
+  | { type: 'reasoning_delta'; turnId: number; text: string }
+  | { type: 'text_delta'; turnId: number; text: string }
+  | { type: 'usage'; turnId: number; usage: Usage; estimated: boolean }
+  | { type: 'message_added'; message: HistoryMessage }
+  | { type: 'messages_replaced'; messages: readonly HistoryMessage[] }
+  | { type: 'tool_start'; entry: ToolLogEntry }
+  | { type: 'tool_end'; entry: ToolLogEntry }
+  | { type: 'approval_request'; request: ApprovalRequest }
+  | { type: 'approval_resolved'; id: number; answer: ApprovalAnswer }
+  | { type: 'turn_end'; turnId: number; outcome: TurnOutcomeKind; wait: boolean; trace: TurnTrace }
+  | {
+      type: 'error';
+      turnId?: number;
+      error: ProviderError | { kind: string; message: string };
+      retryInMs?: number;
+    }
+  | { type: 'notice'; level: 'info' | 'warn'; text: string }
+  | { type: 'scheduled'; at: number | undefined }
+  | { type: 'settings_changed'; model?: string; persona?: string }
+  | { type: 'exit_requested' };
+
+export type AgentListener = (event: AgentEvent) => void;
+
+/** A tiny synchronous emitter; `subscribe` returns its own unsubscribe. */
+export class AgentEmitter {
+  private readonly listeners = new Set<AgentListener>();
+
+  subscribe(listener: AgentListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: AgentEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (err) {
+        // A broken listener (a UI bug) must not take the agent down with it.
+        process.emitWarning(`agent listener failed on ${event.type}: ${String(err)}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The cost and loop controls that stop autonomy by themselves. Each check returns the
+ * reason to pause (shown to the user) or undefined.
+ */
+export interface GuardSettings {
+  /** 0 = unlimited */
+  maxAutonomousCycles: number;
+  /** 0 = off */
+  tokenBudgetPerHour: number;
+  maxConsecutiveFailures: number;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+const REPEAT_LIMIT = 3;
+
+export class Guards {
+  private readonly recentCalls: string[] = [];
+  private readonly recentReplies: string[] = [];
+  private readonly spend: { at: number; tokens: number }[] = [];
+
+  constructor(private readonly settings: () => GuardSettings) {}
+
+  cycleLimit(cycle: number): string | undefined {
+    const max = this.settings().maxAutonomousCycles;
+    if (max > 0 && cycle >= max) {
+      return `paused after ${max} autonomous cycles without input (maxAutonomousCycles); press Ctrl+P or type a message to go on`;
+    }
+    return undefined;
+  }
+
+  recordTokens(tokens: number, now = Date.now()): void {
+    this.spend.push({ at: now, tokens });
+  }
+
+  tokenBudget(now = Date.now()): string | undefined {
+    const budget = this.settings().tokenBudgetPerHour;
+    while (this.spend.length > 0 && this.spend[0]!.at < now - HOUR_MS) this.spend.shift();
+    if (budget <= 0) return undefined;
+    const used = this.spend.reduce((sum, s) => sum + s.tokens, 0);
+    if (used >= budget) {
+      return `paused: ${used} tokens used in the last hour, over the budget of ${budget} (tokenBudgetPerHour); press Ctrl+P to go on anyway`;
+    }
+    return undefined;
+  }
+
+  failures(consecutive: number, lastError: string): string | undefined {
+    const max = this.settings().maxConsecutiveFailures;
+    if (max > 0 && consecutive >= max) {
+      return `paused after ${consecutive} failed requests in a row; last error: ${lastError}`;
+    }
+    return undefined;
+  }
+
+  /** The same tool call with the same arguments three times in a row, or near-identical replies. */
+  loop(calls: readonly string[], reply: string): string | undefined {
+    for (const call of calls) {
+      this.recentCalls.push(call);
+      if (this.recentCalls.length > REPEAT_LIMIT) this.recentCalls.shift();
+      if (this.recentCalls.length === REPEAT_LIMIT && this.recentCalls.every((c) => c === call)) {
+        this.recentCalls.length = 0;
+        return `paused by the loop guard: the same tool call ran ${REPEAT_LIMIT} times in a row (${call.slice(0, 80)})`;
+      }
+    }
+    const norm = reply.toLowerCase().replace(/\s+/g, ' ').trim();
+    if (!norm) return undefined;
+    this.recentReplies.push(norm);
+    if (this.recentReplies.length > REPEAT_LIMIT) this.recentReplies.shift();
+    if (
+      this.recentReplies.length === REPEAT_LIMIT &&
+      this.recentReplies.every((r) => nearlySame(r, norm))
+    ) {
+      this.recentReplies.length = 0;
+      return `paused by the loop guard: the last ${REPEAT_LIMIT} replies were nearly identical`;
+    }
+    return undefined;
+  }
+
+  /** A user message starts a fresh count. */
+  reset(): void {
+    this.recentCalls.length = 0;
+    this.recentReplies.length = 0;
+  }
+}
+
+/** Near-identical: equal, or differing only in a small tail/head (e.g. a counter). */
+function nearlySame(a: string, b: string): boolean {
+  if (a === b) return true;
+  const longer = Math.max(a.length, b.length);
+  if (longer === 0) return true;
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (
+    suffix < a.length - prefix &&
+    suffix < b.length - prefix &&
+    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+  )
+    suffix++;
+  return (prefix + suffix) / longer >= 0.95;
+}

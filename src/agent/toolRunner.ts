@@ -1,0 +1,148 @@
+import type { CallItem } from '../protocol/parser.js';
+import { formatCall, truncateForModel } from '../protocol/format.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolArg, ToolContext, ToolKind, ToolResult } from '../tools/types.js';
+import type { AgentEvent, ApprovalAnswer, ApprovalRequest, ToolLogEntry } from './events.js';
+
+export type ApprovalPolicy = 'auto' | 'ask' | 'deny';
+
+export interface ToolRunnerDeps {
+  registry: ToolRegistry;
+  emit(event: AgentEvent): void;
+  policy(kind: ToolKind): ApprovalPolicy;
+  /** Asks the user; resolves 'no' if the turn is aborted while waiting. */
+  askApproval(request: Omit<ApprovalRequest, 'id'>, signal: AbortSignal): Promise<ApprovalAnswer>;
+  /** Tool names the user allowed for the rest of the run. */
+  alwaysAllowed: Set<string>;
+  resultBudgetChars: number;
+}
+
+/** One call's outcome as the model will see it. */
+export interface CallOutcome {
+  call: string;
+  ok: boolean;
+  body: string;
+  truncatedChars: number;
+}
+
+let callCounter = 0;
+
+function resultText(result: ToolResult): string {
+  if (!result.ok) return `${result.error.kind}: ${result.error.message}`;
+  return typeof result.data === 'string' ? result.data : JSON.stringify(result.data, null, 2);
+}
+
+function oneLine(text: string, max = 120): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/**
+ * Runs a reply's calls in order through approval and the registry. A call not yet started
+ * when the turn's signal aborts never runs; every call, good or malformed, produces exactly
+ * one outcome so nothing the model wrote is silently dropped.
+ */
+export async function runToolCalls(
+  items: readonly CallItem[],
+  ctx: ToolContext,
+  turnId: number,
+  deps: ToolRunnerDeps,
+): Promise<CallOutcome[]> {
+  const outcomes: CallOutcome[] = [];
+  for (const item of items) {
+    if (ctx.signal.aborted) break;
+    const callText =
+      item.type === 'call' ? formatCall(item.name, item.args) : oneLine(item.raw, 200);
+    const entry: ToolLogEntry = {
+      callId: `c${++callCounter}`,
+      turnId,
+      name: item.name ?? '?',
+      args: item.type === 'call' ? item.args : [],
+      call: callText,
+      status: 'running',
+      startedAt: Date.now(),
+    };
+    deps.emit({ type: 'tool_start', entry });
+    const started = performance.now();
+
+    let result: ToolResult;
+    let status: ToolLogEntry['status'];
+    if (item.type === 'malformed') {
+      result = { ok: false, error: { kind: 'invalid_args', message: item.error } };
+      status = 'error';
+    } else {
+      const decision = await decide(item.name, item.args, callText, ctx, deps);
+      if (decision.allow) {
+        if (ctx.signal.aborted) {
+          result = {
+            ok: false,
+            error: { kind: 'aborted', message: 'the turn was interrupted before this call ran' },
+          };
+          status = 'skipped';
+        } else {
+          result = (await deps.registry.run(item.name, item.args, ctx)).result;
+          status = result.ok ? 'ok' : 'error';
+        }
+      } else {
+        result = { ok: false, error: { kind: 'denied', message: decision.reason } };
+        status = 'denied';
+      }
+    }
+
+    const full = resultText(result);
+    const { text, cutChars } = truncateForModel(full, deps.resultBudgetChars);
+    outcomes.push({ call: callText, ok: result.ok, body: text, truncatedChars: cutChars });
+    deps.emit({
+      type: 'tool_end',
+      entry: {
+        ...entry,
+        status,
+        summary: result.ok ? (result.display ?? oneLine(full)) : oneLine(full),
+        full,
+        ...(result.ok ? {} : { errorKind: result.error.kind }),
+        durationMs: Math.round(performance.now() - started),
+      },
+    });
+  }
+  return outcomes;
+}
+
+async function decide(
+  name: string,
+  args: readonly ToolArg[],
+  call: string,
+  ctx: ToolContext,
+  deps: ToolRunnerDeps,
+): Promise<{ allow: true } | { allow: false; reason: string }> {
+  const tool = deps.registry.get(name);
+  // Unknown tools and bad arity are reported by the registry itself when run.
+  if (!tool || deps.registry.validate(name, args)) return { allow: true };
+  const policy = deps.policy(tool.kind);
+  if (policy === 'deny') {
+    return {
+      allow: false,
+      reason: `${tool.kind} tools are denied by the approval policy (approval.${tool.kind} = "deny"); do not retry this call`,
+    };
+  }
+  let reason: string | undefined;
+  if (policy === 'ask') reason = `${tool.kind} tools ask before they run`;
+  else {
+    try {
+      reason = await tool.needsApproval?.(args, ctx);
+    } catch {
+      reason = undefined; // the run itself will report the problem
+    }
+  }
+  if (reason === undefined || deps.alwaysAllowed.has(name)) return { allow: true };
+  const answer = await deps.askApproval({ tool: name, kind: tool.kind, call, reason }, ctx.signal);
+  if (answer === 'always') deps.alwaysAllowed.add(name);
+  if (answer === 'no') {
+    return {
+      allow: false,
+      reason: ctx.signal.aborted
+        ? 'the turn was interrupted while waiting for approval'
+        : 'the user declined this call',
+    };
+  }
+  return { allow: true };
+}

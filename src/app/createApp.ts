@@ -1,0 +1,154 @@
+import { Agent, type AgentSettings } from '../agent/agent.js';
+import { loadConfig, type ConfigFlags, type LoadedConfig } from '../config/load.js';
+import { formatConfigIssues } from '../config/format.js';
+import { appPaths } from '../config/paths.js';
+import { SessionStore, type Session } from '../history/index.js';
+import { acquireHomeLock } from '../history/lock.js';
+import { importConversationJson } from '../history/importConversation.js';
+import { buildSystemPrompt } from '../prompt/systemPrompt.js';
+import { createAgentStore } from '../store/agentStore.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { Workspace } from '../tools/workspace.js';
+import { createFileTools } from '../tools/files/index.js';
+import { createWebTools } from '../tools/web/index.js';
+import { createSystemTools } from '../tools/system/index.js';
+import { createProvider } from './provider.js';
+import { loadPersonaSet, type PersonaSet } from './personas.js';
+import { createCommandRunner } from '../commands/runner.js';
+import type { MachineState } from '../machine/machine.js';
+import type { Provider } from '../providers/types.js';
+import path from 'node:path';
+
+export interface AppOptions {
+  flags: ConfigFlags & { session?: string | undefined; thinkIntervalMs?: number | undefined };
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** The machine's first state: THINKING for the screen, AWAITING_INPUT for print mode. */
+  initialState?: MachineState;
+  /** Tests inject a provider; otherwise it is built from the config. */
+  provider?: Provider;
+}
+
+export interface App {
+  agent: Agent;
+  config: LoadedConfig;
+  home: string;
+  /** Warnings to show once at start (recovered history, persona files…). */
+  warnings: string[];
+  /** Stops the agent, closes the session and releases the home lock. Idempotent. */
+  close(): Promise<void>;
+}
+
+export type AppResult = { ok: true; app: App } | { ok: false; message: string; exitCode: number };
+
+/** Builds the whole agent from config, flags and environment. Never throws for bad input. */
+export async function createApp(opts: AppOptions): Promise<AppResult> {
+  const env = opts.env ?? process.env;
+  const loaded = loadConfig({ env, flags: opts.flags, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
+  if (!loaded.ok)
+    return { ok: false, message: formatConfigIssues(loaded.errors, loaded.file), exitCode: 2 };
+  const config = loaded.config;
+  const home = loaded.home;
+
+  let workspace: Workspace;
+  try {
+    workspace = await Workspace.open(config.workspace);
+  } catch (err) {
+    return { ok: false, message: (err as Error).message, exitCode: 2 };
+  }
+
+  const lock = acquireHomeLock(home);
+  if (!lock.ok) return { ok: false, message: lock.message, exitCode: 3 };
+
+  const warnings: string[] = [];
+  let session: Session;
+  const store = new SessionStore(appPaths(home).data, { durability: config.durability });
+  try {
+    const imported = await importConversationJson(
+      path.join(appPaths(home).data, 'conversation.json'),
+      store,
+    );
+    if (imported) warnings.push(...imported.warnings);
+    session = opts.flags.session
+      ? await store.open(opts.flags.session)
+      : await store.openLatestOrCreate();
+  } catch (err) {
+    lock.release();
+    return { ok: false, message: (err as Error).message, exitCode: 2 };
+  }
+  warnings.push(...session.loadWarnings);
+
+  const personas: PersonaSet = loadPersonaSet(home, config.persona);
+  warnings.push(...personas.warnings);
+
+  const provider = opts.provider ?? createProvider(config);
+  const registry = new ToolRegistry([
+    ...createFileTools(),
+    ...createWebTools({ search: config.search, fetch: config.fetch }),
+    ...createSystemTools(),
+  ]);
+
+  const settings: AgentSettings = {
+    thinkIntervalMs: opts.flags.thinkIntervalMs ?? config.thinkIntervalMs,
+    maxAutonomousCycles: config.maxAutonomousCycles,
+    tokenBudgetPerHour: config.tokenBudgetPerHour,
+    maxConsecutiveFailures: config.maxConsecutiveFailures,
+    backoff: config.backoff,
+    toolResultBudgetChars: config.toolResultBudgetChars,
+    approval: { ...config.approval },
+    sendReasoningInHistory: config.quirks.sendReasoningInHistory,
+  };
+
+  const initial = opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING');
+  const agentStore = createAgentStore({
+    machine: initial,
+    model: provider.model,
+    persona: personas.current.id,
+  });
+  const language = config.language === 'auto' ? undefined : config.language;
+  let current: Session = session;
+  const agent = new Agent({
+    store: agentStore,
+    provider,
+    registry,
+    workspace,
+    history: session,
+    settings,
+    systemPrompt: () =>
+      buildSystemPrompt({
+        workspaceRoot: workspace.root,
+        toolList: registry.describeForPrompt(),
+        persona: { name: personas.current.name, body: personas.current.prompt },
+        ...(language ? { language } : {}),
+      }),
+    commands: createCommandRunner({
+      sessions: store,
+      personas,
+      config,
+      switchSession: (next) => {
+        current.close();
+        current = next;
+        agent.setHistory(next);
+      },
+      currentSessionId: () => current.id,
+    }),
+  });
+
+  let closed = false;
+  return {
+    ok: true,
+    app: {
+      agent,
+      config,
+      home,
+      warnings,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await agent.stop();
+        current.close();
+        lock.release();
+      },
+    },
+  };
+}

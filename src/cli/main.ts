@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { createApp } from '../app/createApp.js';
+import { projectRoot } from '../config/paths.js';
+import { HELP, UsageError, parseCliArgs, type CliFlags } from './args.js';
+import { runPrintMode } from './printMode.js';
+
+export interface MainIo {
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+  /** Opens the full-screen app; injected so the headless core never imports the UI. */
+  runTui?(flags: CliFlags): Promise<number>;
+}
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(`${projectRoot()}/package.json`, 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** The program: returns the exit code instead of exiting, so tests can call it. */
+export async function main(io: MainIo): Promise<number> {
+  let flags: CliFlags;
+  try {
+    flags = parseCliArgs(io.argv);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr.write(`cogito: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+  if (flags.help) {
+    io.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (flags.version) {
+    io.stdout.write(`cogito ${version()}\n`);
+    return 0;
+  }
+  if (flags.print === undefined) {
+    if (!io.runTui) {
+      io.stderr.write(
+        'cogito: the full-screen app is not available here; use -p "PROMPT" for print mode\n',
+      );
+      return 2;
+    }
+    return io.runTui(flags);
+  }
+
+  const made = await createApp({ flags, env: io.env, initialState: 'AWAITING_INPUT' });
+  if (!made.ok) {
+    io.stderr.write(`${made.message}\n`);
+    return made.exitCode;
+  }
+  const { app } = made;
+  for (const w of app.warnings) io.stderr.write(`warning: ${w}\n`);
+  const run = runPrintMode(app.agent, {
+    prompt: flags.print,
+    json: flags.json,
+    maxCycles: flags.maxCycles ?? 10,
+    out: io.stdout,
+    err: io.stderr,
+  });
+  // Ctrl+C aborts the request in flight (the connection closes) and exits cleanly.
+  const onSignal = (): void => run.cancel();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const result = await run.done;
+    return result.exitCode;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await app.close();
+  }
+}

@@ -1,0 +1,36 @@
+import type { Agent, CommandRunner } from '../agent/agent.js';
+import { COMMANDS } from './builtin.js';
+import type { CommandEnv } from './table.js';
+
+/** Command names that start with `prefix` (for Tab completion), e.g. "/pe" → ["/persona"]. */
+export function completeCommand(prefix: string): string[] {
+  const p = prefix.startsWith('/') ? prefix.slice(1).toLowerCase() : prefix.toLowerCase();
+  return COMMANDS.filter((c) => c.name.startsWith(p)).map((c) => `/${c.name}`);
+}
+
+/**
+ * The COMMAND phase: parses `/name args`, runs it and reports through notices. An unknown
+ * command answers with the list. After an answering command the floor goes back to the user.
+ */
+export function createCommandRunner(env: CommandEnv): CommandRunner {
+  return async (text: string, agent: Agent, signal: AbortSignal) => {
+    const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text.trim());
+    const name = (match?.[1] ?? '').toLowerCase();
+    const args = match?.[2] ?? '';
+    const say = (t: string): void => agent.notice(t);
+    const command = COMMANDS.find((c) => c.name === name);
+    if (!command) {
+      say(`unknown command /${name}. Commands: ${COMMANDS.map((c) => `/${c.name}`).join(' ')}`);
+      agent.transition('WAIT');
+      return true;
+    }
+    try {
+      const after = await command.run({ agent, args, env, signal, say });
+      if (after === 'listen') agent.transition('WAIT');
+    } catch (err) {
+      say(`/${name} failed: ${(err as Error).message}`);
+      agent.transition('WAIT');
+    }
+    return true;
+  };
+}

@@ -1,0 +1,36 @@
+import type { Agent } from '../agent/agent.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { Session, SessionStore } from '../history/index.js';
+import type { PersonaSet } from '../app/personas.js';
+
+/** What commands can reach beyond the agent itself. */
+export interface CommandEnv {
+  sessions: SessionStore;
+  personas: PersonaSet;
+  config: LoadedConfig;
+  switchSession(next: Session): void;
+  currentSessionId(): string;
+  /** Forces compression now; absent until memory compression is wired. */
+  compactNow?(agent: Agent, signal: AbortSignal): Promise<string>;
+}
+
+export interface CommandCall {
+  agent: Agent;
+  args: string;
+  env: CommandEnv;
+  signal: AbortSignal;
+  say(text: string): void;
+}
+
+/**
+ * After a command: `listen` returns the floor to the user (the command answered them),
+ * `keep` leaves the machine where the command put it.
+ */
+export type AfterCommand = 'listen' | 'keep';
+
+export interface SlashCommand {
+  name: string;
+  usage: string;
+  description: string;
+  run(call: CommandCall): Promise<AfterCommand> | AfterCommand;
+}

@@ -1,0 +1,86 @@
+import { existsSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Expands a leading `~` to the user's home folder; other paths are returned as given. */
+export function expandTilde(p: string): string {
+  if (p === '~') return os.homedir();
+  if (p.startsWith('~/') || p.startsWith('~\\')) return path.join(os.homedir(), p.slice(2));
+  return p;
+}
+
+/**
+ * The folder holding Cogito's own package.json. Found by walking up from this file rather
+ * than by a fixed `../..`, so it keeps working if the sources move or get bundled.
+ */
+export function projectRoot(from: string = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest) && isCogitoManifest(manifest)) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  // Not found (an unusual install): two levels up from src/config/ is the project layout.
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+}
+
+function isCogitoManifest(file: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return (
+      typeof parsed === 'object' && parsed !== null && 'name' in parsed && parsed.name === 'cogito'
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Where the app home came from, for messages such as "config from --home /x". */
+export type HomeSource = 'flag' | 'env' | 'project';
+
+/**
+ * Resolves the app home: the `--home` flag, else `COGITO_HOME`, else the project folder.
+ * Relative paths resolve against `cwd`; `~` expands to the user's home folder.
+ */
+export function resolveHome(
+  opts: { flag?: string | undefined; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): { home: string; source: HomeSource } {
+  const cwd = opts.cwd ?? process.cwd();
+  const flag = opts.flag?.trim();
+  if (flag) return { home: path.resolve(cwd, expandTilde(flag)), source: 'flag' };
+  const fromEnv = opts.env?.COGITO_HOME?.trim();
+  if (fromEnv) return { home: path.resolve(cwd, expandTilde(fromEnv)), source: 'env' };
+  return { home: projectRoot(), source: 'project' };
+}
+
+/** Well-known locations inside an app home. */
+export interface AppPaths {
+  home: string;
+  /** `config.json`: settings, including the API key (kept 0600). */
+  config: string;
+  /** Runtime data: history, archives, traces. */
+  data: string;
+  /** User personas dropped into the home (in addition to the built-in ones). */
+  personas: string;
+  /** A single custom persona file at the home's top level. */
+  persona: string;
+}
+
+/** The locations Cogito reads and writes inside `home`. */
+export function appPaths(home: string): AppPaths {
+  return {
+    home,
+    config: path.join(home, 'config.json'),
+    data: path.join(home, 'data'),
+    personas: path.join(home, 'personas'),
+    persona: path.join(home, 'persona.md'),
+  };
+}
+
+/** The built-in personas shipped with Cogito. */
+export function builtinPersonasDir(): string {
+  return path.join(projectRoot(), 'personas');
+}

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+/**
+ * The settings in `config.json`. Every field is optional in the file; the parsed output
+ * carries the defaults. Objects are strict so a misspelt key is reported instead of being
+ * silently ignored, and nested objects use `prefault({})` so their own defaults apply when
+ * the whole object is absent (zod 4's `default` would skip them).
+ */
+
+const int = () => z.int();
+const nonNegativeInt = () => int().min(0);
+const positiveInt = () => int().min(1);
+const httpUrl = () => z.url({ protocol: /^https?$/ });
+
+/** The approval policy for one tool kind. */
+export const approvalPolicySchema = z.enum(['auto', 'ask', 'deny']);
+export type ApprovalPolicy = z.output<typeof approvalPolicySchema>;
+
+export const approvalSchema = z
+  .strictObject({
+    read: approvalPolicySchema.default('auto'),
+    write: approvalPolicySchema.default('auto'),
+    destructive: approvalPolicySchema.default('ask'),
+    network: approvalPolicySchema.default('auto'),
+    process: approvalPolicySchema.default('ask'),
+  })
+  .prefault({});
+
+export const searchSchema = z
+  .strictObject({
+    provider: z.enum(['duckduckgo', 'searxng', 'tavily', 'brave']).default('duckduckgo'),
+    searxngUrl: httpUrl().optional(),
+    tavilyKey: z.string().min(1).optional(),
+    braveKey: z.string().min(1).optional(),
+    maxResults: int().min(1).max(50).default(8),
+  })
+  .prefault({});
+
+export const fetchSchema = z
+  .strictObject({
+    timeoutMs: positiveInt().default(15_000),
+    maxBytes: positiveInt().default(2_000_000),
+  })
+  .prefault({});
+
+export const backoffSchema = z
+  .strictObject({
+    baseMs: positiveInt().default(2_000),
+    maxMs: positiveInt().default(60_000),
+  })
+  .refine((b) => b.maxMs >= b.baseMs, {
+    path: ['maxMs'],
+    message: 'is smaller than backoff.baseMs, so the delay could never grow',
+    params: { fix: 'Set backoff.maxMs to at least backoff.baseMs (default 60000).' },
+  })
+  .prefault({});
+
+export const quirksSchema = z
+  .strictObject({
+    /** Send earlier replies' reasoning back to the model (DeepSeek rejects it, so off). */
+    sendReasoningInHistory: z.boolean().default(false),
+  })
+  .prefault({});
+
+export const configSchema = z
+  .strictObject({
+    provider: z.enum(['openai-compatible', 'local']).default('openai-compatible'),
+    baseURL: httpUrl().default('https://api.deepseek.com/v1'),
+    apiKey: z.string().min(1).optional(),
+    model: z.string().min(1).default('deepseek-chat'),
+    // Local provider (node-llama-cpp).
+    modelPath: z.string().min(1).optional(),
+    contextSize: positiveInt().optional(),
+    threads: positiveInt().optional(),
+    gpu: z.enum(['auto', 'off']).optional(),
+    /** The folder the agent works in; the current directory at start when unset. */
+    workspace: z.string().min(1).optional(),
+    persona: z.string().min(1).default('assistant'),
+    language: z.enum(['en', 'zh', 'auto']).default('auto'),
+    thinkIntervalMs: nonNegativeInt().default(3_000),
+    /** 0 = unlimited. */
+    maxAutonomousCycles: nonNegativeInt().default(20),
+    /** 0 = no budget. */
+    tokenBudgetPerHour: nonNegativeInt().default(0),
+    contextWindow: positiveInt().optional(),
+    compressAt: z.number().gt(0).lt(1).default(0.7),
+    compressTurns: positiveInt().default(150),
+    streamIdleTimeoutMs: positiveInt().default(60_000),
+    requestTimeoutMs: positiveInt().default(60_000),
+    backoff: backoffSchema,
+    maxConsecutiveFailures: positiveInt().default(5),
+    toolResultBudgetChars: positiveInt().default(8_000),
+    approval: approvalSchema,
+    search: searchSchema,
+    fetch: fetchSchema,
+    quirks: quirksSchema,
+    durability: z.enum(['write', 'fsync']).default('write'),
+  })
+  .refine((c) => c.provider !== 'local' || c.modelPath !== undefined, {
+    path: ['modelPath'],
+    message: 'is not set, but provider is "local" and needs a GGUF model file',
+    params: {
+      fix: 'Add "modelPath": "/path/to/model.gguf", or set "provider" to "openai-compatible".',
+    },
+  });
+
+/** Validated settings with defaults applied. */
+export type Config = z.output<typeof configSchema>;
+
+/** What may be written in `config.json` (everything optional). */
+export type ConfigInput = z.input<typeof configSchema>;
+
+/** The settings with nothing set: every default. */
+export function defaultConfig(): Config {
+  return configSchema.parse({});
+}
+
+/** A field that holds a secret: its value is never shown, logged or echoed in errors. */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set([
+  'apiKey',
+  'search.tavilyKey',
+  'search.braveKey',
+]);

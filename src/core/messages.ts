@@ -1,0 +1,51 @@
+/**
+ * The conversation as Cogito keeps it. `tool` messages are our own role: they hold the
+ * results of the tool calls of the previous assistant reply and go to the model as a
+ * user-role message (the text protocol has no native tool role).
+ */
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface HistoryMessage {
+  /** Unique, sortable id (time-based). */
+  readonly id: string;
+  readonly role: Role;
+  readonly content: string;
+  /** The model's reasoning for an assistant message, kept for display and traces. */
+  readonly reasoning?: string;
+  /** An assistant reply cut short by the user's interrupt (or an error mid-stream). */
+  readonly interrupted?: boolean;
+  /** A summary of older messages produced by compression. */
+  readonly summary?: boolean;
+  /** Epoch milliseconds. */
+  readonly at: number;
+}
+
+/** What a provider receives: plain chat roles only. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+  /** Sent back only for providers whose quirk settings ask for it. */
+  reasoning?: string;
+}
+
+let lastStamp = 0;
+let counter = 0;
+
+/** A time-ordered id: `<ms base36>-<counter base36>`, unique within the process. */
+export function newMessageId(now: number = Date.now()): string {
+  if (now === lastStamp) counter += 1;
+  else {
+    lastStamp = now;
+    counter = 0;
+  }
+  return `${now.toString(36)}-${counter.toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export function makeMessage(
+  role: Role,
+  content: string,
+  extra: Partial<Omit<HistoryMessage, 'id' | 'role' | 'content'>> = {},
+): HistoryMessage {
+  const at = extra.at ?? Date.now();
+  return { id: newMessageId(at), role, content, ...extra, at };
+}

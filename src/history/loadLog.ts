@@ -1,0 +1,152 @@
+import type { Buffer } from 'node:buffer';
+import { constants } from 'node:fs';
+import path from 'node:path';
+import { atomicWriteFileSync, errorCode, errorMessage } from './fsPort.js';
+import type { HistoryFs } from './fsPort.js';
+import { parseRecord, serializeRecord } from './records.js';
+import type { HistoryRecord } from './records.js';
+
+/** A line that could not be read: 1-based line number and why. */
+export interface BadLine {
+  readonly line: number;
+  readonly problem: string;
+}
+
+/** What a history file held, after any repair. */
+export interface LoadedLog {
+  readonly records: HistoryRecord[];
+  readonly badLines: BadLine[];
+  /** Messages for the user: what was unreadable, where the original went. Empty when clean. */
+  readonly warnings: string[];
+  /** Where the unreadable original was kept, when it was moved aside. */
+  readonly movedAside?: string;
+}
+
+/**
+ * Reads a JSONL history file, keeping every readable line. A missing or empty file is an
+ * empty history. When any line is unreadable (cut off by a crash, binary junk, invalid JSON,
+ * invalid UTF-8) the original is kept as `<name>.corrupt-<timestamp>.jsonl` next to it (never
+ * overwriting anything) and replaced atomically by a clean file of the recovered records.
+ * Throws only when the file exists but cannot be read at all (permissions, a directory).
+ */
+export function loadLog(fs: HistoryFs, file: string, now: number = Date.now()): LoadedLog {
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(file);
+  } catch (err) {
+    if (errorCode(err) === 'ENOENT') return { records: [], badLines: [], warnings: [] };
+    throw new Error(
+      `Cannot read the history file ${file}: ${errorMessage(err)}. Check that it is a readable file.`,
+      { cause: err },
+    );
+  }
+  const { records, badLines } = parseLines(buf);
+  if (badLines.length === 0) return { records, badLines, warnings: [] };
+  return { records, badLines, ...repair(fs, file, records, badLines, now) };
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Splits on newline bytes (never part of a multi-byte UTF-8 character) and parses each line. */
+export function parseLines(buf: Buffer): { records: HistoryRecord[]; badLines: BadLine[] } {
+  const records: HistoryRecord[] = [];
+  const badLines: BadLine[] = [];
+  let start = 0;
+  let lineNo = 0;
+  while (start < buf.length) {
+    let end = buf.indexOf(0x0a, start);
+    const terminated = end !== -1;
+    if (!terminated) end = buf.length;
+    lineNo += 1;
+    const bytes = buf.subarray(start, end);
+    start = end + 1;
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      badLines.push({ line: lineNo, problem: 'not valid UTF-8 text (binary data)' });
+      continue;
+    }
+    if (text.trim() === '') continue;
+    const parsed = parseRecord(text);
+    if ('problem' in parsed) {
+      // An unterminated last line is what a crash mid-write leaves behind.
+      const problem = terminated ? parsed.problem : 'cut off (the write was interrupted)';
+      badLines.push({ line: lineNo, problem });
+    } else {
+      records.push(parsed);
+    }
+  }
+  return { records, badLines };
+}
+
+function repair(
+  fs: HistoryFs,
+  file: string,
+  records: readonly HistoryRecord[],
+  badLines: readonly BadLine[],
+  now: number,
+): { warnings: string[]; movedAside?: string } {
+  const shown = badLines
+    .slice(0, 5)
+    .map((b) => `line ${b.line}: ${b.problem}`)
+    .join('; ');
+  const more = badLines.length > 5 ? `; and ${badLines.length - 5} more` : '';
+  const what =
+    `${badLines.length} unreadable line(s) in ${file} (${shown}${more}); ` +
+    `recovered ${records.filter((r) => r.t === 'msg').length} message(s).`;
+  let aside: string;
+  try {
+    aside = keepAside(fs, file, now);
+  } catch (err) {
+    // Without a safe copy of the original, repairing it could lose data: leave it untouched.
+    return {
+      warnings: [
+        `${what} The file could not be copied aside (${errorMessage(err)}), so it was left as it ` +
+          `is; new messages are still appended. Check the permissions of ${path.dirname(file)}.`,
+      ],
+    };
+  }
+  try {
+    const body = records.map((r) => serializeRecord(r) + '\n').join('');
+    atomicWriteFileSync(fs, file, body);
+  } catch (err) {
+    return {
+      movedAside: aside,
+      warnings: [
+        `${what} The original was kept as ${aside}, but the clean copy could not be written ` +
+          `(${errorMessage(err)}); the damaged file stays in use.`,
+      ],
+    };
+  }
+  return { movedAside: aside, warnings: [`${what} The original was kept as ${aside}.`] };
+}
+
+/**
+ * Keeps the original under a new, unused name while it stays in place: a hard link (instant,
+ * no copy) or, where links are unsupported, an exclusive copy. Either way a crash in between
+ * leaves the original where it was, and an existing file is never overwritten.
+ */
+function keepAside(fs: HistoryFs, file: string, now: number): string {
+  const ext = path.extname(file);
+  const base = path.join(path.dirname(file), path.basename(file, ext));
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  for (let n = 0; n < 100; n += 1) {
+    const aside = `${base}.corrupt-${stamp}${n === 0 ? '' : `-${n}`}${ext || '.jsonl'}`;
+    try {
+      fs.linkSync(file, aside);
+      return aside;
+    } catch (err) {
+      const code = errorCode(err);
+      if (code === 'EEXIST') continue;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw err;
+    }
+    try {
+      fs.copyFileSync(file, aside, constants.COPYFILE_EXCL);
+      return aside;
+    } catch (err) {
+      if (errorCode(err) !== 'EEXIST') throw err;
+    }
+  }
+  throw new Error(`too many corrupt copies named ${base}.corrupt-${stamp}*`);
+}

@@ -1,0 +1,46 @@
+import path from 'node:path';
+import { atomicWriteFileSync } from './fsPort.js';
+import type { HistoryFs } from './fsPort.js';
+
+/** `meta.json` in a session folder. Small and rewritten atomically, unlike the history. */
+export interface SessionMeta {
+  id: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** The first line of the first user message: the session's title in lists. */
+  firstUserLine?: string;
+}
+
+export const META_FILE = 'meta.json';
+export const HISTORY_FILE = 'history.jsonl';
+export const ARCHIVE_FILE = 'archive.jsonl';
+
+/** Reads `meta.json`; `undefined` when missing or unreadable (the history is what matters). */
+export function readMeta(fs: HistoryFs, dir: string): Partial<SessionMeta> | undefined {
+  try {
+    const value: unknown = JSON.parse(fs.readFileSync(path.join(dir, META_FILE), 'utf8'));
+    if (typeof value !== 'object' || value === null) return undefined;
+    const v = value as Record<string, unknown>;
+    const meta: Partial<SessionMeta> = {};
+    if (typeof v.id === 'string') meta.id = v.id;
+    if (typeof v.createdAt === 'number' && Number.isFinite(v.createdAt))
+      meta.createdAt = v.createdAt;
+    if (typeof v.firstUserLine === 'string') meta.firstUserLine = v.firstUserLine;
+    return meta;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes `meta.json` atomically. Throws on failure. */
+export function writeMeta(fs: HistoryFs, dir: string, meta: SessionMeta): void {
+  atomicWriteFileSync(fs, path.join(dir, META_FILE), JSON.stringify(meta, null, 2) + '\n');
+}
+
+/** The first non-empty line of `text`, trimmed and cut to `max` characters. */
+export function firstLine(text: string, max = 80): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  // Count code points so an emoji or CJK surrogate pair is never cut in half.
+  const chars = [...line.trim()];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('');
+}

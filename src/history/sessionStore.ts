@@ -1,0 +1,200 @@
+import path from 'node:path';
+import { errorCode, errorMessage, realFs } from './fsPort.js';
+import type { HistoryFs } from './fsPort.js';
+import type { Durability } from './jsonlLog.js';
+import { HISTORY_FILE, META_FILE, readMeta, writeMeta } from './meta.js';
+import { MSG_LINE_PREFIX } from './records.js';
+import { Session } from './session.js';
+import { isSafeSessionId, newSessionId } from './sessionId.js';
+
+/** A session as listed, without loading its history. */
+export interface SessionInfo {
+  id: string;
+  dir: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** Last write to the history (epoch ms); the creation time for an empty session. */
+  updatedAt: number;
+  /** Messages ever written (compaction does not lower it). */
+  messageCount: number;
+  firstUserLine?: string;
+}
+
+/** A session that does not exist or cannot be named; `code` says which. */
+export class SessionError extends Error {
+  constructor(
+    readonly code: 'ENOSESSION' | 'EBADID' | 'ECREATE',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SessionError';
+  }
+}
+
+export interface SessionStoreOptions {
+  durability?: Durability;
+  /** Injected file system (tests); defaults to `node:fs`. */
+  fs?: HistoryFs;
+  /** Clock for ids and file names (tests). */
+  now?: () => number;
+}
+
+/**
+ * The sessions under `<dataDir>/sessions/<id>/`. Each holds `history.jsonl`, `meta.json` and,
+ * after compression, `archive.jsonl`. Ids sort by creation time.
+ */
+export class SessionStore {
+  /** `<dataDir>/sessions`. */
+  readonly sessionsDir: string;
+  private readonly fs: HistoryFs;
+  private readonly now: () => number;
+
+  constructor(
+    readonly dataDir: string,
+    private readonly opts: SessionStoreOptions = {},
+  ) {
+    this.sessionsDir = path.join(dataDir, 'sessions');
+    this.fs = opts.fs ?? realFs;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** All sessions, most recently used first (then newest created). */
+  async list(): Promise<SessionInfo[]> {
+    let names: string[];
+    try {
+      names = this.fs
+        .readdirSync(this.sessionsDir, { withFileTypes: true })
+        .filter((d) => d.isDirectory() && isSafeSessionId(d.name))
+        .map((d) => d.name);
+    } catch (err) {
+      if (errorCode(err) === 'ENOENT') return [];
+      throw new Error(
+        `Cannot list sessions in ${this.sessionsDir}: ${errorMessage(err)}. Check its permissions.`,
+        { cause: err },
+      );
+    }
+    const infos = names.flatMap((id) => {
+      const info = this.info(id);
+      return info ? [info] : [];
+    });
+    return infos.sort(
+      (a, b) => b.updatedAt - a.updatedAt || b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1),
+    );
+  }
+
+  /** The most recently used session, if any. */
+  async latest(): Promise<SessionInfo | undefined> {
+    return (await this.list())[0];
+  }
+
+  /** Creates an empty session with a fresh id. */
+  async create(): Promise<Session> {
+    try {
+      this.fs.mkdirSync(this.sessionsDir, { recursive: true });
+    } catch (err) {
+      throw new SessionError(
+        'ECREATE',
+        `Cannot create the sessions folder ${this.sessionsDir}: ${errorMessage(err)}. ` +
+          `Check the permissions of ${this.dataDir} (or use --home DIR).`,
+      );
+    }
+    for (let attempt = 0; ; attempt += 1) {
+      const { id, createdAt } = newSessionId(this.now());
+      const dir = path.join(this.sessionsDir, id);
+      try {
+        // Not recursive: EEXIST means another process picked the same id; pick again.
+        this.fs.mkdirSync(dir);
+        writeMeta(this.fs, dir, { id, createdAt });
+        // An empty history file makes the session's last use visible (its mtime) at once.
+        this.fs.closeSync(this.fs.openSync(path.join(dir, HISTORY_FILE), 'a', 0o600));
+      } catch (err) {
+        if (errorCode(err) === 'EEXIST' && attempt < 5) continue;
+        throw new SessionError(
+          'ECREATE',
+          `Cannot create a session in ${dir}: ${errorMessage(err)}. ` +
+            `Check free disk space and the permissions of ${this.sessionsDir}.`,
+        );
+      }
+      return Session.load(id, dir, this.opts);
+    }
+  }
+
+  /** Opens an existing session. Rejects with a `SessionError` naming how to see the ids. */
+  async open(id: string): Promise<Session> {
+    if (!isSafeSessionId(id)) {
+      throw new SessionError(
+        'EBADID',
+        `"${id}" is not a session id: ids look like 2026-11-30T20-15-03-123-k3x. ` +
+          `The ids are the folder names in ${this.sessionsDir}.`,
+      );
+    }
+    const dir = path.join(this.sessionsDir, id);
+    if (!this.exists(dir)) {
+      throw new SessionError(
+        'ENOSESSION',
+        `No session "${id}" in ${this.sessionsDir}. The ids are the folder names there ` +
+          `(newest first in the session list); leave the id out to resume the latest session.`,
+      );
+    }
+    return Session.load(id, dir, this.opts);
+  }
+
+  /** Resumes the most recently used session, or starts the first one. */
+  async openLatestOrCreate(): Promise<Session> {
+    const latest = await this.latest();
+    return latest ? this.open(latest.id) : this.create();
+  }
+
+  private exists(dir: string): boolean {
+    try {
+      return this.fs.statSync(dir).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  /** Lists one session folder; `undefined` for a folder that holds neither meta nor history. */
+  private info(id: string): SessionInfo | undefined {
+    const dir = path.join(this.sessionsDir, id);
+    const meta = readMeta(this.fs, dir);
+    let historyMtime: number | undefined;
+    let messageCount = 0;
+    try {
+      historyMtime = this.fs.statSync(path.join(dir, HISTORY_FILE)).mtimeMs;
+      messageCount = countOccurrences(
+        this.fs.readFileSync(path.join(dir, HISTORY_FILE)),
+        MSG_LINE_PREFIX,
+      );
+    } catch {
+      if (meta === undefined && !this.hasFile(dir, META_FILE)) return undefined;
+    }
+    const createdAt = meta?.createdAt ?? historyMtime ?? 0;
+    const info: SessionInfo = {
+      id,
+      dir,
+      createdAt,
+      updatedAt: Math.max(createdAt, historyMtime ?? 0),
+      messageCount,
+    };
+    if (meta?.firstUserLine !== undefined) info.firstUserLine = meta.firstUserLine;
+    return info;
+  }
+
+  private hasFile(dir: string, name: string): boolean {
+    try {
+      this.fs.statSync(path.join(dir, name));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Counts `needle` in `buf` without decoding it (histories can be large). */
+function countOccurrences(buf: Buffer, needle: string): number {
+  let count = 0;
+  for (let i = buf.indexOf(needle); i !== -1; i = buf.indexOf(needle, i + needle.length)) {
+    count += 1;
+  }
+  return count;
+}

@@ -1,0 +1,72 @@
+import { en } from './en.js';
+import type { MessageKey } from './en.js';
+import { zh } from './zh.js';
+
+export type { MessageKey } from './en.js';
+
+/** The UI languages. */
+export type Lang = 'en' | 'zh';
+
+/** The one table of UI strings, per language. */
+export const messages = { en, zh } as const;
+
+/** The `{name}` placeholders in a message string, as a union of names. */
+type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}`
+  ? P | Placeholders<Rest>
+  : never;
+
+/** The values a message needs; messages without placeholders take none. */
+export type MessageVars<K extends MessageKey> = Record<
+  Placeholders<(typeof en)[K]>,
+  string | number
+>;
+
+type VarsArg<K extends MessageKey> = [Placeholders<(typeof en)[K]>] extends [never]
+  ? [vars?: Record<string, never>]
+  : [vars: MessageVars<K>];
+
+/**
+ * The message `key` in `lang` with its `{placeholders}` filled in. A placeholder with no
+ * value stays visible as `{name}` rather than vanishing, so a mistake shows on screen.
+ */
+export function t<K extends MessageKey>(lang: Lang, key: K, ...[vars]: VarsArg<K>): string {
+  const template: string = messages[lang][key] ?? en[key];
+  return interpolate(template, vars as Record<string, string | number> | undefined);
+}
+
+/** Replaces `{name}` with `vars.name`; unknown names are left as they are. */
+export function interpolate(template: string, vars?: Record<string, string | number>): string {
+  if (vars === undefined) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = vars[name];
+    return value === undefined ? whole : String(value);
+  });
+}
+
+/** The placeholder names in a template, in order of first appearance. */
+export function placeholders(template: string): string[] {
+  return [...new Set([...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ''))];
+}
+
+/**
+ * The user's language from the locale variables, in POSIX priority order (LC_ALL, then
+ * LC_MESSAGES, then LANG): Chinese when the first one set starts with `zh`, else English.
+ * `C` and `POSIX` (often forced by scripts and containers) name no language, so they are
+ * skipped rather than letting them hide a `LANG=zh_CN.UTF-8` underneath.
+ */
+export function detectLanguage(env: NodeJS.ProcessEnv = process.env): Lang {
+  for (const name of ['LC_ALL', 'LC_MESSAGES', 'LANG'] as const) {
+    const value = env[name]?.trim().toLowerCase();
+    if (!value || /^(c|posix)([._@]|$)/.test(value)) continue;
+    return value.startsWith('zh') ? 'zh' : 'en';
+  }
+  return 'en';
+}
+
+/** The language to show: the config's choice, or the locale's when it is `auto`. */
+export function resolveLanguage(
+  setting: Lang | 'auto',
+  env: NodeJS.ProcessEnv = process.env,
+): Lang {
+  return setting === 'auto' ? detectLanguage(env) : setting;
+}

@@ -1,0 +1,61 @@
+/**
+ * The turn pipeline as data. Every turn, a think cycle or a user turn, walks these phases
+ * in order; `COMMAND` may short-cut to `DONE` (a slash command needs no model call), and an
+ * abort or a failure anywhere jumps to `SAVE` so whatever was produced is kept.
+ */
+export const PHASES = [
+  'RESTORE',
+  'COMPACT',
+  'COMMAND',
+  'BUILD',
+  'RUN',
+  'SAVE',
+  'RESPOND',
+  'DONE',
+] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** How a phase ended: `next` goes on, `shortcut` is COMMAND handling the turn itself. */
+export type PhaseOutcome = 'next' | 'shortcut' | 'aborted' | 'error';
+
+export const PHASE_TRANSITIONS: Readonly<
+  Record<Phase, Readonly<Partial<Record<PhaseOutcome, Phase>>>>
+> = Object.freeze({
+  RESTORE: { next: 'COMPACT', aborted: 'SAVE', error: 'SAVE' },
+  COMPACT: { next: 'COMMAND', aborted: 'SAVE', error: 'SAVE' },
+  COMMAND: { next: 'BUILD', shortcut: 'DONE', aborted: 'SAVE', error: 'SAVE' },
+  BUILD: { next: 'RUN', aborted: 'SAVE', error: 'SAVE' },
+  RUN: { next: 'SAVE', aborted: 'SAVE', error: 'SAVE' },
+  // SAVE and RESPOND always go on: an abort or error there still finishes the turn.
+  SAVE: { next: 'RESPOND', aborted: 'RESPOND', error: 'RESPOND' },
+  RESPOND: { next: 'DONE', aborted: 'DONE', error: 'DONE' },
+  DONE: {},
+});
+
+export function nextPhase(phase: Phase, outcome: PhaseOutcome): Phase {
+  const to = PHASE_TRANSITIONS[phase][outcome];
+  if (to === undefined) throw new Error(`illegal phase transition: ${phase} --${outcome}-->`);
+  return to;
+}
+
+/** One row of a turn's trace, shown by /trace. */
+export interface PhaseRecord {
+  phase: Phase;
+  /** ms since the turn started */
+  startMs: number;
+  durationMs: number;
+  outcome: PhaseOutcome;
+  note?: string;
+}
+
+export interface TurnTrace {
+  turnId: number;
+  trigger: TurnTrigger;
+  startedAt: number;
+  durationMs: number;
+  phases: PhaseRecord[];
+  outcome: TurnOutcomeKind;
+}
+
+export type TurnTrigger = 'timer' | 'user' | 'start';
+export type TurnOutcomeKind = 'ok' | 'command' | 'aborted' | 'error';

@@ -1,0 +1,240 @@
+/**
+ * Reads one argument value of a tool call: a quoted string, a number, or true/false/null.
+ *
+ * Errors come in two strengths. A *recoverable* error (bad escape, bare word, bad number)
+ * still yields a value and an end, so the call parser can carry on to `[/TOOL]` and report
+ * the whole call as one malformed item. A *fatal* error (unterminated string, a backtick
+ * where a value should be) leaves the structure unknown, so the parser must recover by
+ * looking for the next landmark.
+ */
+import type { ToolArg } from '../tools/types.js';
+import { describeChar, snippet } from './messages.js';
+
+export type ValueRead =
+  | { ok: true; value: ToolArg; end: number; isString: boolean; error?: string }
+  | { ok: false; error: string; /** where recovery should start looking */ from: number };
+
+const BACKSLASH = 0x5c;
+
+type StringRead =
+  { ok: true; value: string; end: number; badEscape?: string } | { ok: false; end: number };
+
+/**
+ * Reads the quoted string whose opening quote is at `i`. Escapes: `\" \' \\ \n \t \r
+ * \uXXXX \u{X…}`; any other backslash pair is kept as written, so `C:\dir` and `\d+` survive.
+ */
+export function readString(src: string, i: number): StringRead {
+  const quote = src.charCodeAt(i);
+  let out = '';
+  let chunk = i + 1;
+  let j = i + 1;
+  let badEscape: string | undefined;
+  while (j < src.length) {
+    const c = src.charCodeAt(j);
+    if (c === quote) {
+      out += src.slice(chunk, j);
+      return badEscape === undefined
+        ? { ok: true, value: out, end: j + 1 }
+        : { ok: true, value: out, end: j + 1, badEscape };
+    }
+    if (c !== BACKSLASH) {
+      j += 1;
+      continue;
+    }
+    out += src.slice(chunk, j);
+    const e = src[j + 1];
+    if (e === undefined) break;
+    j += 2;
+    switch (e) {
+      case '"':
+      case "'":
+      case '\\':
+        out += e;
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 'u': {
+        const u = readUnicodeEscape(src, j);
+        if (u === undefined) {
+          badEscape ??= '\\u' + src.slice(j, j + 4).split(/["'\s]/)[0];
+          out += '\\u';
+        } else {
+          out += u.text;
+          j = u.end;
+        }
+        break;
+      }
+      default:
+        out += '\\' + e;
+    }
+    chunk = j;
+  }
+  return { ok: false, end: src.length };
+}
+
+/** Decodes the hex part of a `\u` escape starting at `i` (just after the `u`). */
+function readUnicodeEscape(src: string, i: number): { text: string; end: number } | undefined {
+  const four = /^[0-9a-fA-F]{4}/.exec(src.slice(i, i + 4));
+  if (four) return { text: String.fromCharCode(parseInt(four[0], 16)), end: i + 4 };
+  const braced = /^\{([0-9a-fA-F]{1,6})\}/.exec(src.slice(i, i + 9));
+  if (braced?.[1] !== undefined) {
+    const cp = parseInt(braced[1], 16);
+    if (cp <= 0x10ffff) return { text: String.fromCodePoint(cp), end: i + braced[0].length };
+  }
+  return undefined;
+}
+
+const NUMBER = /-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
+/** A bare word: what a model writes when it forgets quotes. Stops at structure characters. */
+const WORD = /[^\s,()"'`[\]{}=]+/y;
+const WRONG_CASE_LITERALS = new Set(['true', 'false', 'null', 'none', 'nil', 'undefined']);
+
+function matchAt(re: RegExp, src: string, i: number): string | undefined {
+  re.lastIndex = i;
+  return re.exec(src)?.[0];
+}
+
+/**
+ * Reads argument number `argN` (1-based, for messages) starting at `i`. `allowNamed` is
+ * false for the value after `name=`, so `a=a=a=…` cannot recurse without bound.
+ */
+export function readValue(src: string, i: number, argN: number, allowNamed = true): ValueRead {
+  const c = src[i] ?? '';
+  if (c === '"' || c === "'") return readStringValue(src, i, argN);
+  if (c === '`') {
+    return {
+      ok: false,
+      from: i,
+      error: `argument ${argN} is quoted with backticks: use "double" or 'single' quotes for strings.`,
+    };
+  }
+  if (c === '[' || c === '{') {
+    return {
+      ok: false,
+      from: i,
+      error:
+        `argument ${argN} starts with ${c}: arrays and objects are not supported. ` +
+        `Pass them as a quoted JSON string, e.g. '["a", "b"]'.`,
+    };
+  }
+  if (/[-.0-9]/.test(c)) return readNumberValue(src, i, argN);
+  const word = matchAt(WORD, src, i);
+  if (word === undefined) {
+    return {
+      ok: false,
+      from: i,
+      error:
+        `unexpected ${describeChar(src, i)} where argument ${argN} should start. ` +
+        `Arguments are "quoted strings", numbers, true, false or null.`,
+    };
+  }
+  return readWordValue(src, i, word, argN, allowNamed);
+}
+
+function readStringValue(src: string, i: number, argN: number): ValueRead {
+  const s = readString(src, i);
+  const q = src[i] ?? '"';
+  if (!s.ok) {
+    return {
+      ok: false,
+      from: i + 1,
+      error:
+        `unterminated string in argument ${argN} (starts ${snippet(src.slice(i, i + 40))}): ` +
+        `it has no closing ${q}. End it with ${q}, and write \\${q} for a ${q} inside the string.`,
+    };
+  }
+  if (s.badEscape === undefined) return { ok: true, value: s.value, end: s.end, isString: true };
+  return {
+    ok: true,
+    value: s.value,
+    end: s.end,
+    isString: true,
+    error:
+      `bad escape ${s.badEscape} in argument ${argN}: \\u needs exactly 4 hex digits, ` +
+      `like \\u00e9 (or \\u{1F600}). For a literal backslash write \\\\.`,
+  };
+}
+
+function readNumberValue(src: string, i: number, argN: number): ValueRead {
+  const num = matchAt(NUMBER, src, i);
+  const word = matchAt(WORD, src, i) ?? src[i] ?? '';
+  if (num !== undefined && num.length === word.length) {
+    const value = Number(num);
+    if (Number.isFinite(value)) return { ok: true, value, end: i + num.length, isString: false };
+    return {
+      ok: true,
+      value: null,
+      end: i + num.length,
+      isString: false,
+      error: `argument ${argN} (${num}) is too large for a number. Quote it as text: "${num}".`,
+    };
+  }
+  return {
+    ok: true,
+    value: word,
+    end: i + word.length,
+    isString: false,
+    error:
+      `argument ${argN} is not a valid number: ${word}. Write numbers like 42, -3.5 or 1e6, ` +
+      `or quote it as text: "${word}".`,
+  };
+}
+
+function readWordValue(
+  src: string,
+  i: number,
+  word: string,
+  argN: number,
+  allowNamed: boolean,
+): ValueRead {
+  const end = i + word.length;
+  if (word === 'true' || word === 'false') {
+    return { ok: true, value: word === 'true', end, isString: false };
+  }
+  if (word === 'null') return { ok: true, value: null, end, isString: false };
+  if (WRONG_CASE_LITERALS.has(word.toLowerCase())) {
+    return {
+      ok: true,
+      value: word,
+      end,
+      isString: false,
+      error:
+        `argument ${argN} is ${word}: write true, false or null in lowercase, ` +
+        `or quote it as text: "${word}".`,
+    };
+  }
+  const named = allowNamed ? namedArgument(src, i, word, argN) : undefined;
+  if (named !== undefined) return named;
+  return {
+    ok: true,
+    value: word,
+    end,
+    isString: false,
+    error: `argument ${argN} is a bare word: ${word}. Quote strings, e.g. "${word}".`,
+  };
+}
+
+/** `path="a"` or `path: "a"`: reads the value after the name and reports the form. */
+function namedArgument(src: string, i: number, word: string, argN: number): ValueRead | undefined {
+  let j = i + word.length;
+  while (/\s/.test(src[j] ?? '')) j += 1;
+  const colon = word.endsWith(':') && word.length > 1;
+  if (!colon && src[j] !== '=') return undefined;
+  if (!colon) j += 1;
+  while (/\s/.test(src[j] ?? '')) j += 1;
+  const name = colon ? word.slice(0, -1) : word;
+  const error =
+    `argument ${argN} is named (${name}${colon ? ':' : '='}…): named arguments are not ` +
+    `supported. Pass values in order, e.g. name("value", 2).`;
+  const next = src[j];
+  if (next === undefined || /[,)[]/.test(next)) return { ok: false, from: j, error };
+  const inner = readValue(src, j, argN, false);
+  return inner.ok ? { ...inner, error } : { ok: false, from: inner.from, error };
+}

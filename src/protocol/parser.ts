@@ -1,0 +1,124 @@
+/**
+ * The tool-protocol parser (DESIGN.md §3): finds `[TOOL] name("arg", 1) [/TOOL]` calls in a
+ * model reply, skipping the ones shown inside Markdown code, and notices a trailing `[WAIT]`.
+ *
+ * One left-to-right scan: in text, it recognises fenced blocks (at line starts), inline code
+ * spans and `[TOOL]` tags; at a tag it hands over to the call parser, whose strings are opaque,
+ * so a fence or backtick inside a string argument never confuses the scan. Landmarks are
+ * indexed up front, which keeps the whole parse close to linear even on hostile input.
+ */
+import { parseCallAt, type CallParse } from './callParser.js';
+import { backtickRunLength, fenceAt, fenceBlockEnd, isLineStart } from './codeSpans.js';
+import { firstAtOrAfter, indexReply, tagAt, type ReplyIndex } from './replyIndex.js';
+import type { CallItem, ParsedReply } from './types.js';
+
+export type { CallItem, MalformedCall, ParsedCall, ParsedReply } from './types.js';
+
+/**
+ * Parses a model reply into its tool calls (well-formed or not, in order), whether it ends
+ * with `[WAIT]`, and the text left for display. Never throws; every `[TOOL]` outside code
+ * yields exactly one item.
+ */
+export function parseReply(reply: string): ParsedReply {
+  const src = typeof reply === 'string' ? reply : String(reply ?? '');
+  const ix = indexReply(src);
+  const memo = new Map<number, CallParse>();
+  const callAt = (at: number): CallParse => {
+    let parsed = memo.get(at);
+    if (parsed === undefined) {
+      parsed = parseCallAt(ix, at);
+      memo.set(at, parsed);
+    }
+    return parsed;
+  };
+
+  const items: CallItem[] = [];
+  const code: [number, number][] = [];
+  let i = 0;
+  while (i < src.length) {
+    if (isLineStart(src, i)) {
+      const fence = fenceAt(src, i);
+      if (fence !== undefined) {
+        const end = fenceBlockEnd(src, i, fence);
+        code.push([i, end]);
+        i = end;
+        continue;
+      }
+    }
+    const c = src.charCodeAt(i);
+    if (c === 0x60) {
+      const len = backtickRunLength(src, i);
+      const end = inlineCodeEnd(ix, i, len, callAt);
+      if (end !== undefined) code.push([i, end]);
+      i = end ?? i + len;
+    } else if (c === 0x5b && tagAt(src, i) === 'open') {
+      const parsed = callAt(i);
+      items.push(parsed.item);
+      i = parsed.resume;
+    } else {
+      i += 1;
+    }
+  }
+
+  const wait =
+    ix.waitAt >= 0 &&
+    !code.some(([a, b]) => a <= ix.waitAt && ix.waitAt < b) &&
+    !items.some((it) => it.start <= ix.waitAt && ix.waitAt < it.end);
+  return { items, wait, text: displayText(src, items, wait ? ix.waitAt : src.length) };
+}
+
+/**
+ * The end of the inline code span opened by the backtick run at `p`, or undefined when the
+ * run is literal text. Like CommonMark, the span closes at the next run of the same length
+ * and cannot cross a blank line or a fence line. One more rule for this protocol: if a
+ * well-formed call starts inside the would-be span and ends after its closer, the closer is
+ * a backtick inside that call's string, so the opener was a stray backtick in prose.
+ */
+function inlineCodeEnd(
+  ix: ReplyIndex,
+  p: number,
+  len: number,
+  callAt: (at: number) => CallParse,
+): number | undefined {
+  const q = firstAtOrAfter(ix.runs.get(len) ?? [], p + 1);
+  if (q === Infinity) return undefined;
+  if (firstAtOrAfter(ix.breaks, p + 1) < q) return undefined;
+  let t = firstAtOrAfter(ix.openTags, p);
+  while (t < q) {
+    const { item } = callAt(t);
+    if (item.type !== 'call') break;
+    if (item.end > q) return undefined;
+    t = firstAtOrAfter(ix.openTags, item.end);
+  }
+  return q + len;
+}
+
+function isHorizontalSpace(ch: string | undefined): boolean {
+  return ch === ' ' || ch === '\t';
+}
+
+/**
+ * The reply with the call blocks cut out. A block alone on its line takes its line with it;
+ * a block inside a line takes the spaces on one side, so no double spaces or blank lines
+ * are left where calls were.
+ */
+function displayText(src: string, items: readonly CallItem[], limit: number): string {
+  let out = '';
+  let prev = 0;
+  for (const item of items) {
+    let a = item.start;
+    let l = a;
+    while (l > prev && isHorizontalSpace(src[l - 1])) l -= 1;
+    let r = item.end;
+    while (r < limit && isHorizontalSpace(src[r])) r += 1;
+    const startsLine = l === 0 || src[l - 1] === '\n';
+    const endsLine = r >= limit || src[r] === '\n' || (src[r] === '\r' && src[r + 1] === '\n');
+    if (startsLine || endsLine) a = l;
+    let b = r;
+    if (startsLine && endsLine && r < limit) b = r + (src[r] === '\r' ? 2 : 1);
+    out += src.slice(prev, Math.max(prev, a));
+    prev = Math.max(prev, b);
+  }
+  out += src.slice(prev, Math.max(prev, limit));
+  return out.trim();
+}

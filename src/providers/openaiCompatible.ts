@@ -1,0 +1,254 @@
+/**
+ * The provider for any OpenAI-compatible chat-completions endpoint (DeepSeek, OpenAI, Qwen,
+ * Moonshot, Ollama, LM Studio, vLLM, llama.cpp server), built on the official `openai` SDK.
+ *
+ * Contract (see `Provider`): the stream never throws. It yields reasoning and text deltas,
+ * at most one `usage`, and ends with exactly one `done` whose reason says how it ended;
+ * failures carry a `ProviderError` with a kind and a sentence the user can act on.
+ */
+import OpenAI from 'openai';
+import type { ChatMessage } from '../core/messages.js';
+import {
+  badResponseError,
+  droppedError,
+  redact,
+  stalledError,
+  toProviderError,
+  type ErrorContext,
+} from './errors.js';
+import { createIdleWatchdog } from './idleWatchdog.js';
+import { tapFetch, type FetchTap } from './tapFetch.js';
+import { createThinkSplitter, type Segment } from './thinkSplitter.js';
+import type { Provider, ProviderError, ProviderEvent, StreamRequest, Usage } from './types.js';
+
+export interface OpenAICompatibleOptions {
+  /** API root, e.g. `https://api.deepseek.com/v1` or `http://127.0.0.1:11434/v1`. */
+  baseURL: string;
+  /** Sent as `Authorization: Bearer …`; omit for local servers that need none. */
+  apiKey?: string;
+  model: string;
+  /** No bytes for this long mid-reply: abort and report `timeout`. Default 60000. */
+  streamIdleTimeoutMs?: number;
+  /** Connect + response-headers timeout. Default 60000. */
+  requestTimeoutMs?: number;
+  /**
+   * Send an assistant message's reasoning back as `reasoning_content`. Default false:
+   * DeepSeek rejects requests that carry it in history.
+   */
+  sendReasoningInHistory?: boolean;
+  /** Extra request fields for server-specific knobs (e.g. `top_k`, `enable_thinking`). */
+  extraBody?: Record<string, unknown>;
+  temperature?: number;
+  /** Injectable for tests and proxies; defaults to the global fetch. */
+  fetch?: typeof fetch;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** The delta fields we read; reasoning fields are not in the SDK's types. */
+interface ChunkDelta {
+  content?: string | null;
+  reasoning_content?: string | null;
+  reasoning?: string | null;
+}
+
+interface RawUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+}
+
+/** Creates the provider; nothing is sent until `stream` is iterated. */
+export function createOpenAICompatibleProvider(opts: OpenAICompatibleOptions): Provider {
+  return {
+    id: 'openai-compatible',
+    model: opts.model,
+    stream: (request) => streamChat(opts, request),
+  };
+}
+
+/** Maps our history to the wire format, applying the reasoning-in-history quirk. */
+export function toWireMessages(
+  messages: ChatMessage[],
+  sendReasoningInHistory: boolean,
+): Record<string, unknown>[] {
+  return messages.map((m) => {
+    const wire: Record<string, unknown> = { role: m.role, content: m.content };
+    if (sendReasoningInHistory && m.role === 'assistant' && m.reasoning) {
+      wire['reasoning_content'] = m.reasoning;
+    }
+    return wire;
+  });
+}
+
+function buildBody(opts: OpenAICompatibleOptions, request: StreamRequest): Record<string, unknown> {
+  return {
+    stream_options: { include_usage: true },
+    ...(opts.temperature === undefined ? {} : { temperature: opts.temperature }),
+    ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
+    // extraBody may override the optional knobs above (some servers reject stream_options),
+    // but never the fields that make this a streaming chat request.
+    ...opts.extraBody,
+    model: opts.model,
+    messages: toWireMessages(request.messages, opts.sendReasoningInHistory ?? false),
+    stream: true,
+  };
+}
+
+/** A base URL we can send to, or the error that says how to fix it. */
+function checkSettings(opts: OpenAICompatibleOptions): ProviderError | undefined {
+  let url: URL | undefined;
+  try {
+    url = new URL(opts.baseURL);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    return {
+      kind: 'bad_request',
+      message: redact(
+        `the base URL "${opts.baseURL}" is not an http(s) URL: set it like https://api.deepseek.com/v1`,
+        opts.apiKey,
+      ),
+    };
+  }
+  if (!opts.model.trim()) {
+    return { kind: 'bad_request', message: 'no model is set: choose one with --setup' };
+  }
+  return undefined;
+}
+
+function toUsage(raw: RawUsage): Usage {
+  const promptTokens = raw.prompt_tokens ?? 0;
+  const completionTokens = raw.completion_tokens ?? 0;
+  return {
+    promptTokens,
+    completionTokens,
+    totalTokens: raw.total_tokens ?? promptTokens + completionTokens,
+  };
+}
+
+function toEvents(segments: Segment[]): ProviderEvent[] {
+  return segments.map((s) =>
+    s.channel === 'reasoning'
+      ? { type: 'reasoning_delta', text: s.text }
+      : { type: 'text_delta', text: s.text },
+  );
+}
+
+async function* streamChat(
+  opts: OpenAICompatibleOptions,
+  request: StreamRequest,
+): AsyncGenerator<ProviderEvent, void, undefined> {
+  const bad = checkSettings(opts);
+  if (bad) {
+    yield { type: 'done', reason: 'error', error: bad };
+    return;
+  }
+  if (request.signal.aborted) {
+    yield { type: 'done', reason: 'aborted' };
+    return;
+  }
+
+  const idleMs = opts.streamIdleTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  // One controller for this request: the caller's abort and the stall watchdog both end it,
+  // and aborting it makes the SDK (undici) close the HTTP connection at once.
+  const controller = new AbortController();
+  const onCallerAbort = (): void => controller.abort();
+  request.signal.addEventListener('abort', onCallerAbort, { once: true });
+  const watchdog = createIdleWatchdog(idleMs, () => controller.abort());
+  const tap: FetchTap = { started: false };
+  const ctx: ErrorContext = { baseURL: opts.baseURL, model: opts.model, apiKey: opts.apiKey };
+  const splitter = createThinkSplitter();
+
+  let usage: Usage | undefined;
+  let finishReason: string | undefined;
+  let chunks = 0;
+  let failed = false;
+  let failure: unknown;
+  let iterator: AsyncIterator<unknown> | undefined;
+
+  try {
+    const client = new OpenAI({
+      baseURL: opts.baseURL,
+      // The SDK insists on a key; without one we send a placeholder and strip the header
+      // below, and never let it fall back to OPENAI_* environment variables.
+      apiKey: opts.apiKey || 'no-key',
+      adminAPIKey: null,
+      organization: null,
+      project: null,
+      maxRetries: 0, // the scheduler owns retries and backoff
+      timeout: requestTimeoutMs,
+      logLevel: 'off', // the SDK would print malformed chunks to the console under the TUI
+      fetch: tapFetch(opts.fetch ?? globalThis.fetch, watchdog, tap),
+      ...(opts.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+    });
+    const body = buildBody(opts, request) as unknown as OpenAI.ChatCompletionCreateParamsStreaming;
+    const stream = await client.chat.completions.create(body, { signal: controller.signal });
+    iterator = stream[Symbol.asyncIterator]();
+
+    for (;;) {
+      watchdog.arm();
+      const next = await iterator.next();
+      watchdog.disarm();
+      // After an abort the SDK ends the iteration normally: the flags below tell why.
+      if (next.done) break;
+      chunks += 1;
+      const chunk = next.value as {
+        choices?: { delta?: ChunkDelta; finish_reason?: string | null }[];
+        usage?: RawUsage | null;
+      };
+      if (chunk.usage) usage = toUsage(chunk.usage);
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const delta = choice.delta ?? {};
+      const reasoning = delta.reasoning_content || delta.reasoning;
+      if (typeof reasoning === 'string' && reasoning)
+        yield { type: 'reasoning_delta', text: reasoning };
+      if (typeof delta.content === 'string' && delta.content) {
+        yield* toEvents(splitter.push(delta.content));
+      }
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+  } catch (err) {
+    failed = true;
+    failure = err;
+  } finally {
+    watchdog.stop();
+    request.signal.removeEventListener('abort', onCallerAbort);
+    // Covers the consumer breaking out early too: no connection outlives the stream.
+    controller.abort();
+    iterator?.return?.().catch(() => undefined);
+  }
+
+  yield* toEvents(splitter.flush());
+  if (usage) yield { type: 'usage', usage };
+  yield finalEvent();
+
+  function finalEvent(): ProviderEvent {
+    if (request.signal.aborted) return { type: 'done', reason: 'aborted' };
+    if (watchdog.fired) return { type: 'done', reason: 'error', error: stalledError(ctx, idleMs) };
+    if (failed) {
+      const error = toProviderError(failure, {
+        ...ctx,
+        errorBody: tap.errorBody,
+        requestTimeoutMs,
+        started: tap.started,
+      });
+      return { type: 'done', reason: 'error', error };
+    }
+    if (finishReason === 'length') return { type: 'done', reason: 'length' };
+    if (finishReason) return { type: 'done', reason: 'stop' };
+    // A clean end with no finish_reason: either the server closed the socket early without
+    // chunked framing, or it never spoke the protocol at all.
+    if (chunks === 0) {
+      return {
+        type: 'done',
+        reason: 'error',
+        error: badResponseError(ctx, 'no chat-completion chunks'),
+      };
+    }
+    return { type: 'done', reason: 'error', error: droppedError(ctx) };
+  }
+}

@@ -1,0 +1,171 @@
+import type { HistoryMessage } from '../core/messages.js';
+import type { AgentEvent, ApprovalRequest, ToolLogEntry } from '../agent/events.js';
+import type { MachineState } from '../machine/machine.js';
+import type { TurnTrace } from '../pipeline/phases.js';
+
+export interface Notice {
+  id: number;
+  level: 'info' | 'warn' | 'error';
+  text: string;
+  at: number;
+}
+
+/** Everything the screen shows, derived only from agent events. */
+export interface AgentViewState {
+  machine: MachineState;
+  /** Why the agent paused by itself (cycle limit, budget, loop guard, failures). */
+  pauseReason: string | undefined;
+  /** A model request is streaming right now. */
+  streaming: boolean;
+  turnId: number;
+  /** Reasoning and reply of the turn in flight (cleared when its message is saved). */
+  liveReasoning: string;
+  liveReply: string;
+  /** The reasoning of the last finished turn, kept for the reasoning pane. */
+  lastReasoning: string;
+  messages: readonly HistoryMessage[];
+  toolLog: readonly ToolLogEntry[];
+  traces: readonly TurnTrace[];
+  approval: ApprovalRequest | undefined;
+  notices: readonly Notice[];
+  /** Autonomous cycles since the user last spoke. */
+  cycle: number;
+  /** Tokens of the last request's prompt: how full the context is. */
+  contextTokens: number;
+  /** All tokens used this session (prompt + completion). */
+  sessionTokens: number;
+  nextTurnAt: number | undefined;
+  model: string;
+  persona: string;
+  exitRequested: boolean;
+}
+
+export const MAX_TRACES = 50;
+export const MAX_NOTICES = 100;
+/** The tool log keeps this many entries; older ones stay in the history, not on screen. */
+export const MAX_TOOL_LOG = 5000;
+
+export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewState {
+  return {
+    machine: 'THINKING',
+    pauseReason: undefined,
+    streaming: false,
+    turnId: 0,
+    liveReasoning: '',
+    liveReply: '',
+    lastReasoning: '',
+    messages: [],
+    toolLog: [],
+    traces: [],
+    approval: undefined,
+    notices: [],
+    cycle: 0,
+    contextTokens: 0,
+    sessionTokens: 0,
+    nextTurnAt: undefined,
+    model: '',
+    persona: '',
+    exitRequested: false,
+    ...init,
+  };
+}
+
+let noticeId = 0;
+function addNotice(
+  state: AgentViewState,
+  level: Notice['level'],
+  text: string,
+): Partial<AgentViewState> {
+  const notice: Notice = { id: ++noticeId, level, text, at: Date.now() };
+  return { notices: [...state.notices.slice(-(MAX_NOTICES - 1)), notice] };
+}
+
+function upsertTool(log: readonly ToolLogEntry[], entry: ToolLogEntry): ToolLogEntry[] {
+  // The entry being finished is almost always the last one: search from the end.
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (log[i]!.callId === entry.callId) {
+      const copy = log.slice();
+      copy[i] = entry;
+      return copy;
+    }
+  }
+  const grown = [...log, entry];
+  return grown.length > MAX_TOOL_LOG ? grown.slice(grown.length - MAX_TOOL_LOG) : grown;
+}
+
+/** The only place agent events become state. Pure: returns the changed fields. */
+export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentViewState> {
+  switch (event.type) {
+    case 'state_changed':
+      return {
+        machine: event.to,
+        pauseReason:
+          event.event === 'AUTO_PAUSE'
+            ? (event.reason ?? state.pauseReason)
+            : event.to === 'PAUSED'
+              ? state.pauseReason
+              : undefined,
+        ...(event.to !== 'AWAITING_APPROVAL' ? { approval: undefined } : {}),
+      };
+    case 'history_loaded':
+      return { messages: event.messages.slice() };
+    case 'messages_replaced':
+      return { messages: event.messages.slice() };
+    case 'turn_start':
+      return {
+        turnId: event.turnId,
+        cycle: event.cycle,
+        liveReasoning: '',
+        liveReply: '',
+        nextTurnAt: undefined,
+      };
+    case 'request_start':
+      return { streaming: true, contextTokens: event.promptTokens };
+    case 'reasoning_delta':
+      return { liveReasoning: state.liveReasoning + event.text };
+    case 'text_delta':
+      return { liveReply: state.liveReply + event.text };
+    case 'usage':
+      return {
+        contextTokens: event.usage.promptTokens,
+        sessionTokens: state.sessionTokens + event.usage.totalTokens,
+      };
+    case 'message_added': {
+      const m = event.message;
+      const patch: Partial<AgentViewState> = { messages: [...state.messages, m] };
+      if (m.role === 'assistant') {
+        patch.liveReply = '';
+        patch.liveReasoning = '';
+        patch.lastReasoning = m.reasoning ?? state.lastReasoning;
+        patch.streaming = false;
+      }
+      if (m.role === 'user') patch.cycle = 0;
+      return patch;
+    }
+    case 'tool_start':
+    case 'tool_end':
+      return { toolLog: upsertTool(state.toolLog, event.entry) };
+    case 'approval_request':
+      return { approval: event.request };
+    case 'approval_resolved':
+      return { approval: undefined };
+    case 'turn_end':
+      return {
+        streaming: false,
+        traces: [...state.traces.slice(-(MAX_TRACES - 1)), event.trace],
+      };
+    case 'error':
+      return { ...addNotice(state, 'error', event.error.message), streaming: false };
+    case 'notice':
+      return addNotice(state, event.level, event.text);
+    case 'scheduled':
+      return { nextTurnAt: event.at };
+    case 'settings_changed':
+      return {
+        ...(event.model !== undefined ? { model: event.model } : {}),
+        ...(event.persona !== undefined ? { persona: event.persona } : {}),
+      };
+    case 'exit_requested':
+      return { exitRequested: true };
+  }
+}

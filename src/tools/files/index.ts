@@ -1,0 +1,47 @@
+/**
+ * The file tools, built together. Register them by passing the array to `ToolRegistry`;
+ * nothing is registered as a side effect of importing this module.
+ */
+import type { Tool } from '../types.js';
+import type { FileToolDeps } from './deps.js';
+import { createLsTool } from './ls.js';
+import { createReadTool } from './read.js';
+import { createCreateTool } from './create.js';
+import { createEditTool } from './edit.js';
+import { createCopyTool } from './copy.js';
+import { createMoveTool } from './move.js';
+import { createMkdirTool } from './mkdir.js';
+import { createDeleteTool } from './delete.js';
+import { createFindTool } from './find.js';
+import { createGrepTool } from './grep.js';
+
+export type { FileToolDeps, FileSystem, AtomicWrite } from './deps.js';
+export { TRASH_DIR } from './common.js';
+export {
+  createLsTool,
+  createReadTool,
+  createCreateTool,
+  createEditTool,
+  createCopyTool,
+  createMoveTool,
+  createMkdirTool,
+  createDeleteTool,
+  createFindTool,
+  createGrepTool,
+};
+
+/** All ten file tools, sharing the same injected effects, in prompt order. */
+export function createFileTools(deps?: FileToolDeps): Tool[] {
+  return [
+    createLsTool(deps),
+    createReadTool(deps),
+    createFindTool(deps),
+    createGrepTool(deps),
+    createCreateTool(deps),
+    createEditTool(deps),
+    createMkdirTool(deps),
+    createCopyTool(deps),
+    createMoveTool(deps),
+    createDeleteTool(deps),
+  ];
+}

@@ -1,0 +1,183 @@
+/**
+ * The tool registry: the single list of tools the agent can call. It checks every call
+ * against the tool's declared params before running it, turns throws into error results,
+ * and generates the tool list for the system prompt, so the prompt can never drift from
+ * what actually runs. It is filled by its constructor, never as an import side effect.
+ */
+import type { Tool, ToolArg, ToolContext, ToolError, ToolParam, ToolResult } from './types.js';
+
+/** A finished call: the result the model sees and how long it took. */
+export interface ToolCallOutcome {
+  result: ToolResult;
+  durationMs: number;
+}
+
+/** Holds the tools, validates calls and runs them. */
+export class ToolRegistry {
+  private readonly tools: readonly Tool[];
+  private readonly byName: ReadonlyMap<string, Tool>;
+
+  /** @throws Error when two tools share a name (a programming error, not a model error). */
+  constructor(tools: Tool[]) {
+    const byName = new Map<string, Tool>();
+    for (const tool of tools) {
+      if (byName.has(tool.name)) {
+        throw new Error(`Duplicate tool name "${tool.name}": every tool needs a unique name.`);
+      }
+      byName.set(tool.name, tool);
+    }
+    this.tools = Object.freeze([...tools]);
+    this.byName = byName;
+  }
+
+  get(name: string): Tool | undefined {
+    return this.byName.get(name);
+  }
+
+  list(): readonly Tool[] {
+    return this.tools;
+  }
+
+  /**
+   * Checks a call without running it: the tool must exist, the argument count must fit
+   * the params, and each argument must have its param's type (`null` stands for an
+   * omitted optional argument). Returns the error the model should see, or undefined.
+   */
+  validate(name: string, args: readonly ToolArg[]): ToolError | undefined {
+    const tool = this.byName.get(name);
+    if (tool === undefined) {
+      const known = this.tools.map((t) => t.name).join(', ');
+      const hint = this.closestName(name);
+      const didYouMean = hint === undefined ? '' : ` Did you mean ${hint}?`;
+      return {
+        kind: 'invalid_args',
+        message: `Unknown tool "${name}".${didYouMean} Known tools: ${known}.`,
+      };
+    }
+    const required = tool.params.filter((p) => p.optional !== true).length;
+    const max = tool.params.length;
+    if (args.length < required || args.length > max) {
+      const expected = required === max ? `${max}` : `${required} to ${max}`;
+      const noun = max === 1 ? 'argument' : 'arguments';
+      return {
+        kind: 'invalid_args',
+        message: `${name} takes ${expected} ${noun}, got ${args.length}. Call it as ${this.signature(name)}.`,
+      };
+    }
+    for (const [i, param] of tool.params.entries()) {
+      if (i >= args.length) break;
+      const problem = typeProblem(param, args[i] ?? null);
+      if (problem !== undefined) {
+        return {
+          kind: 'invalid_args',
+          message: `Argument ${i + 1} (${param.name}) of ${name} ${problem}. Call it as ${this.signature(name)}.`,
+        };
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Validates and runs a call. Never throws: an unknown tool or bad arguments give an
+   * `invalid_args` result, an already-aborted signal gives `aborted` without running the
+   * tool, and a throw from the tool gives `unknown` (or `aborted` when the throw came
+   * from the turn's signal).
+   */
+  async run(name: string, args: readonly ToolArg[], ctx: ToolContext): Promise<ToolCallOutcome> {
+    const started = performance.now();
+    const result = await this.runChecked(name, args, ctx);
+    return { result, durationMs: performance.now() - started };
+  }
+
+  /**
+   * The tool list for the system prompt, one line per tool:
+   * `name(path: string, offset?: number) — description [kind]`.
+   */
+  describeForPrompt(): string {
+    return this.tools
+      .map((t) => `${this.signature(t.name)} — ${t.description} [${t.kind}]`)
+      .join('\n');
+  }
+
+  /** `read(path: string, offset?: number, limit?: number)`; an unknown name gives `name(?)`. */
+  signature(name: string): string {
+    const tool = this.byName.get(name);
+    if (tool === undefined) return `${name}(?)`;
+    const params = tool.params.map((p) => `${p.name}${p.optional === true ? '?' : ''}: ${p.type}`);
+    return `${name}(${params.join(', ')})`;
+  }
+
+  private async runChecked(
+    name: string,
+    args: readonly ToolArg[],
+    ctx: ToolContext,
+  ): Promise<ToolResult> {
+    if (ctx.signal.aborted) return aborted(name);
+    const invalid = this.validate(name, args);
+    if (invalid !== undefined) return { ok: false, error: invalid };
+    const tool = this.byName.get(name);
+    if (tool === undefined) return aborted(name); // unreachable: validate checked it
+    try {
+      return await tool.run(args, ctx);
+    } catch (e) {
+      if (ctx.signal.aborted) return aborted(name);
+      const detail = e instanceof Error ? e.message : String(e);
+      return {
+        ok: false,
+        error: { kind: 'unknown', message: `${name} failed unexpectedly: ${detail}` },
+      };
+    }
+  }
+
+  /** A known name that differs only in case or by one or two edits, to help the model recover. */
+  private closestName(name: string): string | undefined {
+    let best: { name: string; distance: number } | undefined;
+    for (const tool of this.tools) {
+      const d = editDistance(name.toLowerCase(), tool.name.toLowerCase());
+      if (d <= 2 && (best === undefined || d < best.distance)) {
+        best = { name: tool.name, distance: d };
+      }
+    }
+    return best?.name;
+  }
+}
+
+function aborted(name: string): ToolResult {
+  return {
+    ok: false,
+    error: { kind: 'aborted', message: `${name} was not completed: the turn was interrupted.` },
+  };
+}
+
+function typeProblem(param: ToolParam, value: ToolArg): string | undefined {
+  if (value === null) {
+    return param.optional === true ? undefined : `is required and cannot be null`;
+  }
+  if (typeof value === param.type) {
+    if (typeof value === 'number' && !Number.isFinite(value)) return 'must be a finite number';
+    return undefined;
+  }
+  return `must be a ${param.type}, got ${describeValue(value)}`;
+}
+
+function describeValue(value: ToolArg): string {
+  if (typeof value === 'string') {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    return `the string ${JSON.stringify(shown)}`;
+  }
+  return `the ${typeof value} ${String(value)}`;
+}
+
+/** Levenshtein distance; names are short so the quadratic table is fine. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
+    }
+    prev = row;
+  }
+  return prev[b.length] ?? 0;
+}

@@ -1,0 +1,219 @@
+import { load } from 'cheerio';
+import { ok } from '../types.js';
+import type { Tool } from '../types.js';
+import { extractArticle } from './article.js';
+import { decodeBody } from './charset.js';
+import { classifyMediaType, mediaType, sniffContent } from './content.js';
+import type { ContentKind } from './content.js';
+import type { FetchConfig } from './config.js';
+import { resolveFetchConfig } from './config.js';
+import { guard, optionalStringArg, stringArg, ToolFailure } from './errors.js';
+import { cleanDocument, collectLinks, htmlToMarkdown, htmlToText, loadPage } from './htmlToText.js';
+import type { PageLink } from './htmlToText.js';
+import { discard, formatBytes, readCapped, requestFollowing, withDeadline } from './http.js';
+import type { FetchLike } from './http.js';
+import { parseWebUrl } from './url.js';
+
+export type PageMode = 'text' | 'markdown';
+
+/** What fetchPage read, before rendering for the model. */
+export interface FetchedPage {
+  url: string;
+  requestedUrl: string;
+  contentType: string;
+  kind: Exclude<ContentKind, 'unsupported'>;
+  title: string;
+  body: string;
+  links: PageLink[];
+  /** The body was longer than the byte cap and was cut there. */
+  truncated: boolean;
+  /** Bytes read (at most the cap). */
+  bytes: number;
+  encoding: string;
+}
+
+interface Raw {
+  url: URL;
+  contentType: string;
+  kind: ContentKind;
+  bytes: Uint8Array;
+  truncated: boolean;
+}
+
+/**
+ * Fetches a page with every limit applied: http(s) only (each redirect hop re-checked),
+ * at most `maxRedirects` hops, one deadline for the whole exchange, the body cut at
+ * `maxBytes`, and non-text content refused before its body is downloaded.
+ */
+export async function fetchPage(
+  rawUrl: string,
+  mode: PageMode,
+  options: { fetch: FetchLike; signal: AbortSignal; limits?: FetchConfig },
+): Promise<FetchedPage> {
+  const limits = resolveFetchConfig(options.limits);
+  const start = parseWebUrl(rawUrl);
+  const raw = await withDeadline(
+    options.signal,
+    limits.timeoutMs,
+    `fetching ${start.href}`,
+    (signal) => download(start, limits, options.fetch, signal),
+  );
+  const kind =
+    raw.kind === 'html' || raw.kind === 'json' || raw.kind === 'text' ? raw.kind : undefined;
+  if (kind === undefined) {
+    throw refusal(raw.url, raw.contentType || 'binary data (no Content-Type)');
+  }
+  const decoded = decodeBody(raw.bytes, raw.contentType, kind === 'html');
+  const common = {
+    url: raw.url.href,
+    requestedUrl: start.href,
+    contentType: raw.contentType || 'unknown',
+    kind,
+    truncated: raw.truncated,
+    bytes: raw.bytes.byteLength,
+    encoding: decoded.encoding,
+  };
+  if (kind === 'html') {
+    return { ...common, ...readHtml(decoded.text, raw.url, mode, limits.maxLinks) };
+  }
+  return {
+    ...common,
+    title: '',
+    body: kind === 'json' && !raw.truncated ? prettyJson(decoded.text) : decoded.text,
+    links: [],
+  };
+}
+
+async function download(
+  start: URL,
+  limits: Required<FetchConfig>,
+  fetch: FetchLike,
+  signal: AbortSignal,
+): Promise<Raw> {
+  const { response, url } = await requestFollowing(start, {
+    fetch,
+    signal,
+    maxRedirects: limits.maxRedirects,
+    headers: {
+      accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5',
+    },
+  });
+  if (response.status < 200 || response.status > 299) {
+    await discard(response);
+    const what = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+    if (response.status === 404 || response.status === 410) {
+      throw new ToolFailure('not_found', `HTTP ${what}: there is no page at ${url.href}.`);
+    }
+    throw new ToolFailure('network', `HTTP ${what} from ${url.href}.`);
+  }
+  const contentType = response.headers.get('content-type') ?? '';
+  const declared = classifyMediaType(mediaType(contentType));
+  if (declared === 'unsupported') {
+    await discard(response);
+    throw refusal(url, mediaType(contentType));
+  }
+  const { bytes, truncated } = await readCapped(response, limits.maxBytes);
+  return {
+    url,
+    contentType,
+    kind: declared === 'unknown' ? sniffContent(bytes) : declared,
+    bytes,
+    truncated,
+  };
+}
+
+function refusal(url: URL, type: string): ToolFailure {
+  return new ToolFailure(
+    'unsupported',
+    `${url.href} is ${type}, not a web page or text: fetchPage reads HTML, plain text and JSON only. Use browse(url) to open it in the browser.`,
+  );
+}
+
+function readHtml(
+  html: string,
+  url: URL,
+  mode: PageMode,
+  maxLinks: number,
+): Pick<FetchedPage, 'title' | 'body' | 'links'> {
+  const { $, title, base } = loadPage(html, url);
+  const links = collectLinks($, base, url, maxLinks);
+  cleanDocument($, base);
+  const wholeText = htmlToText($);
+  // Readability sees the raw page; its result is cleaned and made absolute the same way.
+  const article = extractArticle(html);
+  if (article !== undefined && article.textLength >= wholeText.length * 0.3) {
+    const $article = load(article.html, null, false);
+    cleanDocument($article, base);
+    const body = mode === 'markdown' ? htmlToMarkdown($article.html()) : htmlToText($article, null);
+    return { title: title || article.title || '', body, links };
+  }
+  const body = mode === 'markdown' ? htmlToMarkdown($('body').html() ?? $.html()) : wholeText;
+  return { title, body, links };
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Renders a fetched page for the model: header lines, the text, then the links. */
+export function renderPage(page: FetchedPage, maxBytes: number): string {
+  const lines: string[] = [];
+  if (page.title) lines.push(`Title: ${page.title}`);
+  lines.push(`URL: ${page.url}`);
+  if (page.url !== page.requestedUrl) lines.push(`(redirected from ${page.requestedUrl})`);
+  if (page.kind !== 'html') lines.push(`Content-Type: ${page.contentType}`);
+  if (page.truncated) {
+    lines.push(`Note: the page was cut at ${formatBytes(maxBytes)}: only its beginning was read.`);
+  }
+  lines.push('');
+  lines.push(
+    page.body.trim() === ''
+      ? '(no readable text: the page may need JavaScript; try browse(url))'
+      : page.body,
+  );
+  if (page.links.length > 0) {
+    lines.push('', 'Links:');
+    page.links.forEach((link, index) =>
+      lines.push(`${index + 1}. ${link.text ? `${link.text} — ` : ''}${link.url}`),
+    );
+  }
+  return lines.join('\n');
+}
+
+/** `fetchPage(url, mode?)`: reads a web page as text (or Markdown) with its links. */
+export function createFetchPageTool(limits: FetchConfig, fetch: FetchLike): Tool {
+  const resolved = resolveFetchConfig(limits);
+  return {
+    name: 'fetchPage',
+    kind: 'network',
+    description: `Downloads an http(s) page and returns its readable text and up to ${resolved.maxLinks} links; plain text and JSON are returned as they are.`,
+    params: [
+      { name: 'url', type: 'string', description: 'an http or https address' },
+      {
+        name: 'mode',
+        type: 'string',
+        optional: true,
+        description: '"text" (default) or "markdown"',
+      },
+    ],
+    run: (args, ctx) =>
+      guard(async () => {
+        const url = stringArg(args, 0, 'url');
+        const mode = parseMode(optionalStringArg(args, 1, 'mode'));
+        const page = await fetchPage(url, mode, { fetch, signal: ctx.signal, limits });
+        const size = `${formatBytes(page.bytes)}${page.truncated ? ', cut' : ''}`;
+        return ok(renderPage(page, resolved.maxBytes), `${page.title || page.url} (${size})`);
+      }),
+  };
+}
+
+function parseMode(mode: string | undefined): PageMode {
+  const value = (mode ?? 'text').trim().toLowerCase();
+  if (value === '' || value === 'text') return 'text';
+  if (value === 'markdown' || value === 'md') return 'markdown';
+  throw new ToolFailure('invalid_args', `mode "${mode}" is not known: use "text" or "markdown".`);
+}

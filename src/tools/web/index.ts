@@ -1,0 +1,50 @@
+import type { Tool } from '../types.js';
+import { createCommandRunner } from '../system/exec.js';
+import type { CommandRunner } from '../system/exec.js';
+import { createBrowseTool } from './browse.js';
+import type { BrowserCommand } from './browse.js';
+import { resolveFetchConfig } from './config.js';
+import type { WebToolsConfig } from './config.js';
+import { createFetchPageTool } from './fetchPage.js';
+import type { FetchLike } from './http.js';
+import { createSearchTool } from './search.js';
+
+export type { FetchConfig, SearchConfig, SearchProvider, WebToolsConfig } from './config.js';
+export { checkSearchConfig } from './config.js';
+export type { SearchResult } from './search.js';
+export type { BrowserCommand } from './browse.js';
+export type { FetchLike } from './http.js';
+
+/** Effects the web tools use; each defaults to the real one. */
+export interface WebToolsDeps {
+  /** Defaults to the global fetch. */
+  fetch?: FetchLike;
+  /** Runs the browser opener; defaults to execa. */
+  runner?: CommandRunner;
+  /** Picks the opener; defaults to `process.platform`. */
+  platform?: NodeJS.Platform;
+  /** Replaces the opener command (tests). */
+  browserCommand?: (url: string) => BrowserCommand;
+}
+
+/**
+ * Builds `search`, `fetchPage` and `browse`. Nothing is registered as a side effect: the
+ * caller adds the returned tools to its registry.
+ */
+export function createWebTools(config: WebToolsConfig = {}, deps: WebToolsDeps = {}): Tool[] {
+  const fetch: FetchLike = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const limits = resolveFetchConfig(config.fetch);
+  return [
+    createSearchTool(config.search ?? { provider: 'duckduckgo' }, {
+      fetch,
+      timeoutMs: limits.timeoutMs,
+      maxRedirects: limits.maxRedirects,
+    }),
+    createFetchPageTool(limits, fetch),
+    createBrowseTool({
+      runner: deps.runner ?? createCommandRunner(),
+      platform: deps.platform ?? process.platform,
+      ...(deps.browserCommand ? { command: deps.browserCommand } : {}),
+    }),
+  ];
+}

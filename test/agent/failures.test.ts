@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Step } from '../helpers/scriptedServer.js';
+import { createHarness, type Harness } from '../helpers/agentHarness.js';
+import { waitForStore } from '../helpers/waitFor.js';
+
+const faults: [string, Step, RegExp][] = [
+  ['a 500', { kind: 'error', status: 500 }, /500|server/i],
+  ['a 429 with Retry-After', { kind: 'error', status: 429, retryAfter: '0' }, /rate|429/i],
+  [
+    'a malformed SSE line',
+    { kind: 'stream', content: ['a', 'b', 'c'], malformedAfterChunks: 1, finishReason: 'stop' },
+    /malformed|invalid|json|response/i,
+  ],
+  [
+    'a stall',
+    { kind: 'stream', content: ['partial ', 'reply'], stallAfterChunks: 1 },
+    /stall|no data|timed out|timeout/i,
+  ],
+  [
+    'a dropped connection',
+    { kind: 'stream', content: ['partial ', 'reply ', 'here'], dropAfterChunks: 1 },
+    /drop|connection|network|closed/i,
+  ],
+];
+
+describe('failures', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it.each(faults)(
+    '%s leaves the agent alive, reports, backs off and succeeds next',
+    async (_name, fault, pattern) => {
+      h = await createHarness({ streamIdleTimeoutMs: 300 });
+      h.server.push(fault, { kind: 'stream', content: 'recovered [WAIT]' });
+      const errors: string[] = [];
+      h.agent.subscribe((e) => {
+        if (e.type === 'error') errors.push(e.error.message);
+      });
+      h.agent.start();
+      h.agent.submit('hello');
+      await waitForStore(
+        h.agent.store,
+        (s) =>
+          s.machine === 'AWAITING_INPUT' &&
+          s.messages.some((m) => m.content === 'recovered [WAIT]'),
+        'recovery',
+      );
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(pattern);
+      expect(h.server.requests).toHaveLength(2);
+      // The retry is a new request carrying the same user message.
+      expect(
+        h.server.requests[1]!.body.messages.some((m: { content: string }) => m.content === 'hello'),
+      ).toBe(true);
+      // The notice is visible to the user.
+      expect(h.agent.store.getState().notices.some((n) => n.level === 'error')).toBe(true);
+    },
+  );
+
+  it('honours Retry-After before retrying', async () => {
+    h = await createHarness({ settings: { backoff: { baseMs: 1, maxMs: 5 } } });
+    h.server.push(
+      { kind: 'error', status: 429, retryAfter: '1' },
+      { kind: 'stream', content: 'ok [WAIT]' },
+    );
+    h.agent.start();
+    h.agent.submit('hi');
+    const first = await h.server.waitForRequest(0);
+    const second = await h.server.waitForRequest(1, 5000);
+    // With a 5 ms cap the back-off alone would retry at once; Retry-After asked for 1 s.
+    expect(second.receivedAt - first.receivedAt).toBeGreaterThanOrEqual(950);
+  });
+
+  it('pauses with the last error after repeated failures', async () => {
+    h = await createHarness({ settings: { maxConsecutiveFailures: 3 } });
+    h.server.setDefault({ kind: 'error', status: 503 });
+    h.agent.start();
+    h.agent.submit('hi');
+    const s = await waitForStore(
+      h.agent.store,
+      (st) => st.machine === 'PAUSED',
+      'the failure pause',
+    );
+    expect(s.pauseReason).toMatch(/3 failed requests in a row/);
+    expect(s.pauseReason).toMatch(/503|server/i);
+    await h.agent.idle();
+    expect(h.server.requests).toHaveLength(3);
+  });
+});

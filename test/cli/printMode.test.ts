@@ -1,0 +1,147 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
+import { waitUntil } from '../helpers/waitFor.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+interface Run {
+  code: Promise<number | null>;
+  stdout: () => string;
+  stderr: () => string;
+  kill(signal: NodeJS.Signals): void;
+}
+
+function cogito(args: string[], env: Record<string, string>): Run {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bin/cogito.ts'), ...args],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return {
+    code: new Promise((resolve) => child.on('close', (c) => resolve(c))),
+    stdout: () => out,
+    stderr: () => err,
+    kill: (s) => child.kill(s),
+  };
+}
+
+describe('print mode (-p)', () => {
+  let server: ScriptedServer;
+  let ws: string;
+  let home: string;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    server = await startScriptedServer({ requireKey: 'sk-secret-test-key' });
+    ws = await mkdtemp(path.join(os.tmpdir(), 'cogito-cli-ws-'));
+    home = await mkdtemp(path.join(os.tmpdir(), 'cogito-cli-home-'));
+    env = {
+      COGITO_API_KEY: 'sk-secret-test-key',
+      COGITO_BASE_URL: server.url,
+      COGITO_MODEL: 'scripted',
+    };
+  });
+  afterEach(async () => {
+    await server.close();
+    await rm(ws, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('streams reasoning and reply apart, runs tools and stops on [WAIT]', async () => {
+    await writeFile(path.join(ws, 'hello.txt'), 'hello from the workspace');
+    server.push(
+      {
+        kind: 'stream',
+        reasoning: 'I should read the file.',
+        content: 'Reading.\n[TOOL] read("hello.txt") [/TOOL]',
+      },
+      { kind: 'stream', content: 'It says hello. [WAIT]' },
+    );
+    const run = cogito(
+      ['-p', 'look around', '--workspace', ws, '--home', home, '--think-interval', '0'],
+      env,
+    );
+    expect(await run.code).toBe(0);
+    const out = run.stdout();
+    expect(out).toContain('[reasoning]\nI should read the file.');
+    expect(out).toContain('[reply]\nReading.');
+    expect(out).toMatch(/✓ read\("hello.txt"\)/);
+    expect(out).toContain('It says hello. [WAIT]');
+    expect(server.requests[1]!.body.messages.at(-1).content).toContain('hello from the workspace');
+    expect(out + run.stderr()).not.toContain('sk-secret-test-key');
+  });
+
+  it('--json prints one JSON event per line', async () => {
+    server.push({ kind: 'stream', content: 'hi there [WAIT]' });
+    const run = cogito(['-p', 'hi', '--json', '--workspace', ws, '--home', home], env);
+    expect(await run.code).toBe(0);
+    const events = run
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
+    const types = events.map((e) => e.type);
+    expect(types).toContain('turn_start');
+    expect(types).toContain('text_delta');
+    expect(types).toContain('turn_end');
+    expect(types.filter((t) => t === 'state_changed').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('stops after --max-cycles turns', async () => {
+    // Distinct replies, so the loop guard (near-identical replies) does not stop it first.
+    const notes = [
+      'Found a folder of photos.',
+      'The notes mention a trip to Kyoto.',
+      'Three drafts look unfinished.',
+      'Nothing else here.',
+    ];
+    server.setDefault((req) => ({ kind: 'stream', content: notes[req.index % notes.length]! }));
+    const run = cogito(
+      ['-p', 'go', '--max-cycles', '3', '--think-interval', '0', '--workspace', ws, '--home', home],
+      env,
+    );
+    expect(await run.code).toBe(0);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('Ctrl+C aborts the request in flight and exits cleanly', async () => {
+    server.push({
+      kind: 'stream',
+      content: Array.from({ length: 500 }, () => 'zzz '),
+      chunkDelayMs: 20,
+    });
+    const run = cogito(['-p', 'tell a story', '--workspace', ws, '--home', home], env);
+    await waitUntil(() => run.stdout().includes('zzz zzz'), 'streamed text', 15_000);
+    run.kill('SIGINT');
+    const closed = await server.waitForClose(0);
+    expect(closed.completed).toBe(false);
+    expect(await run.code).toBe(130);
+  });
+
+  it('a bad config value stops with the field, the fix and exit code 2', async () => {
+    await writeFile(path.join(home, 'config.json'), JSON.stringify({ thinkIntervalMs: -5 }));
+    const run = cogito(['-p', 'x', '--workspace', ws, '--home', home], env);
+    expect(await run.code).toBe(2);
+    expect(run.stderr()).toContain('thinkIntervalMs');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('an unknown flag names the problem', async () => {
+    const run = cogito(['--frobnicate'], env);
+    expect(await run.code).toBe(2);
+    expect(run.stderr()).toMatch(/frobnicate/);
+    expect(run.stderr()).toMatch(/--help/);
+  });
+});

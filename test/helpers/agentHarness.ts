@@ -1,0 +1,93 @@
+/**
+ * Builds a real agent for tests: the OpenAI-compatible provider against the scripted server,
+ * the real file tools in a temporary workspace, and a real session under a temporary home.
+ * Timings are shrunk so tests run fast, but nothing is mocked.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Agent, type AgentSettings } from '../../src/agent/agent.js';
+import { SessionStore, type Session } from '../../src/history/index.js';
+import type { MachineState } from '../../src/machine/machine.js';
+import { buildSystemPrompt } from '../../src/prompt/systemPrompt.js';
+import { createOpenAICompatibleProvider } from '../../src/providers/openaiCompatible.js';
+import { createAgentStore } from '../../src/store/agentStore.js';
+import { createFileTools } from '../../src/tools/files/index.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import type { Tool } from '../../src/tools/types.js';
+import { Workspace } from '../../src/tools/workspace.js';
+import { startScriptedServer, type ScriptedServer } from './scriptedServer.js';
+
+export interface Harness {
+  agent: Agent;
+  server: ScriptedServer;
+  workspaceDir: string;
+  home: string;
+  session: Session;
+  sessions: SessionStore;
+  dispose(): Promise<void>;
+}
+
+export const FAST_SETTINGS: AgentSettings = {
+  thinkIntervalMs: 5,
+  maxAutonomousCycles: 0,
+  tokenBudgetPerHour: 0,
+  maxConsecutiveFailures: 5,
+  backoff: { baseMs: 10, maxMs: 100 },
+  toolResultBudgetChars: 8000,
+  approval: { read: 'auto', write: 'auto', destructive: 'ask', network: 'auto', process: 'ask' },
+  sendReasoningInHistory: false,
+};
+
+export async function createHarness(
+  opts: {
+    settings?: Partial<AgentSettings>;
+    initialState?: MachineState;
+    server?: ScriptedServer;
+    extraTools?: Tool[];
+    streamIdleTimeoutMs?: number;
+  } = {},
+): Promise<Harness> {
+  const server = opts.server ?? (await startScriptedServer());
+  const workspaceDir = await mkdtemp(path.join(os.tmpdir(), 'cogito-ws-'));
+  const home = await mkdtemp(path.join(os.tmpdir(), 'cogito-home-'));
+  const workspace = await Workspace.open(workspaceDir);
+  const sessions = new SessionStore(path.join(home, 'data'));
+  const session = await sessions.openLatestOrCreate();
+  const registry = new ToolRegistry([...createFileTools(), ...(opts.extraTools ?? [])]);
+  const provider = createOpenAICompatibleProvider({
+    baseURL: server.url,
+    apiKey: 'test-key',
+    model: 'test-model',
+    streamIdleTimeoutMs: opts.streamIdleTimeoutMs ?? 2000,
+  });
+  const agent = new Agent({
+    store: createAgentStore({ machine: opts.initialState ?? 'AWAITING_INPUT' }),
+    provider,
+    registry,
+    workspace,
+    history: session,
+    settings: {
+      ...FAST_SETTINGS,
+      ...opts.settings,
+      approval: { ...FAST_SETTINGS.approval, ...opts.settings?.approval },
+    },
+    systemPrompt: () =>
+      buildSystemPrompt({ workspaceRoot: workspace.root, toolList: registry.describeForPrompt() }),
+  });
+  return {
+    agent,
+    server,
+    workspaceDir,
+    home,
+    session,
+    sessions,
+    async dispose() {
+      await agent.stop();
+      session.close();
+      await server.close();
+      await rm(workspaceDir, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}

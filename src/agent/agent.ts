@@ -1,7 +1,8 @@
 import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import { tryNext, type MachineEvent, type MachineState } from '../machine/machine.js';
 import { buildChatMessages } from './context.js';
-import { estimateMessagesTokens } from '../memory/tokens.js';
+import { fitHistory } from '../memory/fitContext.js';
+import { TokenCounter } from '../memory/tokenCounter.js';
 import { runTurn, type HistoryPort, type TurnInput, type TurnResult } from '../pipeline/turn.js';
 import type { TurnTrigger } from '../pipeline/phases.js';
 import type { Provider } from '../providers/types.js';
@@ -30,6 +31,13 @@ export interface AgentSettings {
   toolResultBudgetChars: number;
   approval: Record<ToolKind, ApprovalPolicy>;
   sendReasoningInHistory: boolean;
+  /** The model's context window in tokens; requests are fitted under it. */
+  contextWindow: number;
+}
+
+/** Room left in the window for the model's reply. */
+export function replyReserve(contextWindow: number): number {
+  return Math.min(4096, Math.floor(contextWindow * 0.2));
 }
 
 /** A slash command handler, given the agent so it can act on it. */
@@ -44,7 +52,9 @@ export interface AgentDeps {
   settings: AgentSettings;
   systemPrompt(): string;
   commands?: CommandRunner;
-  compact?(agent: Agent, signal: AbortSignal): Promise<void>;
+  /** The COMPACT phase: compresses the history when it is due (or always, when forced). */
+  compact?(agent: Agent, signal: AbortSignal, force: boolean): Promise<string | undefined>;
+  counter?: TokenCounter;
   timers?: Timers;
 }
 
@@ -75,11 +85,13 @@ export class Agent {
   provider: Provider;
   history: HistoryPort;
   readonly settings: AgentSettings;
+  readonly counter: TokenCounter;
 
   constructor(private readonly deps: AgentDeps) {
     this.provider = deps.provider;
     this.history = deps.history;
     this.settings = deps.settings;
+    this.counter = deps.counter ?? new TokenCounter();
     this.emitter.subscribe((e) => deps.store.getState().apply(e));
     this.guards = new Guards(() => this.settings);
     this.scheduler = new Scheduler({
@@ -129,7 +141,12 @@ export class Agent {
     if (this.started) return;
     this.started = true;
     this.emit({ type: 'history_loaded', messages: this.history.messages() });
-    this.emit({ type: 'settings_changed', model: this.provider.model });
+    this.emit({
+      type: 'settings_changed',
+      model: this.provider.model,
+      contextWindow: this.settings.contextWindow,
+    });
+    void this.counter.preload();
     this.scheduler.start(0);
   }
 
@@ -292,14 +309,14 @@ export class Agent {
         alwaysAllowed: this.alwaysAllowed,
         resultBudgetChars: this.settings.toolResultBudgetChars,
       },
-      buildMessages: (history, t) =>
-        buildChatMessages(this.deps.systemPrompt(), history, {
-          autonomousCue: autonomousCue(t.cycle),
-          sendReasoning: this.settings.sendReasoningInHistory,
-        }),
-      estimatePromptTokens: estimateMessagesTokens,
+      buildRequest: (history, t) => this.buildRequest(history, t.cycle),
+      countTokens: (text) => this.counter.count(text),
       ...(this.deps.compact
-        ? { compact: (signal: AbortSignal) => this.deps.compact!(this, signal) }
+        ? {
+            compact: async (signal: AbortSignal) => {
+              await this.deps.compact!(this, signal, false);
+            },
+          }
         : {}),
       ...(this.deps.commands
         ? {
@@ -319,6 +336,35 @@ export class Agent {
       trace: result.trace,
     });
     return report;
+  }
+
+  /** Forces compression now (the /compact command); returns what happened. */
+  async compactNow(signal: AbortSignal): Promise<string> {
+    if (!this.deps.compact) return 'compression is not available here';
+    return (await this.deps.compact(this, signal, true)) ?? 'nothing to compress';
+  }
+
+  /**
+   * BUILD: the system prompt, the history fitted under the window (oldest tool results left
+   * out first, never the user's words) and, for autonomous turns, a user-role cue.
+   */
+  private buildRequest(history: readonly HistoryMessage[], cycle: number) {
+    const system = this.deps.systemPrompt();
+    const cue = autonomousCue(cycle);
+    const budget = this.settings.contextWindow - replyReserve(this.settings.contextWindow);
+    const fixed = this.counter.count(system) + this.counter.count(cue) + 16;
+    const fitted = fitHistory(history, budget, (m) => this.counter.countMessage(m), fixed);
+    const messages = buildChatMessages(system, fitted.messages, {
+      autonomousCue: cue,
+      sendReasoning: this.settings.sendReasoningInHistory,
+    });
+    const last = messages[messages.length - 1];
+    const promptTokens = this.counter.countContext(
+      system,
+      fitted.messages,
+      last?.content === cue ? cue : '',
+    );
+    return { messages, promptTokens };
   }
 
   /** RESPOND policy: what the machine does after a turn, and what the scheduler learns. */

@@ -18,6 +18,10 @@ import { createCommandRunner } from '../commands/runner.js';
 import type { MachineState } from '../machine/machine.js';
 import type { Provider } from '../providers/types.js';
 import path from 'node:path';
+import { contextWindowFor } from '../config/models.js';
+import { Compactor } from '../memory/compactor.js';
+import { createCompactHook } from '../memory/compactHook.js';
+import { TokenCounter } from '../memory/tokenCounter.js';
 
 export interface AppOptions {
   flags: ConfigFlags & { session?: string | undefined; thinkIntervalMs?: number | undefined };
@@ -97,6 +101,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     toolResultBudgetChars: config.toolResultBudgetChars,
     approval: { ...config.approval },
     sendReasoningInHistory: config.quirks.sendReasoningInHistory,
+    contextWindow: contextWindowFor(provider.model, config),
   };
 
   const initial = opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING');
@@ -107,20 +112,34 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
   });
   const language = config.language === 'auto' ? undefined : config.language;
   let current: Session = session;
-  const agent = new Agent({
+  const counter = new TokenCounter();
+  const systemPrompt = (): string =>
+    buildSystemPrompt({
+      workspaceRoot: workspace.root,
+      toolList: registry.describeForPrompt(),
+      persona: { name: personas.current.name, body: personas.current.prompt },
+      ...(language ? { language } : {}),
+    });
+  const compactor = new Compactor({
+    counter,
+    settings: () => ({
+      contextWindow: settings.contextWindow,
+      compressAt: config.compressAt,
+      compressTurns: config.compressTurns,
+    }),
+    provider: (): Provider => agent.provider,
+    systemPrompt,
+  });
+  const agent: Agent = new Agent({
     store: agentStore,
     provider,
     registry,
     workspace,
     history: session,
     settings,
-    systemPrompt: () =>
-      buildSystemPrompt({
-        workspaceRoot: workspace.root,
-        toolList: registry.describeForPrompt(),
-        persona: { name: personas.current.name, body: personas.current.prompt },
-        ...(language ? { language } : {}),
-      }),
+    counter,
+    systemPrompt,
+    compact: createCompactHook(compactor, () => current),
     commands: createCommandRunner({
       sessions: store,
       personas,
@@ -131,6 +150,8 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
         agent.setHistory(next);
       },
       currentSessionId: () => current.id,
+      currentSession: () => current,
+      exportsDir: path.join(home, 'data', 'exports'),
     }),
   });
 

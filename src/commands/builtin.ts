@@ -1,4 +1,7 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createProvider } from '../app/provider.js';
+import { exportMarkdown } from '../history/exportMarkdown.js';
 import type { ToolKind } from '../tools/types.js';
 import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
 
@@ -89,12 +92,10 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'compact',
     usage: '/compact',
     description: 'summarise older messages now to free context',
-    run: async ({ env, agent, signal, say }): Promise<AfterCommand> => {
-      say(
-        env.compactNow
-          ? await env.compactNow(agent, signal)
-          : 'compression is not available in this build',
-      );
+    run: async ({ agent, signal, say }): Promise<AfterCommand> => {
+      const text = await agent.compactNow(signal);
+      // The hook already told the user when something happened; report only the rest.
+      if (!/^compressed|^could not compress/.test(text)) say(text);
       return 'listen';
     },
   },
@@ -194,6 +195,28 @@ export const COMMANDS: readonly SlashCommand[] = [
             .join(' → '),
       );
       say(out.join('\n'));
+      return 'listen';
+    },
+  },
+  {
+    name: 'export',
+    usage: '/export md',
+    description: 'write a readable transcript of this session',
+    run: async ({ env, args, say }): Promise<AfterCommand> => {
+      const format = args.trim() || 'md';
+      if (format !== 'md') {
+        say('/export knows one format: md (Markdown). Try /export md');
+        return 'listen';
+      }
+      const session = env.currentSession();
+      const text = exportMarkdown(session.id, [
+        ...session.archivedMessages(),
+        ...session.messages(),
+      ]);
+      await mkdir(env.exportsDir, { recursive: true });
+      const file = path.join(env.exportsDir, `${session.id}.md`);
+      await writeFile(file, text, { mode: 0o600 });
+      say(`transcript written to ${file}`);
       return 'listen';
     },
   },

@@ -10,8 +10,10 @@ export interface CommandEnv {
   config: LoadedConfig;
   switchSession(next: Session): void;
   currentSessionId(): string;
-  /** Forces compression now; absent until memory compression is wired. */
-  compactNow?(agent: Agent, signal: AbortSignal): Promise<string>;
+  /** Where /export writes transcripts. */
+  exportsDir: string;
+  /** The current session (for /export). */
+  currentSession(): Session;
 }
 
 export interface CommandCall {

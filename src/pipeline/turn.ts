@@ -27,9 +27,13 @@ export interface TurnDeps {
   workspace: Workspace;
   tools: Omit<ToolRunnerDeps, 'emit'>;
   emit(event: AgentEvent): void;
-  /** BUILD: the request's messages for this turn. */
-  buildMessages(history: readonly HistoryMessage[], turn: TurnInput): ChatMessage[];
-  estimatePromptTokens(messages: readonly ChatMessage[]): number;
+  /** BUILD: the request's messages for this turn and their size in tokens. */
+  buildRequest(
+    history: readonly HistoryMessage[],
+    turn: TurnInput,
+  ): { messages: ChatMessage[]; promptTokens: number };
+  /** Counts tokens of a text, for usage estimates when the server sends none. */
+  countTokens(text: string): number;
   /** COMPACT: shrinks the context when it nears the budget. Optional until memory lands. */
   compact?(signal: AbortSignal): Promise<void>;
   /** COMMAND: runs a slash command; true when it handled the turn. */
@@ -63,6 +67,8 @@ interface Work {
   wait: boolean;
   outcomes: CallOutcome[];
   streamEnded: boolean;
+  gotUsage: boolean;
+  promptTokens: number;
   error?: TurnResult['error'];
   saveFailed?: string;
   command: boolean;
@@ -84,6 +90,8 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
     wait: false,
     outcomes: [],
     streamEnded: false,
+    gotUsage: false,
+    promptTokens: 0,
     command: false,
   };
   let messages: ChatMessage[] = [];
@@ -100,12 +108,10 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
       return work.command ? 'shortcut' : 'next';
     },
     BUILD: async () => {
-      messages = deps.buildMessages(deps.history.messages(), turn);
-      deps.emit({
-        type: 'request_start',
-        turnId: turn.turnId,
-        promptTokens: deps.estimatePromptTokens(messages),
-      });
+      const request = deps.buildRequest(deps.history.messages(), turn);
+      messages = request.messages;
+      work.promptTokens = request.promptTokens;
+      deps.emit({ type: 'request_start', turnId: turn.turnId, promptTokens: request.promptTokens });
       return 'next';
     },
     RUN: async () => {
@@ -205,10 +211,21 @@ async function streamReply(
         deps.emit({ type: 'text_delta', turnId: turn.turnId, text: ev.text });
         break;
       case 'usage':
+        work.gotUsage = true;
         deps.emit({ type: 'usage', turnId: turn.turnId, usage: ev.usage, estimated: false });
         break;
       case 'done':
         work.streamEnded = true;
+        if (!work.gotUsage) {
+          // No usage from the server: account an estimate, so budgets still hold.
+          const completionTokens = deps.countTokens(work.reasoning + work.reply);
+          const usage = {
+            promptTokens: work.promptTokens,
+            completionTokens,
+            totalTokens: work.promptTokens + completionTokens,
+          };
+          deps.emit({ type: 'usage', turnId: turn.turnId, usage, estimated: true });
+        }
         if (ev.reason === 'error')
           work.error = ev.error ?? { kind: 'unknown', message: 'the model request failed' };
         break;

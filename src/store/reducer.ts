@@ -37,6 +37,8 @@ export interface AgentViewState {
   nextTurnAt: number | undefined;
   model: string;
   persona: string;
+  /** The model's context window, for the status bar's context use. */
+  contextWindow: number;
   exitRequested: boolean;
 }
 
@@ -65,6 +67,7 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     nextTurnAt: undefined,
     model: '',
     persona: '',
+    contextWindow: 0,
     exitRequested: false,
     ...init,
   };
@@ -164,6 +167,7 @@ export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentV
       return {
         ...(event.model !== undefined ? { model: event.model } : {}),
         ...(event.persona !== undefined ? { persona: event.persona } : {}),
+        ...(event.contextWindow !== undefined ? { contextWindow: event.contextWindow } : {}),
       };
     case 'exit_requested':
       return { exitRequested: true };

@@ -1,10 +1,30 @@
 import { performance } from 'node:perf_hooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createOpenAICompatibleProvider } from '../../src/providers/openaiCompatible.js';
+import { startScriptedServer } from '../helpers/scriptedServer.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import { waitForStore } from '../helpers/waitFor.js';
 
 describe('interrupt', () => {
   let h: Harness;
+
+  // The first abort in a process pays one-time lazy initialisation inside Node and undici
+  // (15-40 ms on a loaded machine); that is not connection latency, so warm it up once.
+  // bench/interrupt measures the cold case too.
+  beforeAll(async () => {
+    const warm = await startScriptedServer();
+    warm.push({ kind: 'stream', content: ['a', 'b'], stallAfterChunks: 1 });
+    const controller = new AbortController();
+    const p = createOpenAICompatibleProvider({ baseURL: warm.url, model: 'm' });
+    for await (const e of p.stream({
+      messages: [{ role: 'user', content: 'x' }],
+      signal: controller.signal,
+    })) {
+      if (e.type === 'text_delta') controller.abort();
+    }
+    await warm.waitForClose(0);
+    await warm.close();
+  });
   afterEach(async () => h?.dispose());
 
   it('closes the HTTP connection, lands in AWAITING_INPUT and keeps the partial reply marked interrupted', async () => {

@@ -9,6 +9,12 @@ import path from 'node:path';
 import { Agent, type AgentSettings } from '../../src/agent/agent.js';
 import { SessionStore, type Session } from '../../src/history/index.js';
 import type { MachineState } from '../../src/machine/machine.js';
+import { loadPersonaSet } from '../../src/app/personas.js';
+import { createCommandRunner } from '../../src/commands/runner.js';
+import { defaultConfig } from '../../src/config/schema.js';
+import { Compactor } from '../../src/memory/compactor.js';
+import { createCompactHook } from '../../src/memory/compactHook.js';
+import { TokenCounter } from '../../src/memory/tokenCounter.js';
 import { buildSystemPrompt } from '../../src/prompt/systemPrompt.js';
 import { createOpenAICompatibleProvider } from '../../src/providers/openaiCompatible.js';
 import { createAgentStore } from '../../src/store/agentStore.js';
@@ -23,7 +29,8 @@ export interface Harness {
   server: ScriptedServer;
   workspaceDir: string;
   home: string;
-  session: Session;
+  /** The session the agent writes to now (changes after /new). */
+  readonly session: Session;
   sessions: SessionStore;
   dispose(): Promise<void>;
 }
@@ -37,6 +44,7 @@ export const FAST_SETTINGS: AgentSettings = {
   toolResultBudgetChars: 8000,
   approval: { read: 'auto', write: 'auto', destructive: 'ask', network: 'auto', process: 'ask' },
   sendReasoningInHistory: false,
+  contextWindow: 128_000,
 };
 
 export async function createHarness(
@@ -46,6 +54,8 @@ export async function createHarness(
     server?: ScriptedServer;
     extraTools?: Tool[];
     streamIdleTimeoutMs?: number;
+    /** Wire real compression with these settings (contextWindow comes from `settings`). */
+    compaction?: { compressAt: number; compressTurns: number };
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedServer());
@@ -61,30 +71,74 @@ export async function createHarness(
     model: 'test-model',
     streamIdleTimeoutMs: opts.streamIdleTimeoutMs ?? 2000,
   });
-  const agent = new Agent({
+  const settings: AgentSettings = {
+    ...FAST_SETTINGS,
+    ...opts.settings,
+    approval: { ...FAST_SETTINGS.approval, ...opts.settings?.approval },
+  };
+  const personas = loadPersonaSet(home, 'assistant');
+  const systemPrompt = (): string =>
+    buildSystemPrompt({
+      workspaceRoot: workspace.root,
+      toolList: registry.describeForPrompt(),
+      persona: { name: personas.current.name, body: personas.current.prompt },
+    });
+  const counter = new TokenCounter();
+  let current: Session = session;
+  const compaction = opts.compaction;
+  const agent: Agent = new Agent({
     store: createAgentStore({ machine: opts.initialState ?? 'AWAITING_INPUT' }),
     provider,
     registry,
     workspace,
     history: session,
-    settings: {
-      ...FAST_SETTINGS,
-      ...opts.settings,
-      approval: { ...FAST_SETTINGS.approval, ...opts.settings?.approval },
-    },
-    systemPrompt: () =>
-      buildSystemPrompt({ workspaceRoot: workspace.root, toolList: registry.describeForPrompt() }),
+    settings,
+    counter,
+    systemPrompt,
+    commands: createCommandRunner({
+      sessions,
+      personas,
+      config: {
+        ...defaultConfig(),
+        workspace: workspaceDir,
+        baseURL: server.url,
+        model: 'test-model',
+      },
+      switchSession: (next) => {
+        current.close();
+        current = next;
+        agent.setHistory(next);
+      },
+      currentSessionId: () => current.id,
+      currentSession: () => current,
+      exportsDir: path.join(home, 'data', 'exports'),
+    }),
+    ...(compaction
+      ? {
+          compact: createCompactHook(
+            new Compactor({
+              counter,
+              settings: () => ({ contextWindow: settings.contextWindow, ...compaction }),
+              provider: () => agent.provider,
+              systemPrompt,
+            }),
+            () => current,
+          ),
+        }
+      : {}),
   });
   return {
     agent,
     server,
     workspaceDir,
     home,
-    session,
+    get session() {
+      return current;
+    },
     sessions,
     async dispose() {
       await agent.stop();
-      session.close();
+      current.close();
       await server.close();
       await rm(workspaceDir, { recursive: true, force: true });
       await rm(home, { recursive: true, force: true });

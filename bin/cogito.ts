@@ -1,0 +1,18 @@
+/**
+ * The program's entry: the headless CLI from src/, with the full-screen UI from components/
+ * loaded only when it is needed (print mode never pays for React and Ink).
+ */
+import { main } from '../src/cli/main.js';
+
+const code = await main({
+  argv: process.argv.slice(2),
+  env: process.env,
+  stdout: process.stdout,
+  stderr: process.stderr,
+  runTui: async (flags) => {
+    const { runTui } = await import('../components/runTui.js');
+    return runTui(flags);
+  },
+});
+// Exit explicitly: keep-alive sockets or a stray timer must not keep a finished run alive.
+process.stdout.write('', () => process.exit(code));

@@ -1,0 +1,58 @@
+import React, { useEffect, useRef } from 'react';
+import { useApp } from 'ink';
+import type { Lang } from '../src/i18n/messages.js';
+import { completeCommand } from '../src/commands/runner.js';
+import type { AgentController, AgentLoop } from './controller.js';
+import { useAgentLoop } from './hooks/useAgentLoop.js';
+import { useThrottledStore } from './hooks/useThrottledStore.js';
+import { useWindowSize } from './hooks/useWindowSize.js';
+import { LangContext } from './i18n.js';
+import { Screen } from './Screen.js';
+
+export interface AppProps {
+  controller: AgentController;
+  /** Started on mount, stopped on unmount (the real app passes the agent). */
+  loop?: AgentLoop;
+  /** The workspace folder, shown shortened in the status bar. */
+  workspace?: string;
+  lang?: Lang;
+  /** Fixed sizes (tests); otherwise the terminal's, followed on resize. */
+  columns?: number;
+  rows?: number;
+  /** Slash-command completion for Tab; defaults to the built-in command table. */
+  complete?(prefix: string): string[];
+  /** Called once when the agent asks to exit (quit keys, /exit). Defaults to Ink's exit. */
+  onExit?(): void;
+  /** Ctrl+L: clear the real terminal before the frame is written again. */
+  onRedraw?(): void;
+  /** How long a notice stays in the status bar (default 8 s; it stays in the conversation). */
+  noticeTtlMs?: number;
+}
+
+/** The root: window size, language, the background loop, and exit. */
+export function App(p: AppProps): React.JSX.Element {
+  const { exit } = useApp();
+  const size = useWindowSize(p.columns, p.rows);
+  useAgentLoop(p.loop);
+  const exitRequested = useThrottledStore(p.controller.store, (s) => s.exitRequested);
+  const exited = useRef(false);
+  useEffect(() => {
+    if (!exitRequested || exited.current) return;
+    exited.current = true;
+    (p.onExit ?? exit)();
+  }, [exitRequested, exit, p.onExit]);
+
+  return (
+    <LangContext.Provider value={p.lang ?? 'en'}>
+      <Screen
+        controller={p.controller}
+        columns={size.columns}
+        rows={size.rows}
+        workspace={p.workspace ?? ''}
+        complete={p.complete ?? completeCommand}
+        {...(p.onRedraw ? { onRedraw: p.onRedraw } : {})}
+        {...(p.noticeTtlMs !== undefined ? { noticeTtlMs: p.noticeTtlMs } : {})}
+      />
+    </LangContext.Provider>
+  );
+}

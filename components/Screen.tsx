@@ -1,0 +1,266 @@
+import React, { useCallback, useEffect, useReducer, useRef } from 'react';
+import { Box, Text } from 'ink';
+import { t } from '../src/i18n/messages.js';
+import type { MachineState } from '../src/machine/machine.js';
+import type { Notice } from '../src/store/reducer.js';
+import type { AgentController } from './controller.js';
+import { ApprovalPrompt } from './ApprovalPrompt.js';
+import { HelpOverlay } from './HelpOverlay.js';
+import { InputBox, inputRowsNeeded } from './InputBox.js';
+import { KeyHint } from './KeyHint.js';
+import { StatusBar, type StatusMessage } from './StatusBar.js';
+import { ToolDetail } from './ToolDetail.js';
+import { useFresh } from './hooks/useFresh.js';
+import { useSpinner } from './hooks/useSpinner.js';
+import { useThrottledStore } from './hooks/useThrottledStore.js';
+import { useLang } from './i18n.js';
+import {
+  CTRL_C_EXIT_WINDOW_MS,
+  resolveKey,
+  type KeyContext,
+  type KeyPress,
+} from './keys/bindings.js';
+import { perform } from './keys/perform.js';
+import { useKeys } from './keys/useKeys.js';
+import { computeLayout, focusables, type Layout } from './layout.js';
+import { TitleRule } from './panes/PaneRows.js';
+import { ReasoningPane } from './panes/ReasoningPane.js';
+import { ReplyPane } from './panes/ReplyPane.js';
+import { ToolLogPane } from './panes/ToolLogPane.js';
+import type { Tone } from './panes/rows.js';
+import { firstLine } from './text/sanitize.js';
+import { initialUiState, type Scroller, type UiState } from './ui/uiState.js';
+
+/** How long a notice stays in the status bar (it stays in the conversation). */
+export const NOTICE_TTL_MS = 8000;
+/** How long the blank frame of a Ctrl+L redraw lasts: longer than one Ink frame (~33 ms). */
+const REDRAW_BLANK_MS = 50;
+
+export interface ScreenProps {
+  controller: AgentController;
+  columns: number;
+  rows: number;
+  workspace: string;
+  complete(prefix: string): string[];
+  /** Ctrl+L: clear the real terminal (the screen then writes its whole frame again). */
+  onRedraw?(): void;
+  /** How long a notice stays in the status bar. */
+  noticeTtlMs?: number;
+}
+
+const NOTICE_TONE: Record<Notice['level'], Tone> = { info: 'notice', warn: 'warn', error: 'error' };
+
+/**
+ * The UI state lives in a ref (so key events that arrive before the next render see the
+ * latest copy) and a counter re-renders on change.
+ */
+function useUiState(): [UiState, () => UiState, (next: UiState) => void] {
+  const ref = useRef<UiState>(initialUiState());
+  const [, bump] = useReducer((n: number) => n + 1, 0);
+  const get = useCallback(() => ref.current, []);
+  const set = useCallback((next: UiState) => {
+    if (next === ref.current) return;
+    ref.current = next;
+    bump();
+  }, []);
+  return [ref.current, get, set];
+}
+
+function isBusy(controller: AgentController, machine: MachineState, streaming: boolean): boolean {
+  return (
+    controller.busy === true ||
+    machine === 'THINKING' ||
+    machine === 'AWAITING_APPROVAL' ||
+    streaming
+  );
+}
+
+/** The whole screen at a given size: status, panes (or an overlay), approval, input, hints. */
+export function Screen(p: ScreenProps): React.JSX.Element {
+  const lang = useLang();
+  const { controller } = p;
+  const store = controller.store;
+  const [ui, getUi, setUi] = useUiState();
+
+  const machine = useThrottledStore(store, (s) => s.machine);
+  const streaming = useThrottledStore(store, (s) => s.streaming);
+  const approval = useThrottledStore(store, (s) => s.approval);
+  const pauseReason = useThrottledStore(store, (s) => s.pauseReason);
+  const lastNotice = useThrottledStore(store, (s) => s.notices[s.notices.length - 1]);
+  const toolRunning = useThrottledStore(
+    store,
+    (s) => s.toolLog[s.toolLog.length - 1]?.status === 'running',
+  );
+  const spinner = useSpinner(streaming || toolRunning);
+  const armed = useFresh(ui.lastCtrlC, CTRL_C_EXIT_WINDOW_MS);
+  const noticeFresh = useFresh(lastNotice?.at, p.noticeTtlMs ?? NOTICE_TTL_MS);
+
+  const message: StatusMessage | undefined = armed
+    ? { text: t(lang, 'quit.again'), tone: 'warn' }
+    : machine === 'PAUSED' && pauseReason
+      ? { text: pauseReason, tone: 'warn' }
+      : noticeFresh && lastNotice
+        ? { text: firstLine(lastNotice.text), tone: NOTICE_TONE[lastNotice.level] }
+        : undefined;
+  const showApproval = approval !== undefined && machine === 'AWAITING_APPROVAL';
+  const layout: Layout = computeLayout({
+    columns: p.columns,
+    rows: p.rows,
+    inputLines: inputRowsNeeded(ui.line.value, p.columns),
+    statusMessage: message !== undefined,
+    approval: showApproval,
+  });
+  const visible = focusables(layout);
+  const focus = visible.includes(ui.focus) ? ui.focus : 'input';
+  const limits = useRef<Record<Scroller, number>>({
+    reply: Infinity,
+    reasoning: Infinity,
+    help: 0,
+    detail: 0,
+  });
+
+  const keyContext = (): KeyContext => {
+    const s = store.getState();
+    const cur = getUi();
+    return {
+      machine: s.machine,
+      focus: visible.includes(cur.focus) ? cur.focus : 'input',
+      overlay: cur.overlay,
+      input: cur.line.value,
+      busy: isBusy(controller, s.machine, s.streaming),
+      exitArmed: cur.lastCtrlC !== undefined && Date.now() - cur.lastCtrlC < CTRL_C_EXIT_WINDOW_MS,
+    };
+  };
+
+  // A tool call waiting for approval takes the floor: overlays close so y / n / a reach it.
+  useEffect(() => {
+    if (showApproval && getUi().overlay !== 'none') setUi({ ...getUi(), overlay: 'none' });
+  }, [showApproval, getUi, setUi]);
+
+  const redraw = (): void => {
+    p.onRedraw?.();
+    setUi({ ...getUi(), blank: true });
+  };
+  useEffect(() => {
+    if (!ui.blank) return;
+    const id = setTimeout(() => setUi({ ...getUi(), blank: false }), REDRAW_BLANK_MS);
+    return () => clearTimeout(id);
+  }, [ui.blank, getUi, setUi]);
+
+  useKeys((input: string, key: KeyPress) => {
+    const ctx = keyContext();
+    const resolved = resolveKey(input, key, ctx);
+    if (key.ctrl && input.toLowerCase() === 'c') setUi({ ...getUi(), lastCtrlC: Date.now() });
+    if (!resolved) return;
+    perform(resolved, {
+      controller,
+      get: getUi,
+      set: setUi,
+      layout,
+      limits: limits.current,
+      focusables: visible,
+      complete: p.complete,
+      redraw,
+    });
+  });
+
+  if (ui.blank) return <Text> </Text>;
+
+  const w = layout.width;
+  const ctx: KeyContext = { ...keyContext(), machine, focus };
+  const placeholder = t(
+    lang,
+    machine === 'THINKING'
+      ? 'input.placeholderThinking'
+      : machine === 'PAUSED'
+        ? 'input.placeholderPaused'
+        : 'input.placeholder',
+  );
+  const setLimit = (which: Scroller) => (max: number) => {
+    limits.current[which] = max;
+  };
+
+  return (
+    <Box flexDirection="column" width={w} height={layout.height} overflow="hidden">
+      {layout.status > 0 && (
+        <StatusBar
+          store={store}
+          width={w}
+          workspace={p.workspace}
+          spinner={spinner}
+          message={layout.status > 1 ? message : undefined}
+        />
+      )}
+      {ui.overlay === 'help' && layout.panes > 0 && (
+        <HelpOverlay
+          width={w}
+          height={layout.panes}
+          offset={ui.scroll.help}
+          commands={p.complete('')}
+          onLimit={setLimit('help')}
+        />
+      )}
+      {ui.overlay === 'detail' && layout.panes > 0 && (
+        <ToolDetail
+          store={store}
+          callId={ui.detailId}
+          width={w}
+          height={layout.panes}
+          offset={ui.scroll.detail}
+          onLimit={setLimit('detail')}
+        />
+      )}
+      {ui.overlay === 'none' && layout.reasoning > 0 && (
+        <ReasoningPane
+          store={store}
+          width={w}
+          height={layout.reasoning}
+          title={layout.titles}
+          focused={focus === 'reasoning'}
+          offset={ui.scroll.reasoning}
+          spinner={spinner}
+          onLimit={setLimit('reasoning')}
+        />
+      )}
+      {ui.overlay === 'none' && layout.reply > 0 && (
+        <ReplyPane
+          store={store}
+          width={w}
+          height={layout.reply}
+          title={layout.titles}
+          focused={focus === 'reply'}
+          offset={ui.scroll.reply}
+          onLimit={setLimit('reply')}
+        />
+      )}
+      {ui.overlay === 'none' && layout.tools > 0 && (
+        <ToolLogPane
+          store={store}
+          width={w}
+          height={layout.tools}
+          title={layout.titles}
+          focused={focus === 'tools'}
+          selected={ui.toolSel}
+          top={ui.toolTop}
+          spinner={spinner}
+        />
+      )}
+      {showApproval && approval && (
+        <ApprovalPrompt request={approval} width={w} height={layout.approval} />
+      )}
+      {layout.inputRule && (
+        <TitleRule title={t(lang, 'pane.input')} width={w} focused={focus === 'input'} />
+      )}
+      {layout.input > 0 && (
+        <InputBox
+          line={ui.line}
+          width={w}
+          height={layout.input}
+          focused={focus === 'input'}
+          placeholder={placeholder}
+        />
+      )}
+      {layout.hint && <KeyHint context={ctx} width={w} completions={ui.completions} />}
+    </Box>
+  );
+}

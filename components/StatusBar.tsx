@@ -1,0 +1,121 @@
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { AgentStore } from '../src/store/agentStore.js';
+import type { MachineState } from '../src/machine/machine.js';
+import { t } from '../src/i18n/messages.js';
+import { shallowEqual, useThrottledStore } from './hooks/useThrottledStore.js';
+import { useLang } from './i18n.js';
+import { formatTokens, shortenPath } from './text/format.js';
+import { displayWidth, truncate } from './text/wrap.js';
+import type { Tone } from './panes/rows.js';
+
+export interface StatusMessage {
+  text: string;
+  tone: Tone;
+}
+
+export interface StatusBarProps {
+  store: AgentStore;
+  width: number;
+  workspace: string;
+  spinner: string;
+  /** The second line (pause reason, a fresh notice), when the layout has room for it. */
+  message?: StatusMessage | undefined;
+}
+
+const STATE_COLOR: Record<MachineState, string> = {
+  THINKING: 'green',
+  AWAITING_INPUT: 'cyan',
+  PAUSED: 'yellow',
+  AWAITING_APPROVAL: 'magenta',
+};
+
+const MESSAGE_COLOR: Partial<Record<Tone, string>> = {
+  warn: 'yellow',
+  error: 'red',
+  notice: 'blue',
+};
+
+interface Segment {
+  text: string;
+  /** Lower goes first when the line is too narrow. */
+  keep: number;
+  color?: string;
+}
+
+/** Keeps the most important segments that fit in `width`, in their original order. */
+export function fitSegments(segs: readonly Segment[], width: number, sep: string): Segment[] {
+  const chosen = new Set(segs.map((_, i) => i));
+  const total = (): number =>
+    [...chosen].reduce((n, i) => n + displayWidth(segs[i]!.text), 0) +
+    Math.max(0, chosen.size - 1) * displayWidth(sep);
+  const byKeep = segs.map((s, i) => ({ i, keep: s.keep })).sort((a, b) => a.keep - b.keep);
+  for (const { i } of byKeep) {
+    if (total() <= width || chosen.size <= 1) break;
+    chosen.delete(i);
+  }
+  return segs.filter((_, i) => chosen.has(i));
+}
+
+/** State, persona, model, workspace, cycle and tokens on one line; a message below it. */
+export function StatusBar(p: StatusBarProps): React.JSX.Element {
+  const lang = useLang();
+  const s = useThrottledStore(
+    p.store,
+    (st) => ({
+      machine: st.machine,
+      streaming: st.streaming,
+      persona: st.persona,
+      model: st.model,
+      cycle: st.cycle,
+      contextTokens: st.contextTokens,
+      contextWindow: st.contextWindow,
+      sessionTokens: st.sessionTokens,
+    }),
+    shallowEqual,
+  );
+  const sep = ' │ ';
+  const state = `● ${t(lang, `state.${s.machine}`)}${s.streaming ? ` ${p.spinner}` : ''}`;
+  const segs: Segment[] = [
+    { text: state, keep: 100, color: STATE_COLOR[s.machine] },
+    ...(s.persona ? [{ text: s.persona, keep: 50 }] : []),
+    ...(s.model ? [{ text: s.model, keep: 60 }] : []),
+    ...(p.workspace
+      ? [{ text: shortenPath(p.workspace, Math.max(8, Math.floor(p.width / 4))), keep: 40 }]
+      : []),
+    { text: `${t(lang, 'status.cycle')} ${s.cycle}`, keep: 30 },
+    {
+      // Out of the model's window when known; yellow past 80 %, when compression is near.
+      text: `${t(lang, 'status.context')} ${formatTokens(s.contextTokens)}${s.contextWindow > 0 ? `/${formatTokens(s.contextWindow)}` : ''}`,
+      keep: 20,
+      ...(s.contextWindow > 0 && s.contextTokens > 0.8 * s.contextWindow
+        ? { color: 'yellow' }
+        : {}),
+    },
+    { text: `${t(lang, 'status.session')} ${formatTokens(s.sessionTokens)}`, keep: 10 },
+  ];
+  const shown = fitSegments(segs, p.width, sep);
+  return (
+    <Box flexDirection="column" width={p.width}>
+      <Text wrap="truncate-end">
+        {shown.map((seg, i) => (
+          <Text key={i}>
+            {i > 0 && <Text dimColor>{sep}</Text>}
+            <Text color={seg.color} bold={seg.keep === 100}>
+              {truncate(seg.text, p.width)}
+            </Text>
+          </Text>
+        ))}
+      </Text>
+      {p.message && (
+        <Text
+          wrap="truncate-end"
+          color={MESSAGE_COLOR[p.message.tone]}
+          dimColor={p.message.tone === 'dim'}
+        >
+          {truncate(p.message.text, p.width)}
+        </Text>
+      )}
+    </Box>
+  );
+}

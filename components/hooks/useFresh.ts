@@ -1,0 +1,16 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * Whether something that happened at `at` (epoch ms) is still within `ttlMs`; re-renders
+ * once when it expires, so a notice in the status bar goes away by itself.
+ */
+export function useFresh(at: number | undefined, ttlMs: number): boolean {
+  const [, bump] = useState(0);
+  const left = at === undefined ? 0 : at + ttlMs - Date.now();
+  useEffect(() => {
+    if (left <= 0) return;
+    const id = setTimeout(() => bump((n) => n + 1), left + 5);
+    return () => clearTimeout(id);
+  }, [at, left > 0]);
+  return left > 0;
+}

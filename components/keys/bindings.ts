@@ -1,0 +1,394 @@
+/**
+ * The one keybinding table. Every key the screen reacts to is a row here: which keys, when
+ * (machine states, focus, overlay, input contents), the action, and a description for the
+ * help overlay. `resolveKey` is pure: the first row that matches wins, so the order of the
+ * rows is the precedence. The screen only carries out the action it returns.
+ */
+import type { MachineState } from '../../src/machine/machine.js';
+import * as m from './matchers.js';
+import {
+  applies,
+  type Binding,
+  type Focus,
+  type KeyContext,
+  type KeyPress,
+  type Resolved,
+  type When,
+} from './types.js';
+
+export * from './types.js';
+export { isText } from './matchers.js';
+
+const LISTENING: readonly MachineState[] = ['AWAITING_INPUT', 'PAUSED'];
+const NOT_APPROVAL: readonly MachineState[] = ['THINKING', 'AWAITING_INPUT', 'PAUSED'];
+const PANES: readonly Focus[] = ['reply', 'reasoning'];
+
+const ALWAYS: When = { overlay: 'any' };
+const OVERLAYS: When = { overlay: ['help', 'detail'] };
+const APPROVAL: When = { states: ['AWAITING_APPROVAL'] };
+const THINKING: When = { states: ['THINKING'] };
+const INPUT: When = { focus: ['input'] };
+const TOOLS: When = { focus: ['tools'] };
+const PANE: When = { focus: PANES };
+const ENDS: When = { focus: [...PANES, 'tools'] };
+
+export const BINDINGS: readonly Binding[] = [
+  // Always available, whatever covers the screen.
+  {
+    keys: ['Ctrl+C'],
+    match: m.ctrl('c'),
+    when: { ...ALWAYS, busy: true, exitArmed: false },
+    action: 'cancel',
+    description: 'keys.cancel',
+  },
+  {
+    keys: ['Ctrl+C'],
+    match: m.ctrl('c'),
+    when: ALWAYS,
+    action: 'quit',
+    description: 'keys.quitCtrlC',
+    hint: { label: 'hint.quit', order: 90 },
+  },
+  {
+    keys: ['Ctrl+L'],
+    match: m.ctrl('l'),
+    when: ALWAYS,
+    action: 'redraw',
+    description: 'keys.redraw',
+  },
+  {
+    keys: ['Ctrl+P'],
+    match: m.ctrl('p'),
+    when: ALWAYS,
+    action: 'togglePause',
+    description: 'keys.togglePause',
+    hint: { label: 'hint.pause', order: 60 },
+  },
+  {
+    keys: ['F1'],
+    match: m.f1,
+    when: { overlay: ['none', 'detail'] },
+    action: 'help',
+    description: 'keys.help',
+  },
+
+  // Overlays: the help and a tool call's details take the keys while open.
+  {
+    keys: ['Esc', 'q', '?', 'F1', 'Enter'],
+    match: m.either(m.esc, m.char('q'), m.char('?'), m.f1, m.enter),
+    when: { overlay: ['help'] },
+    action: 'closeOverlay',
+    description: 'keys.closeHelp',
+    hint: { label: 'hint.close', order: 10 },
+  },
+  {
+    keys: ['Esc', 'q', 'Enter'],
+    match: m.either(m.esc, m.char('q'), m.enter),
+    when: { overlay: ['detail'] },
+    action: 'closeOverlay',
+    description: 'keys.closeDetail',
+    hint: { label: 'hint.collapse', order: 10 },
+  },
+  {
+    keys: ['↑'],
+    match: m.up,
+    when: OVERLAYS,
+    action: 'scrollUp',
+    description: 'keys.scrollOverlay',
+    hint: { label: 'hint.scroll', order: 20, keys: '↑↓' },
+  },
+  {
+    keys: ['↓'],
+    match: m.down,
+    when: OVERLAYS,
+    action: 'scrollDown',
+    description: 'keys.scrollOverlay',
+  },
+  {
+    keys: ['PgUp'],
+    match: m.pgUp,
+    when: OVERLAYS,
+    action: 'pageUp',
+    description: 'keys.scrollOverlay',
+  },
+  {
+    keys: ['PgDn'],
+    match: m.pgDn,
+    when: OVERLAYS,
+    action: 'pageDown',
+    description: 'keys.scrollOverlay',
+  },
+  {
+    keys: ['Home'],
+    match: m.home,
+    when: OVERLAYS,
+    action: 'scrollTop',
+    description: 'keys.scrollOverlay',
+  },
+  {
+    keys: ['End'],
+    match: m.end,
+    when: OVERLAYS,
+    action: 'scrollBottom',
+    description: 'keys.scrollOverlay',
+  },
+  { keys: ['*'], match: m.anyKey, when: OVERLAYS, action: 'ignore' },
+
+  // A tool call waits for the user's answer: y / n / a, and nothing typed goes elsewhere.
+  {
+    keys: ['y'],
+    match: m.char('y'),
+    when: APPROVAL,
+    action: 'approveYes',
+    description: 'keys.approveYes',
+    hint: { label: 'hint.approve', order: 1 },
+  },
+  {
+    keys: ['n', 'Esc'],
+    match: m.either(m.char('n'), m.esc),
+    when: APPROVAL,
+    action: 'approveNo',
+    description: 'keys.approveNo',
+    hint: { label: 'hint.deny', order: 2 },
+  },
+  {
+    keys: ['a'],
+    match: m.char('a'),
+    when: APPROVAL,
+    action: 'approveAlways',
+    description: 'keys.approveAlways',
+    hint: { label: 'hint.always', order: 3 },
+  },
+  { keys: ['*'], match: m.either(m.isText, m.enter), when: APPROVAL, action: 'ignore' },
+
+  // Help and focus.
+  {
+    keys: ['?'],
+    match: m.char('?'),
+    when: { input: 'empty' },
+    action: 'help',
+    description: 'keys.helpQuestion',
+    hint: { label: 'hint.help', order: 80 },
+  },
+  {
+    keys: ['Tab'],
+    match: m.tab,
+    when: { ...INPUT, input: 'command' },
+    action: 'complete',
+    description: 'keys.complete',
+    hint: { label: 'hint.complete', order: 5 },
+  },
+  {
+    keys: ['Tab'],
+    match: m.tab,
+    when: {},
+    action: 'focusNext',
+    description: 'keys.focusNext',
+    hint: { label: 'hint.focus', order: 50 },
+  },
+  {
+    keys: ['Shift+Tab'],
+    match: m.shiftTab,
+    when: {},
+    action: 'focusPrev',
+    description: 'keys.focusPrev',
+  },
+
+  // The tool log: pick an entry, open it. (Before the THINKING rows, so the log can be read
+  // while the agent works.)
+  {
+    keys: ['↑'],
+    match: m.up,
+    when: TOOLS,
+    action: 'selectPrev',
+    description: 'keys.selectTool',
+    hint: { label: 'hint.select', order: 20, keys: '↑↓' },
+  },
+  { keys: ['↓'], match: m.down, when: TOOLS, action: 'selectNext', description: 'keys.selectTool' },
+  {
+    keys: ['Enter'],
+    match: m.enter,
+    when: TOOLS,
+    action: 'expand',
+    description: 'keys.expandTool',
+    hint: { label: 'hint.expand', order: 21 },
+  },
+
+  // Typing exit or /exit quits, in any state but approval.
+  {
+    keys: ['Enter'],
+    match: m.enter,
+    when: { ...INPUT, input: 'exitWord', states: NOT_APPROVAL },
+    action: 'quit',
+    description: 'keys.quitWord',
+  },
+
+  // While it thinks: Enter, Esc or any typed key stops it and gives you the floor.
+  {
+    keys: ['Esc'],
+    match: m.esc,
+    when: THINKING,
+    action: 'interrupt',
+    description: 'keys.interrupt',
+    hint: { label: 'hint.interrupt', order: 1 },
+  },
+  {
+    keys: ['Enter'],
+    match: m.enter,
+    when: { ...THINKING, ...INPUT, input: 'filled' },
+    action: 'submit',
+    description: 'keys.submitThinking',
+  },
+  {
+    keys: ['Enter'],
+    match: m.enter,
+    when: THINKING,
+    action: 'interrupt',
+    description: 'keys.interrupt',
+  },
+  {
+    keys: ['a–z…'],
+    match: m.isText,
+    when: THINKING,
+    action: 'interruptAndType',
+    description: 'keys.interruptAndType',
+  },
+  // An answer is streaming while paused: Esc stops it too.
+  {
+    keys: ['Esc'],
+    match: m.esc,
+    when: { states: ['PAUSED'], busy: true },
+    action: 'interrupt',
+    description: 'keys.stopAnswer',
+  },
+  {
+    keys: ['Esc'],
+    match: m.esc,
+    when: { focus: ['reply', 'reasoning', 'tools'] },
+    action: 'focusInput',
+    description: 'keys.focusInput',
+  },
+
+  // The input box.
+  {
+    keys: ['Enter'],
+    match: m.enter,
+    when: { ...INPUT, states: LISTENING },
+    action: 'submit',
+    description: 'keys.submit',
+    hint: { label: 'hint.send', order: 1 },
+  },
+  {
+    keys: ['Alt+Enter', 'Ctrl+J'],
+    match: m.altEnter,
+    when: { ...INPUT, states: NOT_APPROVAL },
+    action: 'newline',
+    description: 'keys.newline',
+  },
+  {
+    keys: ['↑'],
+    match: m.up,
+    when: INPUT,
+    action: 'historyPrev',
+    description: 'keys.history',
+    hint: { label: 'hint.history', order: 30, keys: '↑↓' },
+  },
+  { keys: ['↓'], match: m.down, when: INPUT, action: 'historyNext', description: 'keys.history' },
+  { keys: ['←'], match: m.left, when: INPUT, action: 'cursorLeft', description: 'keys.cursor' },
+  { keys: ['→'], match: m.right, when: INPUT, action: 'cursorRight', description: 'keys.cursor' },
+  {
+    keys: ['Ctrl+A', 'Home'],
+    match: m.either(m.ctrl('a'), m.home),
+    when: INPUT,
+    action: 'lineStart',
+    description: 'keys.lineStart',
+  },
+  {
+    keys: ['Ctrl+E', 'End'],
+    match: m.either(m.ctrl('e'), m.end),
+    when: INPUT,
+    action: 'lineEnd',
+    description: 'keys.lineEnd',
+  },
+  {
+    keys: ['Ctrl+U'],
+    match: m.ctrl('u'),
+    when: INPUT,
+    action: 'killToStart',
+    description: 'keys.killToStart',
+  },
+  {
+    keys: ['Ctrl+W'],
+    match: m.ctrl('w'),
+    when: INPUT,
+    action: 'killWordBack',
+    description: 'keys.killWordBack',
+  },
+  {
+    keys: ['Ctrl+K'],
+    match: m.ctrl('k'),
+    when: INPUT,
+    action: 'killToEnd',
+    description: 'keys.killToEnd',
+  },
+  {
+    keys: ['Backspace'],
+    match: m.backspace,
+    when: INPUT,
+    action: 'deleteBack',
+    description: 'keys.deleteBack',
+  },
+
+  // Scrolling: the focused pane (from the input box, PgUp/PgDn scroll the conversation).
+  {
+    keys: ['↑'],
+    match: m.up,
+    when: PANE,
+    action: 'scrollUp',
+    description: 'keys.scrollLine',
+    hint: { label: 'hint.scroll', order: 20, keys: '↑↓' },
+  },
+  { keys: ['↓'], match: m.down, when: PANE, action: 'scrollDown', description: 'keys.scrollLine' },
+  { keys: ['PgUp'], match: m.pgUp, when: {}, action: 'pageUp', description: 'keys.scrollPage' },
+  { keys: ['PgDn'], match: m.pgDn, when: {}, action: 'pageDown', description: 'keys.scrollPage' },
+  {
+    keys: ['Home'],
+    match: m.home,
+    when: ENDS,
+    action: 'scrollTop',
+    description: 'keys.scrollEnds',
+  },
+  {
+    keys: ['End'],
+    match: m.end,
+    when: ENDS,
+    action: 'scrollBottom',
+    description: 'keys.scrollEnds',
+  },
+  {
+    keys: ['Enter'],
+    match: m.enter,
+    when: { ...PANE, states: LISTENING },
+    action: 'focusInput',
+    description: 'keys.focusInput',
+  },
+
+  // Anything typed goes to the input box (and moves the focus there).
+  {
+    keys: ['a–z…'],
+    match: m.isText,
+    when: { states: LISTENING },
+    action: 'type',
+    description: 'keys.type',
+  },
+];
+
+/** The action for a key in this context, or undefined when the key does nothing here. */
+export function resolveKey(input: string, key: KeyPress, ctx: KeyContext): Resolved | undefined {
+  for (const binding of BINDINGS) {
+    if (!binding.match(input, key) || !applies(binding.when, ctx)) continue;
+    const typed = binding.action === 'type' || binding.action === 'interruptAndType';
+    return { action: binding.action, binding, ...(typed ? { text: input } : {}) };
+  }
+  return undefined;
+}

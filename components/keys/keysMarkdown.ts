@@ -1,0 +1,67 @@
+/**
+ * The key table as Markdown (docs/KEYS.md), generated from the same bindings the screen
+ * uses, so the documentation cannot drift from the behaviour.
+ */
+import { plainTextFor } from './plainText.js';
+import { helpRows } from './hints.js';
+import type { When } from './types.js';
+import type { Lang } from '../../src/i18n/messages.js';
+
+const STATE_NAMES: Record<string, string> = {
+  THINKING: 'thinking',
+  AWAITING_INPUT: 'waiting for you',
+  PAUSED: 'paused',
+  AWAITING_APPROVAL: 'a tool call waits for approval',
+};
+
+const FOCUS_NAMES: Record<string, string> = {
+  input: 'input box',
+  reply: 'conversation',
+  reasoning: 'reasoning',
+  tools: 'tool log',
+};
+
+/** "where" a binding applies, in words. */
+export function describeWhen(w: When): string {
+  const parts: string[] = [];
+  if (w.overlay === 'any') parts.push('always');
+  else if (w.overlay)
+    parts.push(
+      w.overlay
+        .map((o) =>
+          o === 'help' ? 'help open' : o === 'detail' ? 'tool details open' : 'no overlay',
+        )
+        .join(' or '),
+    );
+  if (w.states) parts.push(w.states.map((s) => STATE_NAMES[s] ?? s).join(' / '));
+  if (w.focus) parts.push(`focus: ${w.focus.map((f) => FOCUS_NAMES[f] ?? f).join(' / ')}`);
+  if (w.input === 'empty') parts.push('input empty');
+  if (w.input === 'filled') parts.push('input has text');
+  if (w.input === 'command') parts.push('input is a /command prefix');
+  if (w.input === 'exitWord') parts.push('input is exit or /exit');
+  if (w.busy === true) parts.push('busy');
+  if (w.exitArmed === false) parts.push('first press');
+  return parts.length > 0 ? parts.join('; ') : 'anywhere';
+}
+
+function escapeCell(s: string): string {
+  return s.replace(/\|/g, '\\|');
+}
+
+/** A Markdown table of every described binding, in precedence order. */
+export function keysMarkdown(lang: Lang = 'en'): string {
+  const lines = [
+    '| Keys | When | What it does |',
+    '|---|---|---|',
+    ...helpRows().map(
+      (r) =>
+        `| ${r.keys
+          .split(' ')
+          .map((k) => `\`${escapeCell(k)}\``)
+          .join(
+            ' ',
+          )} | ${escapeCell(describeWhen(r.when))} | ${escapeCell(plainTextFor(lang, r.description))} |`,
+    ),
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,124 @@
+/** The vocabulary of the keybinding table: contexts, conditions, actions. */
+import type { Key } from 'ink';
+import type { MessageKey } from '../../src/i18n/messages.js';
+import type { MachineState } from '../../src/machine/machine.js';
+
+/** Which part of the screen takes the arrow keys. */
+export type Focus = 'input' | 'reply' | 'reasoning' | 'tools';
+export const FOCUS_ORDER: readonly Focus[] = ['input', 'reply', 'reasoning', 'tools'];
+
+/** What covers the panes: nothing, the help, or one tool call's full details. */
+export type Overlay = 'none' | 'help' | 'detail';
+
+export type Action =
+  | 'quit'
+  | 'cancel'
+  | 'redraw'
+  | 'togglePause'
+  | 'help'
+  | 'closeOverlay'
+  | 'ignore'
+  | 'approveYes'
+  | 'approveNo'
+  | 'approveAlways'
+  | 'complete'
+  | 'focusNext'
+  | 'focusPrev'
+  | 'focusInput'
+  | 'interrupt'
+  | 'interruptAndType'
+  | 'submit'
+  | 'newline'
+  | 'type'
+  | 'historyPrev'
+  | 'historyNext'
+  | 'cursorLeft'
+  | 'cursorRight'
+  | 'lineStart'
+  | 'lineEnd'
+  | 'killToStart'
+  | 'killWordBack'
+  | 'killToEnd'
+  | 'deleteBack'
+  | 'scrollUp'
+  | 'scrollDown'
+  | 'pageUp'
+  | 'pageDown'
+  | 'scrollTop'
+  | 'scrollBottom'
+  | 'selectPrev'
+  | 'selectNext'
+  | 'expand';
+
+/** Ink's key flags, plus F1 (which Ink reports with no flag; see useKeys). */
+export type KeyPress = Partial<Key> & { f1?: boolean };
+
+/** What `resolveKey` needs to know about the screen at the moment of the key. */
+export interface KeyContext {
+  machine: MachineState;
+  focus: Focus;
+  overlay: Overlay;
+  /** The input box's text. */
+  input: string;
+  /** A turn runs or is due (THINKING, AWAITING_APPROVAL, or streaming). */
+  busy: boolean;
+  /** A Ctrl+C was pressed less than two seconds ago. */
+  exitArmed: boolean;
+}
+
+/** When a binding applies; every field given must hold. */
+export interface When {
+  states?: readonly MachineState[];
+  focus?: readonly Focus[];
+  /** Default: only without an overlay. */
+  overlay?: readonly Overlay[] | 'any';
+  input?: 'empty' | 'filled' | 'command' | 'exitWord';
+  busy?: boolean;
+  exitArmed?: boolean;
+}
+
+export type Matcher = (input: string, key: KeyPress) => boolean;
+
+export interface Binding {
+  /** The keys as the help shows them. */
+  keys: readonly string[];
+  match: Matcher;
+  when: When;
+  action: Action;
+  /** The help's line for this row; rows sharing one are listed together. Internal rows have none. */
+  description?: MessageKey;
+  /** A short label for the one-line key hint, its place in that line, and the keys it names. */
+  hint?: { label: MessageKey; order: number; keys?: string };
+}
+
+export interface Resolved {
+  action: Action;
+  /** The text to insert, for `type` and `interruptAndType`. */
+  text?: string;
+  binding: Binding;
+}
+
+/** The window in which a second Ctrl+C always quits. */
+export const CTRL_C_EXIT_WINDOW_MS = 2000;
+
+/** Whether `w` holds in `ctx` (the key itself is the matcher's business). */
+export function applies(w: When, ctx: KeyContext): boolean {
+  const overlay = w.overlay ?? ['none'];
+  if (overlay !== 'any' && !overlay.includes(ctx.overlay)) return false;
+  if (w.states && !w.states.includes(ctx.machine)) return false;
+  if (w.focus && !w.focus.includes(ctx.focus)) return false;
+  if (w.busy !== undefined && w.busy !== ctx.busy) return false;
+  if (w.exitArmed !== undefined && w.exitArmed !== ctx.exitArmed) return false;
+  switch (w.input) {
+    case undefined:
+      return true;
+    case 'empty':
+      return ctx.input === '';
+    case 'filled':
+      return ctx.input.trim() !== '';
+    case 'command':
+      return /^\/\S*$/.test(ctx.input);
+    case 'exitWord':
+      return /^\/?exit$/i.test(ctx.input.trim());
+  }
+}

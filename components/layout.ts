@@ -1,0 +1,90 @@
+/**
+ * How the rows of the terminal are shared out. Pure: the screen calls it with the window
+ * size and what it has to show. The frame is always one row shorter than the terminal (at
+ * full height Ink 6.8 clears and redraws the whole screen on every update). Small terminals
+ * drop the reasoning and tool panes first, then titles and hints; 20×6 still gets a status
+ * line, a few rows of conversation and the input line.
+ */
+import type { Focus } from './keys/bindings.js';
+
+export interface LayoutInput {
+  columns: number;
+  rows: number;
+  /** Rows the input text wants (its wrapped lines). */
+  inputLines: number;
+  /** The status bar has a second line to show (pause reason, a fresh notice). */
+  statusMessage: boolean;
+  approval: boolean;
+}
+
+export interface Layout {
+  width: number;
+  /** Rows the frame uses in all: always less than the terminal's rows. */
+  height: number;
+  status: number;
+  /** Pane title rows are shown. */
+  titles: boolean;
+  /** Body rows of each pane; 0 hides it. */
+  reasoning: number;
+  reply: number;
+  tools: number;
+  /** The rows the panes take together, titles included (overlays cover exactly these). */
+  panes: number;
+  approval: number;
+  input: number;
+  /** A title rule above the input line. */
+  inputRule: boolean;
+  hint: boolean;
+}
+
+const clamp = (x: number, lo: number, hi: number): number => Math.max(lo, Math.min(hi, x));
+
+export function computeLayout(inp: LayoutInput): Layout {
+  const width = Math.max(1, Math.floor(inp.columns));
+  const height = Math.max(1, Math.floor(inp.rows) - 1);
+  let status = inp.statusMessage && height >= 10 ? 2 : 1;
+  const hint = height >= 8;
+  const inputRule = height >= 8;
+  const maxInput = height >= 20 ? 6 : height >= 12 ? 3 : 1;
+  let input = clamp(inp.inputLines, 1, maxInput);
+  const approval = !inp.approval ? 0 : height >= 14 ? 4 : height >= 8 ? 2 : 1;
+
+  let free = height - status - (hint ? 1 : 0) - (inputRule ? 1 : 0) - input - approval;
+  // Only on absurdly small terminals: the approval question outranks the status line, and
+  // the status line outranks the input line (which cannot be used while a call waits anyway).
+  if (free < 0 && status > 0) {
+    status -= 1;
+    free += 1;
+  }
+  if (free < 0 && approval > 0 && input > 0) {
+    input -= 1;
+    free += 1;
+  }
+  const base = { width, height, status, approval, input, inputRule, hint };
+
+  if (free >= 14 && width >= 50) {
+    const reasoning = clamp(Math.round(free * 0.2), 2, 8);
+    const tools = clamp(Math.round(free * 0.22), 3, 10);
+    const reply = free - 3 - reasoning - tools;
+    return { ...base, titles: true, reasoning, reply, tools, panes: free };
+  }
+  if (free >= 5)
+    return { ...base, titles: true, reasoning: 0, reply: free - 1, tools: 0, panes: free };
+  return {
+    ...base,
+    titles: false,
+    reasoning: 0,
+    reply: Math.max(0, free),
+    tools: 0,
+    panes: Math.max(0, free),
+  };
+}
+
+/** The focus targets on screen, in Tab order. */
+export function focusables(l: Layout): Focus[] {
+  const out: Focus[] = ['input'];
+  if (l.reply > 0) out.push('reply');
+  if (l.reasoning > 0) out.push('reasoning');
+  if (l.tools > 0) out.push('tools');
+  return out;
+}

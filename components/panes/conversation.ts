@@ -1,0 +1,119 @@
+/**
+ * The conversation as the reply pane shows it: messages and notices merged in time order,
+ * each turned into rows. Agent replies show their tool calls as one compact line each (the
+ * tool log has the details); tool results collapse to one dim line.
+ */
+import type { HistoryMessage } from '../../src/core/messages.js';
+import type { Lang } from '../../src/i18n/messages.js';
+import { t } from '../../src/i18n/messages.js';
+import { parseReply } from '../../src/protocol/parser.js';
+import type { Notice } from '../../src/store/reducer.js';
+import { firstLine, sanitize } from '../text/sanitize.js';
+import { truncate, wrapText } from '../text/wrap.js';
+import { prefixed, type Row, type Tone } from './rows.js';
+
+export type Block =
+  | { kind: 'message'; key: string; message: HistoryMessage }
+  | { kind: 'notice'; key: string; notice: Notice }
+  | { kind: 'live'; key: string; text: string; streaming: boolean };
+
+/** Messages and notices in time order (both lists are already sorted; a stable merge). */
+export function buildBlocks(
+  messages: readonly HistoryMessage[],
+  notices: readonly Notice[],
+): Block[] {
+  const out: Block[] = [];
+  let n = 0;
+  for (const message of messages) {
+    while (n < notices.length && notices[n]!.at < message.at) {
+      out.push({ kind: 'notice', key: `n${notices[n]!.id}`, notice: notices[n]! });
+      n++;
+    }
+    out.push({ kind: 'message', key: message.id, message });
+  }
+  for (; n < notices.length; n++)
+    out.push({ kind: 'notice', key: `n${notices[n]!.id}`, notice: notices[n]! });
+  return out;
+}
+
+const AGENT = '◆ ';
+const USER = '› ';
+const INDENT = '  ';
+
+/** An agent reply: text wrapped, each tool call on one line, [WAIT] dropped. */
+export function agentRows(
+  content: string,
+  width: number,
+  extra: { interrupted?: boolean; lang: Lang; cursor?: boolean },
+): Row[] {
+  const inner = Math.max(1, width - INDENT.length);
+  const parsed = parseReply(content);
+  const rows: Row[] = [];
+  const addText = (text: string): void => {
+    const clean = sanitize(text).replace(/^\n+|\s+$/g, '');
+    if (clean.trim() === '') return;
+    rows.push(...prefixed(wrapText(clean, inner), INDENT, INDENT, 'agent'));
+  };
+  let pos = 0;
+  for (const item of parsed.items) {
+    addText(content.slice(pos, item.start));
+    const body = item.raw
+      .replace(/^\[tool\]\s*/i, '')
+      .replace(/\s*\[\/tool\]$/i, '')
+      .replace(/\s+/g, ' ');
+    const icon = item.type === 'call' ? '⚙ ' : '⚠ ';
+    rows.push({
+      text: INDENT + truncate(icon + sanitize(body), inner),
+      tone: item.type === 'call' ? 'call' : 'warn',
+    });
+    pos = item.end;
+  }
+  let tail = content.slice(pos);
+  if (parsed.wait) tail = tail.replace(/\[wait\]\s*$/i, '');
+  addText(tail);
+  if (extra.cursor) {
+    const last = rows[rows.length - 1];
+    if (last && last.tone === 'agent' && last.text.length < width) last.text += '▍';
+    else rows.push({ text: INDENT + '▍', tone: 'agent' });
+  }
+  if (rows.length === 0) rows.push({ text: INDENT, tone: 'agent' });
+  rows[0] = { ...rows[0]!, text: AGENT + rows[0]!.text.slice(INDENT.length) };
+  if (extra.interrupted)
+    rows.push({ text: `${INDENT}⏎ ${t(extra.lang, 'interrupted.marker')}`, tone: 'dim' });
+  return rows;
+}
+
+const NOTICE_TONE: Record<Notice['level'], Tone> = { info: 'notice', warn: 'warn', error: 'error' };
+
+/** The rows of one block at `width` columns. */
+export function blockRows(block: Block, width: number, lang: Lang): Row[] {
+  const inner = Math.max(1, width - 2);
+  switch (block.kind) {
+    case 'notice': {
+      const lines = wrapText(sanitize(block.notice.text).trimEnd(), inner);
+      return prefixed(lines, '· ', '  ', NOTICE_TONE[block.notice.level]);
+    }
+    case 'live':
+      return agentRows(block.text, width, { lang, cursor: block.streaming });
+    case 'message': {
+      const m = block.message;
+      if (m.summary || m.role === 'system') {
+        const lines = wrapText(sanitize(m.content).trim(), inner);
+        const shown = lines.length > 6 ? [...lines.slice(0, 6), '…'] : lines;
+        return [
+          { text: `≡ ${t(lang, 'reply.summary')}`, tone: 'dim' },
+          ...prefixed(shown, '  ', '  ', 'dim'),
+        ];
+      }
+      if (m.role === 'tool')
+        return [{ text: truncate(`  ↳ ${firstLine(m.content)}`, width), tone: 'dim' }];
+      if (m.role === 'user') {
+        return [
+          { text: '', tone: 'plain' },
+          ...prefixed(wrapText(sanitize(m.content).trimEnd(), inner), USER, '  ', 'user'),
+        ];
+      }
+      return agentRows(m.content, width, { interrupted: m.interrupted === true, lang });
+    }
+  }
+}

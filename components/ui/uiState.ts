@@ -1,0 +1,95 @@
+/**
+ * What the screen itself remembers (not the agent): focus, overlay, the input line and its
+ * history, scroll positions and the tool-log selection. Plain data with pure helpers; the
+ * screen keeps one of these in a ref so fast key sequences never see a stale copy.
+ */
+import type { Focus, Overlay } from '../keys/bindings.js';
+import { EMPTY_LINE, type LineState } from '../input/lineEditor.js';
+import { emptyHistory, type InputHistory } from '../input/history.js';
+
+/** Things that scroll: reply and reasoning count rows from the bottom, overlays from the top. */
+export type Scroller = 'reply' | 'reasoning' | 'help' | 'detail';
+
+export interface UiState {
+  focus: Focus;
+  overlay: Overlay;
+  line: LineState;
+  history: InputHistory;
+  scroll: Record<Scroller, number>;
+  /** The selected tool call (by id, so it survives the log being trimmed); undefined follows the newest. */
+  toolSel: string | undefined;
+  /** First visible entry of the tool log while an entry is selected. */
+  toolTop: number;
+  /** The call shown in the detail overlay. */
+  detailId: string | undefined;
+  /** Candidates from the last Tab completion, shown in the hint line until the next edit. */
+  completions: readonly string[];
+  /** When Ctrl+C was last pressed (epoch ms), for "press again to quit". */
+  lastCtrlC: number | undefined;
+  /** A one-frame blank screen for Ctrl+L (so Ink writes the whole frame again). */
+  blank: boolean;
+}
+
+export function initialUiState(): UiState {
+  return {
+    focus: 'input',
+    overlay: 'none',
+    line: EMPTY_LINE,
+    history: emptyHistory(),
+    scroll: { reply: 0, reasoning: 0, help: 0, detail: 0 },
+    toolSel: undefined,
+    toolTop: 0,
+    detailId: undefined,
+    completions: [],
+    lastCtrlC: undefined,
+    blank: false,
+  };
+}
+
+/** Moves a scroll position by `delta`, within 0..limit (limit may be Infinity: not yet known). */
+export function scrollBy(ui: UiState, which: Scroller, delta: number, limit: number): UiState {
+  const cur = Math.min(ui.scroll[which], limit);
+  const next = Math.max(0, Math.min(limit, cur + delta));
+  return { ...ui, scroll: { ...ui.scroll, [which]: next } };
+}
+
+export function scrollTo(ui: UiState, which: Scroller, value: number): UiState {
+  return { ...ui, scroll: { ...ui.scroll, [which]: Math.max(0, value) } };
+}
+
+/** The next (or previous) focus among the panes that are on screen. */
+export function cycleFocus(current: Focus, visible: readonly Focus[], step: 1 | -1): Focus {
+  if (visible.length === 0) return 'input';
+  const i = visible.indexOf(current);
+  const at = i === -1 ? 0 : (i + step + visible.length) % visible.length;
+  return visible[at]!;
+}
+
+/**
+ * Moves the tool-log selection by `delta` entries (clamped), keeping it inside a window of
+ * `height` rows. With nothing selected, the first move selects the newest entry.
+ */
+export function moveToolSelection(
+  ui: UiState,
+  ids: readonly string[],
+  delta: number,
+  height: number,
+): UiState {
+  if (ids.length === 0) return ui;
+  const cur = ui.toolSel === undefined ? -1 : ids.indexOf(ui.toolSel);
+  const from = cur === -1 ? ids.length - 1 : cur;
+  const idx = cur === -1 ? from : Math.max(0, Math.min(ids.length - 1, from + delta));
+  const h = Math.max(1, height);
+  let top = cur === -1 ? Math.max(0, ids.length - h) : ui.toolTop;
+  if (idx < top) top = idx;
+  if (idx >= top + h) top = idx - h + 1;
+  return { ...ui, toolSel: ids[idx], toolTop: Math.max(0, top) };
+}
+
+/** The longest common prefix of the candidates (for Tab completion). */
+export function commonPrefix(items: readonly string[]): string {
+  if (items.length === 0) return '';
+  let p = items[0]!;
+  for (const s of items) while (!s.startsWith(p)) p = p.slice(0, -1);
+  return p;
+}

@@ -1,0 +1,74 @@
+import type { ChatMessage, HistoryMessage } from '../core/messages.js';
+import { estimateTokens } from './tokens.js';
+
+type Encode = (text: string, options: { disallowedSpecial: Set<string> }) => number[];
+
+/** Per-message overhead of the chat format (role markers), as OpenAI documents it. */
+const MESSAGE_OVERHEAD = 4;
+const NO_SPECIALS = { disallowedSpecial: new Set<string>() };
+
+/**
+ * Counts tokens with gpt-tokenizer once it has loaded (about 150 ms, done in the background
+ * so start-up does not wait for it) and with a fast estimate until then. Counts of stored
+ * messages are cached by id, so sizing the next request costs only the new messages.
+ */
+export class TokenCounter {
+  private encode: Encode | undefined;
+  private loading: Promise<void> | undefined;
+  private readonly cache = new Map<string, number>();
+
+  /** Starts loading the tokenizer; resolves when exact counts are available. */
+  preload(): Promise<void> {
+    this.loading ??= import('gpt-tokenizer')
+      .then((m) => {
+        this.encode = m.encode as unknown as Encode;
+        // Estimates cached before the tokenizer arrived are replaced lazily.
+        this.cache.clear();
+        this.lastSystem = undefined;
+      })
+      .catch(() => {
+        // Without the tokenizer the estimate still works; nothing to report.
+      });
+    return this.loading;
+  }
+
+  get exact(): boolean {
+    return this.encode !== undefined;
+  }
+
+  count(text: string): number {
+    if (!this.encode) return estimateTokens(text);
+    try {
+      return this.encode(text, NO_SPECIALS).length;
+    } catch {
+      return estimateTokens(text);
+    }
+  }
+
+  countMessage(message: HistoryMessage): number {
+    let n = this.cache.get(message.id);
+    if (n === undefined) {
+      n = MESSAGE_OVERHEAD + this.count(message.content);
+      this.cache.set(message.id, n);
+    }
+    return n;
+  }
+
+  /** The size of a request: system prompt plus stored messages (cached) plus extras. */
+  countContext(systemPrompt: string, history: readonly HistoryMessage[], extra = ''): number {
+    if (this.lastSystem?.text !== systemPrompt)
+      this.lastSystem = { text: systemPrompt, n: this.count(systemPrompt) };
+    let total = 3 + MESSAGE_OVERHEAD + this.lastSystem.n;
+    for (const m of history) total += this.countMessage(m);
+    if (extra) total += MESSAGE_OVERHEAD + this.count(extra);
+    return total;
+  }
+
+  private lastSystem: { text: string; n: number } | undefined;
+
+  countChat(messages: readonly ChatMessage[]): number {
+    let total = 3;
+    for (const m of messages) total += MESSAGE_OVERHEAD + this.count(m.content);
+    return total;
+  }
+}

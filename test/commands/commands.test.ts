@@ -1,0 +1,203 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/commands/builtin.js';
+import { completeCommand } from '../../src/commands/runner.js';
+import { createHarness, type Harness } from '../helpers/agentHarness.js';
+import { waitForStore } from '../helpers/waitFor.js';
+
+/** Runs a command typed by the user and resolves with the notices it produced. */
+async function run(h: Harness, text: string): Promise<string> {
+  const before = h.agent.store.getState().notices.length;
+  const commandTurns = (): number =>
+    h.agent.store.getState().traces.filter((t) => t.outcome === 'command').length;
+  const done = commandTurns() + 1;
+  if (h.agent.state === 'THINKING') h.agent.interrupt();
+  h.agent.submit(text);
+  await waitForStore(h.agent.store, () => commandTurns() === done, text);
+  await h.agent.idle();
+  return h.agent.store
+    .getState()
+    .notices.slice(before)
+    .map((n) => n.text)
+    .join('\n');
+}
+
+describe('slash commands', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it('the table holds every command the product promises', () => {
+    expect(COMMANDS.map((c) => c.name).sort()).toEqual(
+      [
+        'approve',
+        'clear',
+        'compact',
+        'exit',
+        'export',
+        'help',
+        'model',
+        'new',
+        'pause',
+        'persona',
+        'resume',
+        'sessions',
+        'stop',
+        'tools',
+        'trace',
+      ].sort(),
+    );
+  });
+
+  it('/help lists every command, and commands never reach the model', async () => {
+    h = await createHarness();
+    h.agent.start();
+    const out = await run(h, '/help');
+    for (const c of COMMANDS) expect(out).toContain(`/${c.name}`);
+    expect(h.server.requests).toHaveLength(0);
+    expect(h.agent.state).toBe('AWAITING_INPUT');
+    expect(h.session.messages()).toHaveLength(0);
+  });
+
+  it('an unknown command answers with the list', async () => {
+    h = await createHarness();
+    h.agent.start();
+    const out = await run(h, '/frobnicate now');
+    expect(out).toMatch(/unknown command \/frobnicate/);
+    expect(out).toContain('/help');
+    expect(h.server.requests).toHaveLength(0);
+  });
+
+  it('/pause, /resume and /stop move the machine', async () => {
+    h = await createHarness();
+    h.server.setDefault({ kind: 'stream', content: 'thinking along', chunkDelayMs: 5 });
+    h.agent.start();
+    await run(h, '/pause');
+    expect(h.agent.state).toBe('PAUSED');
+    h.agent.submit('/resume');
+    await waitForStore(h.agent.store, (s) => s.machine === 'THINKING', 'resume');
+    await h.server.waitForRequest(0);
+    await run(h, '/stop');
+    expect(h.agent.state).toBe('AWAITING_INPUT');
+  });
+
+  it('/new starts a fresh session and keeps the old one; /sessions lists both', async () => {
+    h = await createHarness();
+    h.server.push({ kind: 'stream', content: 'hello [WAIT]' });
+    h.agent.start();
+    h.agent.submit('first session message');
+    await waitForStore(
+      h.agent.store,
+      (s) => s.messages.length === 2 && s.machine === 'AWAITING_INPUT',
+      'reply',
+    );
+    const oldId = h.session.id;
+    const out = await run(h, '/new');
+    expect(out).toContain(oldId);
+    expect(h.session.id).not.toBe(oldId);
+    expect(h.agent.store.getState().messages).toHaveLength(0);
+    const list = await run(h, '/sessions');
+    expect(list).toContain(oldId);
+    expect(list).toContain(h.session.id);
+    expect(list).toContain('first session message');
+    // The next request starts from the empty session.
+    h.server.push({ kind: 'stream', content: 'fresh [WAIT]' });
+    h.agent.submit('hi again');
+    const req = await h.server.waitForRequest(1);
+    expect(JSON.stringify(req.body.messages)).not.toContain('first session message');
+  });
+
+  it('/persona switches live: the next request has the new persona in its system prompt', async () => {
+    h = await createHarness();
+    h.agent.start();
+    const list = await run(h, '/persona');
+    expect(list).toContain('detective');
+    const out = await run(h, '/persona 侦探');
+    expect(out).toMatch(/Detective/);
+    expect(h.agent.store.getState().persona).toBe('detective');
+    h.server.push({ kind: 'stream', content: 'clues [WAIT]' });
+    h.agent.submit('what do you see?');
+    const req = await h.server.waitForRequest(0);
+    expect(req.body.messages[0].content).toContain('# Persona: Detective');
+    expect(await run(h, '/persona nobody')).toMatch(/no persona "nobody"/);
+  });
+
+  it('/model switches the model for the next request', async () => {
+    h = await createHarness();
+    h.agent.start();
+    expect(await run(h, '/model')).toContain('test-model');
+    await run(h, '/model other-model');
+    expect(h.agent.store.getState().model).toBe('other-model');
+    h.server.push({ kind: 'stream', content: 'ok [WAIT]' });
+    h.agent.submit('hi');
+    expect((await h.server.waitForRequest(0)).body.model).toBe('other-model');
+  });
+
+  it('/tools lists every tool with its kind and approval; /approve shows and changes the policy', async () => {
+    h = await createHarness();
+    h.agent.start();
+    const tools = await run(h, '/tools');
+    for (const t of h.agent.registry.list()) expect(tools).toContain(t.name);
+    expect(await run(h, '/approve')).toMatch(/destructive\s+ask/);
+    expect(await run(h, '/approve destructive deny')).toMatch(/destructive tools: deny/);
+    expect(h.agent.settings.approval.destructive).toBe('deny');
+    expect(await run(h, '/approve everything yes')).toMatch(/usage: \/approve KIND POLICY/);
+  });
+
+  it('/trace shows the last turns with their phases', async () => {
+    h = await createHarness();
+    h.server.push({ kind: 'stream', content: 'ok [WAIT]' });
+    h.agent.start();
+    h.agent.submit('hi');
+    await waitForStore(
+      h.agent.store,
+      (s) => s.messages.length === 2 && s.machine === 'AWAITING_INPUT',
+      'reply',
+    );
+    await h.agent.idle();
+    const out = await run(h, '/trace');
+    expect(out).toMatch(
+      /turn 1 \(user, ok, \d+ ms\): RESTORE \d+ms → COMPACT \d+ms → COMMAND \d+ms → BUILD \d+ms → RUN \d+ms → SAVE \d+ms → RESPOND \d+ms/,
+    );
+  });
+
+  it('/clear empties the screen but keeps the history; /export md writes a transcript', async () => {
+    h = await createHarness();
+    h.server.push({
+      kind: 'stream',
+      content: 'The answer is 42. [WAIT]',
+      reasoning: 'think think',
+    });
+    h.agent.start();
+    h.agent.submit('question?');
+    await waitForStore(
+      h.agent.store,
+      (s) => s.messages.length === 2 && s.machine === 'AWAITING_INPUT',
+      'reply',
+    );
+    await run(h, '/clear');
+    expect(h.agent.store.getState().messages).toHaveLength(0);
+    expect(h.session.messages()).toHaveLength(2);
+    const out = await run(h, '/export md');
+    const file = /transcript written to (.+\.md)/.exec(out)![1]!;
+    expect(path.dirname(file)).toBe(path.join(h.home, 'data', 'exports'));
+    const md = await readFile(file, 'utf8');
+    expect(md).toContain('## You');
+    expect(md).toContain('question?');
+    expect(md).toContain('> think think');
+    expect(md).toContain('The answer is 42.');
+  });
+
+  it('/exit asks the app to quit', async () => {
+    h = await createHarness();
+    h.agent.start();
+    await run(h, '/exit');
+    expect(h.agent.store.getState().exitRequested).toBe(true);
+  });
+
+  it('Tab completion completes command names', () => {
+    expect(completeCommand('/pe')).toEqual(['/persona']);
+    expect(completeCommand('/s').sort()).toEqual(['/sessions', '/stop']);
+    expect(completeCommand('/zz')).toEqual([]);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * The README material: a text capture of the screen (docs/screen.txt) and the key table
+ * (docs/KEYS.md), both generated from the real code. Run with UPDATE_DOCS=1 to rewrite them
+ * after a deliberate change; otherwise the test fails when they drift.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { keysMarkdown } from '../../components/keys/keysMarkdown.js';
+import { renderApp, type Harness } from '../helpers/renderApp.js';
+import { scriptedConversation } from '../helpers/scriptedConversation.js';
+
+const docs = path.resolve(import.meta.dirname, '../../docs');
+const update = process.env.UPDATE_DOCS === '1';
+
+function checkDoc(name: string, content: string): void {
+  const file = path.join(docs, name);
+  if (update) {
+    fs.mkdirSync(docs, { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+  expect(
+    fs.existsSync(file),
+    `${name} is missing: run UPDATE_DOCS=1 npx vitest run test/components/docs.test.tsx`,
+  ).toBe(true);
+  expect(fs.readFileSync(file, 'utf8')).toBe(content);
+}
+
+let h: Harness | undefined;
+afterEach(() => {
+  h?.unmount();
+  h = undefined;
+});
+
+describe('README material', () => {
+  test('docs/screen.txt: the screen at 100×30 with a scripted conversation', async () => {
+    h = await renderApp({
+      c: scriptedConversation(),
+      columns: 100,
+      rows: 30,
+      workspace: path.join(os.homedir(), 'notes'),
+    });
+    h.type('Yes, and add the budget');
+    const frame = await h.waitFor(
+      (f) => f.includes('add the budget') && f.includes('read("kyoto-2024.md")'),
+    );
+    const text = `${frame
+      .split('\n')
+      .map((l) => l.trimEnd())
+      .join('\n')}\n`;
+    expect(text.split('\n').length - 1).toBe(29);
+    checkDoc('screen.txt', text);
+  });
+
+  test('docs/KEYS.md: the key table', () => {
+    const md = [
+      '# Keys',
+      '',
+      'Generated from `components/keys/bindings.ts` (the one keybinding table); the first row',
+      'that matches wins. Press `?` (with an empty input) or `F1` in the app for the same list.',
+      '',
+      keysMarkdown('en'),
+      '',
+    ].join('\n');
+    checkDoc('KEYS.md', md);
+  });
+});

@@ -1,0 +1,109 @@
+import { describe, expect, test } from 'vitest';
+import {
+  displayWidth,
+  padTo,
+  truncate,
+  wrapLine,
+  wrapTail,
+  wrapText,
+} from '../../components/text/wrap.js';
+import { sanitize } from '../../components/text/sanitize.js';
+import { WrapCache } from '../../components/text/wrapCache.js';
+import { formatDuration, formatTokens, shortenPath } from '../../components/text/format.js';
+
+const widths = (rows: string[]): number[] => rows.map(displayWidth);
+
+describe('wrapLine', () => {
+  test('breaks ASCII at spaces and never exceeds the width', () => {
+    const rows = wrapLine('the quick brown fox jumps over the lazy dog', 10);
+    expect(rows).toEqual(['the quick', 'brown fox', 'jumps over', 'the lazy', 'dog']);
+    expect(Math.max(...widths(rows))).toBeLessThanOrEqual(10);
+  });
+
+  test('splits a word longer than the width', () => {
+    expect(wrapLine('abcdefghijkl', 5)).toEqual(['abcde', 'fghij', 'kl']);
+  });
+
+  test('CJK characters count two columns and may break anywhere', () => {
+    const rows = wrapLine('我的文件夹里有什么东西', 7);
+    expect(rows).toEqual(['我的文', '件夹里', '有什么', '东西']);
+    for (const w of widths(rows)) expect(w).toBeLessThanOrEqual(7);
+  });
+
+  test('mixed CJK and Latin text keeps words whole', () => {
+    const rows = wrapLine('打开 report.docx 文件', 12);
+    for (const w of widths(rows)) expect(w).toBeLessThanOrEqual(12);
+    expect(rows.join('')).toContain('report.docx');
+    expect(rows.some((r) => r.includes('report.docx'))).toBe(true);
+  });
+
+  test('emoji are two columns and are never split', () => {
+    const rows = wrapLine('👍👍👍👍👍', 4);
+    expect(rows).toEqual(['👍👍', '👍👍', '👍']);
+    const family = '👨‍👩‍👧';
+    expect(wrapLine(`${family}${family}`, 2)).toEqual([family, family]);
+  });
+
+  test('a width of 1 still terminates', () => {
+    expect(wrapLine('中a', 1)).toEqual(['中', 'a']);
+  });
+});
+
+describe('wrapText and wrapTail', () => {
+  test('keeps empty lines', () => {
+    expect(wrapText('a\n\nb', 10)).toEqual(['a', '', 'b']);
+  });
+
+  test('wrapTail returns only the last rows and says whether it saw everything', () => {
+    const text = Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n');
+    const tail = wrapTail(text, 20, 3);
+    expect(tail.rows).toEqual(['line 47', 'line 48', 'line 49']);
+    expect(tail.complete).toBe(false);
+    expect(wrapTail('one\ntwo', 20, 5)).toEqual({ rows: ['one', 'two'], complete: true });
+  });
+});
+
+describe('truncate and padTo', () => {
+  test('cut by display width with an ellipsis', () => {
+    expect(truncate('hello world', 6)).toBe('hello…');
+    expect(truncate('中文中文', 5)).toBe('中文…');
+    expect(displayWidth(padTo('中', 4))).toBe(4);
+    expect(truncate('abc', 0)).toBe('');
+  });
+});
+
+describe('sanitize', () => {
+  test('removes escape sequences and control characters', () => {
+    expect(sanitize('a\x1b[2Jb\x1b]0;title\x07c\x07d\r\ne\tf')).toBe('abcd\ne    f');
+  });
+});
+
+describe('WrapCache', () => {
+  test('computes once per key and width, and stays bounded', () => {
+    const cache = new WrapCache<string[]>(3);
+    let made = 0;
+    const make = (): string[] => (made++, ['x']);
+    cache.get('m1', 80, make);
+    cache.get('m1', 80, make);
+    cache.get('m1', 40, make);
+    expect(made).toBe(2);
+    cache.get('m2', 80, make);
+    cache.get('m3', 80, make);
+    expect(cache.size).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('formatters', () => {
+  test('tokens, durations and paths', () => {
+    expect(formatTokens(950)).toBe('950');
+    expect(formatTokens(1234)).toBe('1.2k');
+    expect(formatTokens(1_500_000)).toBe('1.5M');
+    expect(formatDuration(85)).toBe('85ms');
+    expect(formatDuration(1234)).toBe('1.2s');
+    expect(formatDuration(75_000)).toBe('1m15s');
+    expect(shortenPath('/home/u/notes', 40, '/home/u')).toBe('~/notes');
+    const short = shortenPath('/srv/data/projects/alpha/beta/gamma', 16, '/home/u');
+    expect(displayWidth(short)).toBeLessThanOrEqual(16);
+    expect(short.endsWith('gamma')).toBe(true);
+  });
+});

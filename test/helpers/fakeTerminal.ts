@@ -1,0 +1,73 @@
+/**
+ * Stand-ins for a terminal's stdin and stdout, for running the real `runTui` in a test:
+ * stdin can be typed into (Ink reads it in raw mode), stdout records everything written.
+ */
+import { EventEmitter } from 'node:events';
+
+export class FakeStdin extends EventEmitter {
+  isTTY = true;
+  rawMode = false;
+  private data: string | null = null;
+  constructor(opts: { isTTY?: boolean } = {}) {
+    super();
+    this.isTTY = opts.isTTY ?? true;
+  }
+  write(data: string): void {
+    this.data = data;
+    this.emit('readable');
+  }
+  read(): string | null {
+    const d = this.data;
+    this.data = null;
+    return d;
+  }
+  setRawMode(mode: boolean): void {
+    this.rawMode = mode;
+  }
+  setEncoding(): void {}
+  resume(): void {}
+  pause(): void {}
+  ref(): void {}
+  unref(): void {}
+}
+
+export class FakeStdout extends EventEmitter {
+  isTTY: boolean;
+  columns: number;
+  rows: number;
+  constructor(
+    /** Every write in order, shared with stderr when a test wants the interleaving. */
+    readonly log: { stream: 'stdout' | 'stderr'; data: string }[] = [],
+    opts: { isTTY?: boolean; columns?: number; rows?: number } = {},
+  ) {
+    super();
+    this.isTTY = opts.isTTY ?? true;
+    this.columns = opts.columns ?? 80;
+    this.rows = opts.rows ?? 24;
+  }
+  write = (data: string): boolean => {
+    this.log.push({ stream: 'stdout', data });
+    return true;
+  };
+  /** Everything written to this stream so far. */
+  text(): string {
+    return this.log
+      .filter((l) => l.stream === 'stdout')
+      .map((l) => l.data)
+      .join('');
+  }
+}
+
+export class FakeStderr {
+  constructor(readonly log: { stream: 'stdout' | 'stderr'; data: string }[] = []) {}
+  write = (data: string): boolean => {
+    this.log.push({ stream: 'stderr', data });
+    return true;
+  };
+  text(): string {
+    return this.log
+      .filter((l) => l.stream === 'stderr')
+      .map((l) => l.data)
+      .join('');
+  }
+}

@@ -18,13 +18,18 @@ import { createCommandRunner } from '../commands/runner.js';
 import type { MachineState } from '../machine/machine.js';
 import type { Provider } from '../providers/types.js';
 import path from 'node:path';
+import { attachDebugLog } from './debugLog.js';
 import { contextWindowFor } from '../config/models.js';
 import { Compactor } from '../memory/compactor.js';
 import { createCompactHook } from '../memory/compactHook.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 
 export interface AppOptions {
-  flags: ConfigFlags & { session?: string | undefined; thinkIntervalMs?: number | undefined };
+  flags: ConfigFlags & {
+    session?: string | undefined;
+    thinkIntervalMs?: number | undefined;
+    debug?: boolean | undefined;
+  };
   env?: NodeJS.ProcessEnv;
   cwd?: string;
   /** The machine's first state: THINKING for the screen, AWAITING_INPUT for print mode. */
@@ -154,6 +159,11 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
       exportsDir: path.join(home, 'data', 'exports'),
     }),
   });
+
+  if (opts.flags.debug) {
+    const log = attachDebugLog(agent, home);
+    warnings.push(`debug log: ${log.file}`);
+  }
 
   let closed = false;
   return {

@@ -148,3 +148,37 @@ describe('createApp: sessions, restart, lock, recovery, import', () => {
     }
   });
 });
+
+describe('--debug', () => {
+  it('writes request metadata and timings under the home, never the key or contents', async () => {
+    const server = await startScriptedServer();
+    const ws = await mkdtemp(path.join(os.tmpdir(), 'cogito-dbg-ws-'));
+    const home = await mkdtemp(path.join(os.tmpdir(), 'cogito-dbg-home-'));
+    server.push({ kind: 'stream', content: 'a private reply [WAIT]' });
+    const made = await createApp({
+      flags: { home, workspace: ws, debug: true },
+      env: { COGITO_API_KEY: 'sk-debug-secret', COGITO_BASE_URL: server.url, COGITO_MODEL: 'm' },
+      initialState: 'AWAITING_INPUT',
+    });
+    if (!made.ok) throw new Error(made.message);
+    const { agent } = made.app;
+    agent.start();
+    agent.submit('a private question');
+    await waitForStore(
+      agent.store,
+      (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 2,
+      'reply',
+    );
+    await made.app.close();
+    const logLine = made.app.warnings.find((w) => w.startsWith('debug log: '))!;
+    const { readFile } = await import('node:fs/promises');
+    const log = await readFile(logLine.slice('debug log: '.length), 'utf8');
+    expect(log).toContain('"type":"request_start"');
+    expect(log).toContain('"type":"turn_end"');
+    expect(log).not.toContain('sk-debug-secret');
+    expect(log).not.toContain('a private');
+    await server.close();
+    await rm(ws, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
+});

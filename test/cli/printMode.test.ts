@@ -145,3 +145,17 @@ describe('print mode (-p)', () => {
     expect(run.stderr()).toMatch(/--help/);
   });
 });
+
+describe('the cogito bin', () => {
+  it('runs through bin/cogito.js (the installed command)', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'bin/cogito.js'), '--version'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(out).toMatch(/^cogito \d+\.\d+\.\d+/);
+  });
+});

@@ -49,7 +49,9 @@ export const FAST_SETTINGS: AgentSettings = {
 
 export async function createHarness(
   opts: {
-    settings?: Partial<AgentSettings>;
+    settings?: Partial<Omit<AgentSettings, 'approval'>> & {
+      approval?: Partial<AgentSettings['approval']>;
+    };
     initialState?: MachineState;
     server?: ScriptedServer;
     extraTools?: Tool[];

@@ -1,0 +1,79 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Agent } from '../agent/agent.js';
+import type { AgentEvent } from '../agent/events.js';
+
+/**
+ * `--debug`: one JSON line per notable event under `<home>/data/logs/`: requests' metadata,
+ * timings, state changes and errors. Never message contents or the key: only what helps
+ * find out why something was slow or failed.
+ */
+export function attachDebugLog(
+  agent: Agent,
+  home: string,
+  now: () => Date = () => new Date(),
+): { file: string; detach(): void } {
+  const dir = path.join(home, 'data', 'logs');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `debug-${now().toISOString().slice(0, 10)}.log`);
+  const write = (record: Record<string, unknown>): void => {
+    try {
+      appendFileSync(file, `${JSON.stringify({ at: now().toISOString(), ...record })}\n`, {
+        mode: 0o600,
+      });
+    } catch {
+      // A debug log must never break the agent.
+    }
+  };
+  write({
+    type: 'debug_start',
+    pid: process.pid,
+    node: process.version,
+    model: agent.provider.model,
+  });
+  const detach = agent.subscribe((e: AgentEvent) => {
+    switch (e.type) {
+      case 'state_changed':
+        write({ type: e.type, from: e.from, to: e.to, event: e.event, reason: e.reason });
+        break;
+      case 'turn_start':
+        write({ type: e.type, turnId: e.turnId, trigger: e.trigger, cycle: e.cycle });
+        break;
+      case 'request_start':
+        write({
+          type: e.type,
+          turnId: e.turnId,
+          promptTokens: e.promptTokens,
+          model: agent.provider.model,
+        });
+        break;
+      case 'usage':
+        write({ type: e.type, turnId: e.turnId, ...e.usage, estimated: e.estimated });
+        break;
+      case 'tool_end':
+        write({
+          type: e.type,
+          tool: e.entry.name,
+          status: e.entry.status,
+          errorKind: e.entry.errorKind,
+          durationMs: e.entry.durationMs,
+        });
+        break;
+      case 'turn_end':
+        write({
+          type: e.type,
+          turnId: e.turnId,
+          outcome: e.outcome,
+          durationMs: e.trace.durationMs,
+          phases: e.trace.phases,
+        });
+        break;
+      case 'error':
+        write({ type: e.type, turnId: e.turnId, kind: e.error.kind, message: e.error.message });
+        break;
+      default:
+        break;
+    }
+  });
+  return { file, detach };
+}

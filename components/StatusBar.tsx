@@ -71,6 +71,9 @@ export function StatusBar(p: StatusBarProps): React.JSX.Element {
       contextTokens: st.contextTokens,
       contextWindow: st.contextWindow,
       sessionTokens: st.sessionTokens,
+      maxCycles: st.maxCycles,
+      budgetPerHour: st.budgetPerHour,
+      budgetUsed: st.budgetUsed,
     }),
     shallowEqual,
   );
@@ -83,7 +86,14 @@ export function StatusBar(p: StatusBarProps): React.JSX.Element {
     ...(p.workspace
       ? [{ text: shortenPath(p.workspace, Math.max(8, Math.floor(p.width / 4))), keep: 40 }]
       : []),
-    { text: `${t(lang, 'status.cycle')} ${s.cycle}`, keep: 30 },
+    {
+      text: `${t(lang, 'status.cycle')} ${
+        s.maxCycles > 0
+          ? t(lang, 'status.cycleOf', { n: s.cycle, max: s.maxCycles })
+          : t(lang, 'status.cycleUnlimited', { n: s.cycle })
+      }`,
+      keep: 30,
+    },
     {
       // Out of the model's window when known; yellow past 80 %, when compression is near.
       text: `${t(lang, 'status.context')} ${formatTokens(s.contextTokens)}${s.contextWindow > 0 ? `/${formatTokens(s.contextWindow)}` : ''}`,
@@ -93,6 +103,18 @@ export function StatusBar(p: StatusBarProps): React.JSX.Element {
         : {}),
     },
     { text: `${t(lang, 'status.session')} ${formatTokens(s.sessionTokens)}`, keep: 10 },
+    ...(s.budgetPerHour > 0
+      ? [
+          {
+            text: `${t(lang, 'status.budget')} ${t(lang, 'status.budgetOf', {
+              used: formatTokens(s.budgetUsed),
+              limit: formatTokens(s.budgetPerHour),
+            })}`,
+            keep: 15,
+            ...(s.budgetUsed > 0.8 * s.budgetPerHour ? { color: 'yellow' } : {}),
+          },
+        ]
+      : []),
   ];
   const shown = fitSegments(segs, p.width, sep);
   return (

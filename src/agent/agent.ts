@@ -58,6 +58,14 @@ export interface AgentDeps {
   timers?: Timers;
 }
 
+/** Errors that retrying cannot fix. */
+const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
+  'auth',
+  'not_found',
+  'unavailable',
+  'bad_request',
+]);
+
 /** The cue an autonomous turn gets when the context ends on the agent's own words. */
 export function autonomousCue(cycle: number): string {
   return `(Autonomous cycle ${cycle}. The user is not here right now. Continue your own work: explore, read, organise, note what you find. Write [WAIT] at the very end only when you need the user's answer.)`;
@@ -145,6 +153,8 @@ export class Agent {
       type: 'settings_changed',
       model: this.provider.model,
       contextWindow: this.settings.contextWindow,
+      maxCycles: this.settings.maxAutonomousCycles,
+      budgetPerHour: this.settings.tokenBudgetPerHour,
     });
     void this.counter.preload();
     this.scheduler.start(0);
@@ -379,7 +389,11 @@ export class Agent {
       this.lastError = result.error.message;
       const retryAfterMs = 'retryAfterMs' in result.error ? result.error.retryAfterMs : undefined;
       this.emit({ type: 'error', turnId: result.trace.turnId, error: result.error });
-      const reason = this.guards.failures(failures, this.lastError);
+      // A bad key, an unknown model or a provider that cannot run will not fix itself by
+      // retrying: pause at once and say what to change.
+      const reason = PERMANENT_ERRORS.has(result.error.kind)
+        ? `paused: ${this.lastError}`
+        : this.guards.failures(failures, this.lastError);
       if (reason) this.autoPause(reason);
       return { failed: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
     }
@@ -388,6 +402,7 @@ export class Agent {
     const usageTokens = this.store.getState().sessionTokens;
     this.guards.recordTokens(usageTokens - this.spentSoFar);
     this.spentSoFar = usageTokens;
+    this.emit({ type: 'budget', usedLastHour: this.guards.usedLastHour() });
 
     if (result.wait) {
       this.transition('WAIT');

@@ -66,7 +66,15 @@ export type AgentEvent =
     }
   | { type: 'notice'; level: 'info' | 'warn'; text: string }
   | { type: 'scheduled'; at: number | undefined }
-  | { type: 'settings_changed'; model?: string; persona?: string; contextWindow?: number }
+  | {
+      type: 'settings_changed';
+      model?: string;
+      persona?: string;
+      contextWindow?: number;
+      maxCycles?: number;
+      budgetPerHour?: number;
+    }
+  | { type: 'budget'; usedLastHour: number }
   | { type: 'exit_requested' };
 
 export type AgentListener = (event: AgentEvent) => void;

@@ -32,11 +32,16 @@ export class Guards {
     this.spend.push({ at: now, tokens });
   }
 
+  /** Tokens spent in the hour before `now`. */
+  usedLastHour(now = Date.now()): number {
+    while (this.spend.length > 0 && this.spend[0]!.at < now - HOUR_MS) this.spend.shift();
+    return this.spend.reduce((sum, s) => sum + s.tokens, 0);
+  }
+
   tokenBudget(now = Date.now()): string | undefined {
     const budget = this.settings().tokenBudgetPerHour;
-    while (this.spend.length > 0 && this.spend[0]!.at < now - HOUR_MS) this.spend.shift();
+    const used = this.usedLastHour(now);
     if (budget <= 0) return undefined;
-    const used = this.spend.reduce((sum, s) => sum + s.tokens, 0);
     if (used >= budget) {
       return `paused: ${used} tokens used in the last hour, over the budget of ${budget} (tokenBudgetPerHour); press Ctrl+P to go on anyway`;
     }

@@ -106,7 +106,11 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     toolResultBudgetChars: config.toolResultBudgetChars,
     approval: { ...config.approval },
     sendReasoningInHistory: config.quirks.sendReasoningInHistory,
-    contextWindow: contextWindowFor(provider.model, config),
+    // A local model's window is the context it is loaded with; remote ones are looked up.
+    contextWindow:
+      config.provider === 'local'
+        ? (config.contextWindow ?? config.contextSize ?? 8192)
+        : contextWindowFor(provider.model, config),
   };
 
   const initial = opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING');

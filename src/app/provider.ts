@@ -1,4 +1,5 @@
 import type { LoadedConfig } from '../config/load.js';
+import { sharedLocalProvider } from '../providers/local/localProvider.js';
 import { createOpenAICompatibleProvider } from '../providers/openaiCompatible.js';
 import type { Provider, ProviderEvent } from '../providers/types.js';
 
@@ -16,10 +17,16 @@ export function unavailableProvider(model: string, message: string): Provider {
 /** The provider the config asks for. */
 export function createProvider(config: LoadedConfig, model: string = config.model): Provider {
   if (config.provider === 'local') {
-    return unavailableProvider(
-      model,
-      'the local provider is not available in this build yet; set "provider": "openai-compatible" in config.json',
-    );
+    // The schema requires modelPath for "local"; an empty one still gets a clear error from
+    // the provider. node-llama-cpp itself is imported only when the first turn runs. The
+    // context holds contextWindow tokens when only that is set, so both sizes agree.
+    const contextSize = config.contextSize ?? config.contextWindow;
+    return sharedLocalProvider({
+      modelPath: config.modelPath ?? '',
+      ...(contextSize === undefined ? {} : { contextSize }),
+      ...(config.threads === undefined ? {} : { threads: config.threads }),
+      ...(config.gpu === undefined ? {} : { gpu: config.gpu }),
+    });
   }
   return createOpenAICompatibleProvider({
     baseURL: config.baseURL,

@@ -39,6 +39,11 @@ export interface AgentViewState {
   persona: string;
   /** The model's context window, for the status bar's context use. */
   contextWindow: number;
+  /** maxAutonomousCycles (0 = unlimited). */
+  maxCycles: number;
+  /** tokenBudgetPerHour (0 = off) and the tokens used in the last hour. */
+  budgetPerHour: number;
+  budgetUsed: number;
   exitRequested: boolean;
 }
 
@@ -68,6 +73,9 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     model: '',
     persona: '',
     contextWindow: 0,
+    maxCycles: 0,
+    budgetPerHour: 0,
+    budgetUsed: 0,
     exitRequested: false,
     ...init,
   };
@@ -168,7 +176,11 @@ export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentV
         ...(event.model !== undefined ? { model: event.model } : {}),
         ...(event.persona !== undefined ? { persona: event.persona } : {}),
         ...(event.contextWindow !== undefined ? { contextWindow: event.contextWindow } : {}),
+        ...(event.maxCycles !== undefined ? { maxCycles: event.maxCycles } : {}),
+        ...(event.budgetPerHour !== undefined ? { budgetPerHour: event.budgetPerHour } : {}),
       };
+    case 'budget':
+      return { budgetUsed: event.usedLastHour };
     case 'exit_requested':
       return { exitRequested: true };
   }

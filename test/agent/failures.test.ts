@@ -87,3 +87,22 @@ describe('failures', () => {
     expect(h.server.requests).toHaveLength(3);
   });
 });
+
+describe('errors that retrying cannot fix', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it.each([
+    ['a rejected key (401)', 401, /key/i],
+    ['an unknown model (404)', 404, /model|base URL/i],
+  ])('%s pauses at once with the fix', async (_name, status, pattern) => {
+    h = await createHarness();
+    h.server.setDefault({ kind: 'error', status });
+    h.agent.start();
+    h.agent.submit('hi');
+    const s = await waitForStore(h.agent.store, (st) => st.machine === 'PAUSED', 'the pause');
+    expect(s.pauseReason).toMatch(pattern);
+    await h.agent.idle();
+    expect(h.server.requests).toHaveLength(1);
+  });
+});

@@ -25,8 +25,19 @@ describe('StatusBar', () => {
     const r = render(<StatusBar store={c.store} width={100} workspace="/srv/notes" spinner="*" />);
     const f = await waitForFrame(r.lastFrame, (x) => x.includes('Thinking'));
     expect(f.split('\n')[0]).toBe(
-      '● Thinking │ explorer │ test-model │ /srv/notes │ Cycle 3 │ Context 1.2k │ Session 15.6k',
+      '● Thinking │ explorer │ test-model │ /srv/notes │ Cycle 3/∞ │ Context 1.2k │ Session 15.6k',
     );
+    r.unmount();
+  });
+
+  test('shows the cycle limit and the hourly budget when they are set', async () => {
+    const c = createFakeController({ machine: 'THINKING', cycle: 4, maxCycles: 20 });
+    const r = render(<StatusBar store={c.store} width={120} workspace="/srv/notes" spinner="*" />);
+    c.emit({ type: 'settings_changed', budgetPerHour: 50_000 });
+    c.emit({ type: 'budget', usedLastHour: 12_000 });
+    const f = await waitForFrame(r.lastFrame, (x) => x.includes('Budget'));
+    expect(f.split('\n')[0]).toContain('Cycle 4/20');
+    expect(f.split('\n')[0]).toContain('Budget 12k/50k per hour');
     r.unmount();
   });
 

@@ -10,6 +10,12 @@ const code = await main({
   stdout: process.stdout,
   stderr: process.stderr,
   runTui: async (flags) => {
+    // Ink draws only the final frame when CI is set (it reads CI when imported). On a real
+    // terminal the user wants the live screen, whatever their environment says.
+    if (process.stdout.isTTY) {
+      for (const key of ['CI', 'CONTINUOUS_INTEGRATION'])
+        if (key in process.env) process.env[key] = 'false';
+    }
     const { runTui } = await import('../components/runTui.js');
     return runTui(flags);
   },

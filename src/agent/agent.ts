@@ -1,7 +1,7 @@
 import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import { tryNext, type MachineEvent, type MachineState } from '../machine/machine.js';
-import { buildChatMessages } from './context.js';
-import { fitHistory } from '../memory/fitContext.js';
+import { ApprovalGate } from './approvalGate.js';
+import { buildTurnRequest } from './request.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import { runTurn, type HistoryPort, type TurnInput, type TurnResult } from '../pipeline/turn.js';
 import type { TurnTrigger } from '../pipeline/phases.js';
@@ -17,7 +17,6 @@ import {
   type AgentEvent,
   type AgentListener,
   type ApprovalAnswer,
-  type ApprovalRequest,
 } from './events.js';
 import { Guards } from './guards.js';
 import type { ApprovalPolicy } from './toolRunner.js';
@@ -33,11 +32,6 @@ export interface AgentSettings {
   sendReasoningInHistory: boolean;
   /** The model's context window in tokens; requests are fitted under it. */
   contextWindow: number;
-}
-
-/** Room left in the window for the model's reply. */
-export function replyReserve(contextWindow: number): number {
-  return Math.min(4096, Math.floor(contextWindow * 0.2));
 }
 
 /** A slash command handler, given the agent so it can act on it. */
@@ -66,11 +60,6 @@ const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
   'bad_request',
 ]);
 
-/** The cue an autonomous turn gets when the context ends on the agent's own words. */
-export function autonomousCue(cycle: number): string {
-  return `(Autonomous cycle ${cycle}. The user is not here right now. Continue your own work: explore, read, organise, note what you find. Write [WAIT] at the very end only when you need the user's answer.)`;
-}
-
 /**
  * The agent: the machine (kept in the store), the scheduler and the turn pipeline wired
  * together. Everything it does is reported as events; the store's reducer is subscribed
@@ -85,10 +74,10 @@ export class Agent {
   private turnCounter = 0;
   private cycle = 0;
   private pendingCommand: string | undefined;
-  private approvalWaiter:
-    { id: number; resolve(a: ApprovalAnswer): void; wasPaused: boolean } | undefined;
-  private approvalCounter = 0;
+  private readonly approvals: ApprovalGate;
   private lastError = '';
+  /** Session tokens already counted against the hourly budget. */
+  private spentSoFar = 0;
   private started = false;
   provider: Provider;
   history: HistoryPort;
@@ -102,6 +91,11 @@ export class Agent {
     this.counter = deps.counter ?? new TokenCounter();
     this.emitter.subscribe((e) => deps.store.getState().apply(e));
     this.guards = new Guards(() => this.settings);
+    this.approvals = new ApprovalGate({
+      emit: (e) => this.emit(e),
+      transition: (e) => this.transition(e),
+      isPaused: () => this.state === 'PAUSED',
+    });
     this.scheduler = new Scheduler({
       runTurn: (trigger) => this.turn(trigger),
       mayThink: () => this.state === 'THINKING',
@@ -165,7 +159,7 @@ export class Agent {
     this.started = false;
     this.scheduler.stop();
     this.turnController?.abort();
-    this.approvalWaiter?.resolve('no');
+    this.approvals.cancel();
     await this.scheduler.idle();
   }
 
@@ -234,12 +228,7 @@ export class Agent {
 
   /** The user's answer to the approval prompt. */
   answerApproval(answer: ApprovalAnswer): void {
-    const waiter = this.approvalWaiter;
-    if (!waiter) return;
-    this.approvalWaiter = undefined;
-    this.emit({ type: 'approval_resolved', id: waiter.id, answer });
-    this.transition(waiter.wasPaused ? 'APPROVAL_DONE_PAUSED' : 'APPROVAL_DONE');
-    waiter.resolve(answer);
+    this.approvals.answer(answer);
   }
 
   /** Swaps the model provider (e.g. /model); the next turn uses it. */
@@ -260,35 +249,6 @@ export class Agent {
 
   private abortTurn(): void {
     this.turnController?.abort();
-  }
-
-  private askApproval(
-    request: Omit<ApprovalRequest, 'id'>,
-    signal: AbortSignal,
-  ): Promise<ApprovalAnswer> {
-    if (signal.aborted) return Promise.resolve('no');
-    const wasPaused = this.state === 'PAUSED';
-    if (!this.transition('REQUEST_APPROVAL')) return Promise.resolve('no');
-    const id = ++this.approvalCounter;
-    return new Promise<ApprovalAnswer>((resolve) => {
-      const onAbort = (): void => {
-        if (this.approvalWaiter?.id === id) {
-          this.approvalWaiter = undefined;
-          this.emit({ type: 'approval_resolved', id, answer: 'no' });
-        }
-        resolve('no');
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.approvalWaiter = {
-        id,
-        wasPaused,
-        resolve: (a) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(a);
-        },
-      };
-      this.emit({ type: 'approval_request', request: { ...request, id } });
-    });
   }
 
   private async turn(trigger: TurnTrigger): Promise<{ failed: boolean; retryAfterMs?: number }> {
@@ -315,11 +275,19 @@ export class Agent {
       tools: {
         registry: this.deps.registry,
         policy: (kind) => this.settings.approval[kind],
-        askApproval: (req, signal) => this.askApproval(req, signal),
+        askApproval: (req, signal) => this.approvals.ask(req, signal),
         alwaysAllowed: this.alwaysAllowed,
         resultBudgetChars: this.settings.toolResultBudgetChars,
       },
-      buildRequest: (history, t) => this.buildRequest(history, t.cycle),
+      buildRequest: (history, t) =>
+        buildTurnRequest({
+          systemPrompt: this.deps.systemPrompt(),
+          history,
+          cycle: t.cycle,
+          contextWindow: this.settings.contextWindow,
+          sendReasoning: this.settings.sendReasoningInHistory,
+          counter: this.counter,
+        }),
       countTokens: (text) => this.counter.count(text),
       ...(this.deps.compact
         ? {
@@ -352,29 +320,6 @@ export class Agent {
   async compactNow(signal: AbortSignal): Promise<string> {
     if (!this.deps.compact) return 'compression is not available here';
     return (await this.deps.compact(this, signal, true)) ?? 'nothing to compress';
-  }
-
-  /**
-   * BUILD: the system prompt, the history fitted under the window (oldest tool results left
-   * out first, never the user's words) and, for autonomous turns, a user-role cue.
-   */
-  private buildRequest(history: readonly HistoryMessage[], cycle: number) {
-    const system = this.deps.systemPrompt();
-    const cue = autonomousCue(cycle);
-    const budget = this.settings.contextWindow - replyReserve(this.settings.contextWindow);
-    const fixed = this.counter.count(system) + this.counter.count(cue) + 16;
-    const fitted = fitHistory(history, budget, (m) => this.counter.countMessage(m), fixed);
-    const messages = buildChatMessages(system, fitted.messages, {
-      autonomousCue: cue,
-      sendReasoning: this.settings.sendReasoningInHistory,
-    });
-    const last = messages[messages.length - 1];
-    const promptTokens = this.counter.countContext(
-      system,
-      fitted.messages,
-      last?.content === cue ? cue : '',
-    );
-    return { messages, promptTokens };
   }
 
   /** RESPOND policy: what the machine does after a turn, and what the scheduler learns. */
@@ -415,8 +360,6 @@ export class Agent {
     if (reason) this.autoPause(reason);
     return { failed: false };
   }
-
-  private spentSoFar = 0;
 
   private autoPause(reason: string): void {
     if (this.transition('AUTO_PAUSE', reason)) this.notice(reason, 'warn');

@@ -1,0 +1,45 @@
+import type { ChatMessage, HistoryMessage } from '../core/messages.js';
+import { fitHistory } from '../memory/fitContext.js';
+import type { TokenCounter } from '../memory/tokenCounter.js';
+import { buildChatMessages } from './context.js';
+
+/** Room left in the window for the model's reply. */
+export function replyReserve(contextWindow: number): number {
+  return Math.min(4096, Math.floor(contextWindow * 0.2));
+}
+
+/** The cue an autonomous turn gets when the context ends on the agent's own words. */
+export function autonomousCue(cycle: number): string {
+  return `(Autonomous cycle ${cycle}. The user is not here right now. Continue your own work: explore, read, organise, note what you find. Write [WAIT] at the very end only when you need the user's answer.)`;
+}
+
+/**
+ * BUILD: the system prompt, the history fitted under the window (oldest tool results left
+ * out first, never the user's words) and, for autonomous turns, a user-role cue; with the
+ * request's size in tokens, known before it is sent.
+ */
+export function buildTurnRequest(input: {
+  systemPrompt: string;
+  history: readonly HistoryMessage[];
+  cycle: number;
+  contextWindow: number;
+  sendReasoning: boolean;
+  counter: TokenCounter;
+}): { messages: ChatMessage[]; promptTokens: number } {
+  const { counter, systemPrompt } = input;
+  const cue = autonomousCue(input.cycle);
+  const budget = input.contextWindow - replyReserve(input.contextWindow);
+  const fixed = counter.count(systemPrompt) + counter.count(cue) + 16;
+  const fitted = fitHistory(input.history, budget, (m) => counter.countMessage(m), fixed);
+  const messages = buildChatMessages(systemPrompt, fitted.messages, {
+    autonomousCue: cue,
+    sendReasoning: input.sendReasoning,
+  });
+  const last = messages[messages.length - 1];
+  const promptTokens = counter.countContext(
+    systemPrompt,
+    fitted.messages,
+    last?.content === cue ? cue : '',
+  );
+  return { messages, promptTokens };
+}

@@ -11,6 +11,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { Workspace } from '../tools/workspace.js';
 import { createFileTools } from '../tools/files/index.js';
 import { createWebTools } from '../tools/web/index.js';
+import { checkSearchConfig } from '../tools/web/config.js';
 import { createSystemTools } from '../tools/system/index.js';
 import { createProvider } from './provider.js';
 import { loadPersonaSet, type PersonaSet } from './personas.js';
@@ -90,6 +91,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
   const personas: PersonaSet = loadPersonaSet(home, config.persona);
   warnings.push(...personas.warnings);
 
+  warnings.push(...checkSearchConfig(config.search));
   const provider = opts.provider ?? createProvider(config);
   const registry = new ToolRegistry([
     ...createFileTools(),

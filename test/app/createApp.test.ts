@@ -182,3 +182,25 @@ describe('--debug', () => {
     await rm(home, { recursive: true, force: true });
   });
 });
+
+describe('start-up warnings', () => {
+  it('a search provider without its key is named with the fix, and Cogito still starts', async () => {
+    const ws = await mkdtemp(path.join(os.tmpdir(), 'cogito-warn-ws-'));
+    const home = await mkdtemp(path.join(os.tmpdir(), 'cogito-warn-home-'));
+    await writeFile(
+      path.join(home, 'config.json'),
+      JSON.stringify({ search: { provider: 'tavily' } }),
+    );
+    const made = await createApp({
+      flags: { home, workspace: ws },
+      env: { COGITO_BASE_URL: 'http://127.0.0.1:9/v1' },
+    });
+    expect(made.ok).toBe(true);
+    if (made.ok) {
+      expect(made.app.warnings.join('\n')).toMatch(/search\.tavilyKey/);
+      await made.app.close();
+    }
+    await rm(ws, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
+});

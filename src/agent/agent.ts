@@ -66,7 +66,15 @@ const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
  * first, so the store is always current when other listeners run.
  */
 export class Agent {
-  private readonly emitter = new AgentEmitter();
+  // A listener that throws is reported as a notice, straight to the store (not through the
+  // emitter, which could throw again).
+  private readonly emitter = new AgentEmitter((err, event) =>
+    this.deps.store.getState().apply({
+      type: 'notice',
+      level: 'warn',
+      text: `internal: a listener failed on ${event.type}: ${err instanceof Error ? err.message : String(err)}`,
+    }),
+  );
   private readonly scheduler: Scheduler;
   private readonly guards: Guards;
   private readonly alwaysAllowed = new Set<string>();

@@ -83,6 +83,14 @@ export type AgentListener = (event: AgentEvent) => void;
 export class AgentEmitter {
   private readonly listeners = new Set<AgentListener>();
 
+  /**
+   * @param onListenerError told when a listener throws. A broken listener (a UI bug) must not
+   * take the agent down, and must not print over a full-screen UI either.
+   */
+  constructor(
+    private readonly onListenerError: (err: unknown, event: AgentEvent) => void = () => {},
+  ) {}
+
   subscribe(listener: AgentListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -93,8 +101,7 @@ export class AgentEmitter {
       try {
         listener(event);
       } catch (err) {
-        // A broken listener (a UI bug) must not take the agent down with it.
-        process.emitWarning(`agent listener failed on ${event.type}: ${String(err)}`);
+        this.onListenerError(err, event);
       }
     }
   }

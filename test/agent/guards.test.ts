@@ -150,3 +150,25 @@ describe('auto-pause rules', () => {
     expect(s.contextTokens).toBe(1234);
   });
 });
+
+describe('a listener that throws', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it('does not stop the agent; it becomes a notice', async () => {
+    h = await createHarness();
+    h.agent.subscribe((e) => {
+      if (e.type === 'text_delta') throw new Error('a broken pane');
+    });
+    h.server.push({ kind: 'stream', content: 'still fine [WAIT]' });
+    h.agent.start();
+    h.agent.submit('hi');
+    const s = await waitForStore(
+      h.agent.store,
+      (st) => st.machine === 'AWAITING_INPUT' && st.messages.length === 2,
+      'reply',
+    );
+    expect(s.messages[1]!.content).toBe('still fine [WAIT]');
+    expect(s.notices.some((n) => n.text.includes('a broken pane'))).toBe(true);
+  });
+});

@@ -1,12 +1,11 @@
-import { Agent, type AgentSettings } from '../agent/agent.js';
+import type { Agent, AgentSettings } from '../agent/agent.js';
+import { wireAgent } from './wireAgent.js';
 import { loadConfig, type ConfigFlags, type LoadedConfig } from '../config/load.js';
 import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
 import { SessionStore, type Session } from '../history/index.js';
 import { acquireHomeLock } from '../history/lock.js';
 import { importConversationJson } from '../history/importConversation.js';
-import { buildSystemPrompt } from '../prompt/systemPrompt.js';
-import { createAgentStore } from '../store/agentStore.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { Workspace } from '../tools/workspace.js';
 import { createFileTools } from '../tools/files/index.js';
@@ -15,15 +14,11 @@ import { checkSearchConfig } from '../tools/web/config.js';
 import { createSystemTools } from '../tools/system/index.js';
 import { createProvider } from './provider.js';
 import { loadPersonaSet, type PersonaSet } from './personas.js';
-import { createCommandRunner } from '../commands/runner.js';
 import type { MachineState } from '../machine/machine.js';
 import type { Provider } from '../providers/types.js';
 import path from 'node:path';
 import { attachDebugLog } from './debugLog.js';
 import { contextWindowFor } from '../config/models.js';
-import { Compactor } from '../memory/compactor.js';
-import { createCompactHook } from '../memory/compactHook.js';
-import { TokenCounter } from '../memory/tokenCounter.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -115,55 +110,17 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
         : contextWindowFor(provider.model, config),
   };
 
-  const initial = opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING');
-  const agentStore = createAgentStore({
-    machine: initial,
-    model: provider.model,
-    persona: personas.current.id,
-  });
-  const language = config.language === 'auto' ? undefined : config.language;
-  let current: Session = session;
-  const counter = new TokenCounter();
-  const systemPrompt = (): string =>
-    buildSystemPrompt({
-      workspaceRoot: workspace.root,
-      toolList: registry.describeForPrompt(),
-      persona: { name: personas.current.name, body: personas.current.prompt },
-      ...(language ? { language } : {}),
-    });
-  const compactor = new Compactor({
-    counter,
-    settings: () => ({
-      contextWindow: settings.contextWindow,
-      compressAt: config.compressAt,
-      compressTurns: config.compressTurns,
-    }),
-    provider: (): Provider => agent.provider,
-    systemPrompt,
-  });
-  const agent: Agent = new Agent({
-    store: agentStore,
+  const { agent, currentSession } = wireAgent({
     provider,
     registry,
     workspace,
-    history: session,
+    sessions: store,
+    session,
+    personas,
     settings,
-    counter,
-    systemPrompt,
-    compact: createCompactHook(compactor, () => current),
-    commands: createCommandRunner({
-      sessions: store,
-      personas,
-      config,
-      switchSession: (next) => {
-        current.close();
-        current = next;
-        agent.setHistory(next);
-      },
-      currentSessionId: () => current.id,
-      currentSession: () => current,
-      exportsDir: path.join(home, 'data', 'exports'),
-    }),
+    config,
+    home,
+    initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
   });
 
   if (opts.flags.debug) {
@@ -183,7 +140,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
         if (closed) return;
         closed = true;
         await agent.stop();
-        current.close();
+        currentSession().close();
         lock.release();
       },
     },

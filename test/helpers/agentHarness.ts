@@ -6,18 +6,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Agent, type AgentSettings } from '../../src/agent/agent.js';
+import type { Agent, AgentSettings } from '../../src/agent/agent.js';
+import { wireAgent } from '../../src/app/wireAgent.js';
 import { SessionStore, type Session } from '../../src/history/index.js';
 import type { MachineState } from '../../src/machine/machine.js';
 import { loadPersonaSet } from '../../src/app/personas.js';
-import { createCommandRunner } from '../../src/commands/runner.js';
 import { defaultConfig } from '../../src/config/schema.js';
-import { Compactor } from '../../src/memory/compactor.js';
-import { createCompactHook } from '../../src/memory/compactHook.js';
-import { TokenCounter } from '../../src/memory/tokenCounter.js';
-import { buildSystemPrompt } from '../../src/prompt/systemPrompt.js';
 import { createOpenAICompatibleProvider } from '../../src/providers/openaiCompatible.js';
-import { createAgentStore } from '../../src/store/agentStore.js';
 import { createFileTools } from '../../src/tools/files/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { Tool } from '../../src/tools/types.js';
@@ -56,7 +51,7 @@ export async function createHarness(
     server?: ScriptedServer;
     extraTools?: Tool[];
     streamIdleTimeoutMs?: number;
-    /** Wire real compression with these settings (contextWindow comes from `settings`). */
+    /** Compression settings (the window comes from `settings.contextWindow`). */
     compaction?: { compressAt: number; compressTurns: number };
   } = {},
 ): Promise<Harness> {
@@ -78,56 +73,23 @@ export async function createHarness(
     ...opts.settings,
     approval: { ...FAST_SETTINGS.approval, ...opts.settings?.approval },
   };
-  const personas = loadPersonaSet(home, 'assistant');
-  const systemPrompt = (): string =>
-    buildSystemPrompt({
-      workspaceRoot: workspace.root,
-      toolList: registry.describeForPrompt(),
-      persona: { name: personas.current.name, body: personas.current.prompt },
-    });
-  const counter = new TokenCounter();
-  let current: Session = session;
-  const compaction = opts.compaction;
-  const agent: Agent = new Agent({
-    store: createAgentStore({ machine: opts.initialState ?? 'AWAITING_INPUT' }),
+  const { agent, currentSession } = wireAgent({
     provider,
     registry,
     workspace,
-    history: session,
+    sessions,
+    session,
+    personas: loadPersonaSet(home, 'assistant'),
     settings,
-    counter,
-    systemPrompt,
-    commands: createCommandRunner({
-      sessions,
-      personas,
-      config: {
-        ...defaultConfig(),
-        workspace: workspaceDir,
-        baseURL: server.url,
-        model: 'test-model',
-      },
-      switchSession: (next) => {
-        current.close();
-        current = next;
-        agent.setHistory(next);
-      },
-      currentSessionId: () => current.id,
-      currentSession: () => current,
-      exportsDir: path.join(home, 'data', 'exports'),
-    }),
-    ...(compaction
-      ? {
-          compact: createCompactHook(
-            new Compactor({
-              counter,
-              settings: () => ({ contextWindow: settings.contextWindow, ...compaction }),
-              provider: () => agent.provider,
-              systemPrompt,
-            }),
-            () => current,
-          ),
-        }
-      : {}),
+    config: {
+      ...defaultConfig(),
+      workspace: workspaceDir,
+      baseURL: server.url,
+      model: 'test-model',
+      ...(opts.compaction ?? {}),
+    },
+    home,
+    initialState: opts.initialState ?? 'AWAITING_INPUT',
   });
   return {
     agent,
@@ -135,12 +97,12 @@ export async function createHarness(
     workspaceDir,
     home,
     get session() {
-      return current;
+      return currentSession();
     },
     sessions,
     async dispose() {
       await agent.stop();
-      current.close();
+      currentSession().close();
       await server.close();
       await rm(workspaceDir, { recursive: true, force: true });
       await rm(home, { recursive: true, force: true });

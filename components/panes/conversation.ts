@@ -40,6 +40,14 @@ const AGENT = '◆ ';
 const USER = '› ';
 const INDENT = '  ';
 
+/** The results message as one line: each call with ✓ or ✗ (the tool log has the rest). */
+export function resultsLine(content: string): string {
+  const heads = [...content.matchAll(/^\[RESULT (.*)\] (ok|error)$/gm)].map(
+    (m) => `${m[2] === 'ok' ? '✓' : '✗'} ${m[1]}`,
+  );
+  return heads.length > 0 ? heads.join('  ') : firstLine(content);
+}
+
 /** An agent reply: text wrapped, each tool call on one line, [WAIT] dropped. */
 export function agentRows(
   content: string,
@@ -106,7 +114,7 @@ export function blockRows(block: Block, width: number, lang: Lang): Row[] {
         ];
       }
       if (m.role === 'tool')
-        return [{ text: truncate(`  ↳ ${firstLine(m.content)}`, width), tone: 'dim' }];
+        return [{ text: truncate(`  ↳ ${resultsLine(m.content)}`, width), tone: 'dim' }];
       if (m.role === 'user') {
         return [
           { text: '', tone: 'plain' },

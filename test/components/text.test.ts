@@ -107,3 +107,16 @@ describe('formatters', () => {
     expect(short.endsWith('gamma')).toBe(true);
   });
 });
+
+describe('resultsLine', () => {
+  test('shows each result of a tool message with its outcome', async () => {
+    const { resultsLine } = await import('../../components/panes/conversation.js');
+    const { formatResultsMessage } = await import('../../src/protocol/format.js');
+    const content = formatResultsMessage([
+      { call: 'ls(".")', ok: true, body: 'a.txt' },
+      { call: 'read("x")', ok: false, body: 'not_found: x' },
+    ]);
+    expect(resultsLine(content)).toBe('✓ ls(".")  ✗ read("x")');
+    expect(resultsLine('plain text\nmore')).toBe('plain text …');
+  });
+});

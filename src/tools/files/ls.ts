@@ -55,7 +55,8 @@ export function createLsTool(deps?: FileToolDeps): Tool {
           entries.push(await describe(path.join(abs, name), name).catch(() => gone(name)));
         }
         entries.sort(byKindThenName);
-        return ok(render(rel, entries), `ls ${rel}: ${entries.length} entries`);
+        const n = entries.length;
+        return ok(render(rel, entries), `ls ${rel}: ${n} ${n === 1 ? 'entry' : 'entries'}`);
       } catch (e) {
         return fsFailure(e, rel, 'list');
       }

@@ -1,15 +1,19 @@
 /**
- * The full-screen app: builds the agent, enters the alternate screen, renders, and comes back
- * exactly once on every exit path (quit, Ctrl+C, SIGTERM, SIGHUP, a crash).
+ * The full-screen app: on first run (or with --setup) the setup wizard, then the agent's
+ * screen. Both live in one stay in the alternate screen, entered once and restored exactly
+ * once on every exit path (quit, Ctrl+C, SIGTERM, SIGHUP, a crash).
  */
 import React from 'react';
-import { render as inkRender } from 'ink';
 import type { AppOptions } from '../src/app/createApp.js';
 import type { CliFlags } from '../src/cli/args.js';
 import { resolveLanguage, t, type Lang } from '../src/i18n/messages.js';
+import type { SetupPlan } from '../src/setup/prepare.js';
+import type { SetupServices } from '../src/setup/services.js';
 import { App } from './App.js';
 import type { AgentController, AgentLoop } from './controller.js';
-import { CLEAR_SCREEN, createTerminalGuard } from './terminal/terminalGuard.js';
+import { SetupWizard, type SetupOutcome } from './setup/SetupWizard.js';
+import { openSession, type ScreenSession, type SessionIo } from './terminal/session.js';
+import { CLEAR_SCREEN } from './terminal/terminalGuard.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
@@ -27,6 +31,14 @@ type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 /** Injected in tests; each defaults to the real thing. */
 export interface TuiDeps {
   createApp?(opts: AppOptions): Promise<TuiAppResult>;
+  /**
+   * Whether the setup wizard runs first, and what it starts from. Defaults to the real check
+   * of config.json, but only with the real `createApp`: an injected app brings its own
+   * configuration, so a test of the screen never depends on the machine's config file.
+   */
+  prepareSetup?(flags: CliFlags, env: NodeJS.ProcessEnv): SetupPlan;
+  /** The wizard's effects (network checks, the config write); default: the real ones. */
+  setupServices?(plan: Extract<SetupPlan, { run: true }>): SetupServices;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
   stderr?: NodeJS.WritableStream;
@@ -36,9 +48,6 @@ export interface TuiDeps {
   /** How long closing the app may take before we give up waiting. */
   closeTimeoutMs?: number;
 }
-
-/** Exit codes for the signals: 128 + the signal's number, as shells report them. */
-const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
 /** The crash's message; with --debug, its stack too. */
 function describe(err: unknown, debug: boolean): string {
@@ -52,87 +61,95 @@ async function within(p: Promise<unknown>, ms: number): Promise<void> {
   clearTimeout(timer);
 }
 
+async function realPrepare(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<SetupPlan> {
+  return (await import('../src/setup/prepare.js')).prepareSetup({ flags, env });
+}
+
+async function realServices(plan: Extract<SetupPlan, { run: true }>): Promise<SetupServices> {
+  return (await import('../src/setup/services.js')).createSetupServices({ home: plan.home });
+}
+
 /** Runs the full-screen app until it quits; resolves with the process exit code. */
 export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<number> {
   const stdin = deps.stdin ?? process.stdin;
   const stdout = deps.stdout ?? process.stdout;
   const stderr = deps.stderr ?? process.stderr;
   const env = deps.env ?? process.env;
-  const proc: Emitter = deps.proc ?? process;
   const create =
     deps.createApp ??
     (async (opts: AppOptions) => (await import('../src/app/createApp.js')).createApp(opts));
+  const plan: SetupPlan = deps.prepareSetup
+    ? deps.prepareSetup(flags, env)
+    : deps.createApp
+      ? { run: false }
+      : await realPrepare(flags, env);
+
+  // The language for messages before the app's config is known (then the app's wins).
+  let lang: Lang = plan.run ? plan.answers.language : resolveLanguage('auto', env);
+  const io: SessionIo = {
+    stdin,
+    stdout,
+    stderr,
+    proc: deps.proc ?? process,
+    describeCrash: (err) => t(lang, 'error.unexpected', { message: describe(err, flags.debug) }),
+  };
+
+  let session: ScreenSession | undefined;
+  if (plan.run) {
+    if (!stdout.isTTY || !stdin.isTTY) {
+      stderr.write(`${t(lang, 'tui.notATerminal')}\n`);
+      return 2;
+    }
+    const services = deps.setupServices ? deps.setupServices(plan) : await realServices(plan);
+    session = openSession(io);
+    const shown = await session.show<SetupOutcome>((finish) => (
+      <SetupWizard
+        initial={plan.answers}
+        personas={plan.personas}
+        file={plan.file}
+        services={services}
+        onDone={finish}
+      />
+    ));
+    if (shown.ended) return shown.code;
+    if (!shown.value.saved) {
+      // Quit: nothing was written, and there is nothing to start.
+      session.end(0);
+      return 0;
+    }
+    lang = shown.value.answers.language;
+    session.clear();
+  }
 
   const made = await create({ flags, env });
   if (!made.ok) {
+    session?.end(made.exitCode);
     stderr.write(`${made.message}\n`);
     return made.exitCode;
   }
   const { app } = made;
-  const lang = resolveLanguage(app.config.language, env);
-  if (!stdout.isTTY || !stdin.isTTY) {
+  lang = resolveLanguage(app.config.language, env);
+  if (!session && (!stdout.isTTY || !stdin.isTTY)) {
     stderr.write(`${t(lang, 'tui.notATerminal')}\n`);
     await app.close();
     return 2;
   }
   for (const w of app.warnings) app.agent.notice?.(w, 'warn');
+  if (plan.run) app.agent.notice?.(t(lang, 'setup.saved', { file: plan.file }));
 
-  const terminal = createTerminalGuard(stdout, stdin);
-  return new Promise<number>((resolve) => {
-    let instance: ReturnType<typeof inkRender> | undefined;
-    let finished = false;
-    const handlers: [string, (...args: unknown[]) => void][] = [];
-
-    const finish = (code: number, error?: unknown): void => {
-      if (finished) return;
-      finished = true;
-      for (const [event, h] of handlers) proc.off(event, h);
-      try {
-        instance?.unmount();
-      } catch {
-        // Unmounting a crashed tree can throw; the terminal must still be restored.
-      }
-      terminal.restore();
-      if (error !== undefined)
-        stderr.write(`${t(lang, 'error.unexpected', { message: describe(error, flags.debug) })}\n`);
-      void within(app.close(), deps.closeTimeoutMs ?? 3000).then(() => resolve(code));
-    };
-    const on = (event: string, h: (...args: unknown[]) => void): void => {
-      handlers.push([event, h]);
-      proc.on(event, h);
-    };
-    for (const [signal, code] of Object.entries(SIGNAL_CODES)) on(signal, () => finish(code));
-    on('uncaughtException', (err) => finish(1, err));
-    on('unhandledRejection', (reason) => finish(1, reason ?? 'unhandled rejection'));
-    // The last resort: whatever ends the process, the screen comes back.
-    on('exit', () => terminal.restore());
-
-    terminal.enter();
-    try {
-      instance = inkRender(
-        <App
-          controller={app.agent}
-          loop={app.agent}
-          workspace={app.config.workspace}
-          lang={lang}
-          onExit={() => finish(0)}
-          onRedraw={() => stdout.write(CLEAR_SCREEN)}
-        />,
-        {
-          stdin,
-          stdout,
-          stderr: stderr as NodeJS.WriteStream,
-          exitOnCtrlC: false,
-          patchConsole: false,
-          maxFps: 30,
-        },
-      );
-      instance.waitUntilExit().then(
-        () => finish(0),
-        (err: unknown) => finish(1, err),
-      );
-    } catch (err) {
-      finish(1, err);
-    }
-  });
+  session ??= openSession(io);
+  const shown = await session.show<number>((finish) => (
+    <App
+      controller={app.agent}
+      loop={app.agent}
+      workspace={app.config.workspace}
+      lang={lang}
+      onExit={() => finish(0)}
+      onRedraw={() => stdout.write(CLEAR_SCREEN)}
+    />
+  ));
+  const code = shown.ended ? shown.code : 0;
+  session.end(code);
+  await within(app.close(), deps.closeTimeoutMs ?? 3000);
+  return code;
 }

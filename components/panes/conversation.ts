@@ -52,7 +52,7 @@ export function resultsLine(content: string): string {
 export function agentRows(
   content: string,
   width: number,
-  extra: { interrupted?: boolean; lang: Lang; cursor?: boolean },
+  extra: { interrupted?: boolean; failed?: boolean; lang: Lang; cursor?: boolean },
 ): Row[] {
   const inner = Math.max(1, width - INDENT.length);
   const parsed = parseReply(content);
@@ -88,6 +88,8 @@ export function agentRows(
   rows[0] = { ...rows[0]!, text: AGENT + rows[0]!.text.slice(INDENT.length) };
   if (extra.interrupted)
     rows.push({ text: `${INDENT}⏎ ${t(extra.lang, 'interrupted.marker')}`, tone: 'dim' });
+  else if (extra.failed)
+    rows.push({ text: `${INDENT}⚠ ${t(extra.lang, 'failed.marker')}`, tone: 'warn' });
   return rows;
 }
 
@@ -121,7 +123,11 @@ export function blockRows(block: Block, width: number, lang: Lang): Row[] {
           ...prefixed(wrapText(sanitize(m.content).trimEnd(), inner), USER, '  ', 'user'),
         ];
       }
-      return agentRows(m.content, width, { interrupted: m.interrupted === true, lang });
+      return agentRows(m.content, width, {
+        interrupted: m.interrupted === true,
+        failed: m.failed === true,
+        lang,
+      });
     }
   }
 }

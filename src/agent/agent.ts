@@ -49,7 +49,14 @@ export interface AgentDeps {
   /** The COMPACT phase: compresses the history when it is due (or always, when forced). */
   compact?(agent: Agent, signal: AbortSignal, force: boolean): Promise<string | undefined>;
   counter?: TokenCounter;
+  /** API keys to remove from tool results (a key found in a file goes no further). */
+  secrets?: readonly string[];
   timers?: Timers;
+}
+
+/** A slash command, as opposed to text (`//` escapes a leading slash). */
+function isCommand(text: string): boolean {
+  return text.startsWith('/') && !text.startsWith('//');
 }
 
 /** Errors that retrying cannot fix. */
@@ -81,7 +88,9 @@ export class Agent {
   private turnController: AbortController | undefined;
   private turnCounter = 0;
   private cycle = 0;
-  private pendingCommand: string | undefined;
+  /** What the user sent that no turn has taken yet, in order. */
+  private readonly pendingInputs: string[] = [];
+  private commandInFlight = false;
   private readonly approvals: ApprovalGate;
   private lastError = '';
   /** Session tokens already counted against the hourly budget. */
@@ -187,35 +196,64 @@ export class Agent {
 
   /** Enter / Esc / a printable key / Ctrl+C while busy: stop now and listen. */
   interrupt(): boolean {
+    // A question asked during an answering turn while paused: stopping it keeps autonomy off.
+    if (this.state === 'AWAITING_APPROVAL' && this.approvals.askedWhilePaused) {
+      this.approvals.cancel();
+      const moved = this.transition('APPROVAL_DONE_PAUSED');
+      this.abortTurn();
+      return moved;
+    }
     const moved = this.transition('INTERRUPT');
     if (moved || this.state === 'PAUSED') this.abortTurn();
     return moved;
   }
 
   /**
-   * The user sends a message (or, empty, just resumes). A slash command runs in the next
-   * turn's COMMAND phase; other text is persisted at once and answered in a user turn.
+   * The user sends a message (or, empty, just resumes). Whatever is in flight stops first.
+   * The input is queued and taken by the next user turn, which starts once the stopped turn
+   * has saved what it produced: so the history keeps the true order (the cut-off reply, then
+   * the user's words). A slash command runs in that turn's COMMAND phase.
    */
   submit(text: string): void {
-    if (this.state === 'THINKING' || this.state === 'AWAITING_APPROVAL') this.interrupt();
+    if (this.state === 'THINKING' || this.state === 'AWAITING_APPROVAL') {
+      // A slash command in flight is short and makes no model call: let it finish.
+      if (this.commandInFlight) this.transition('INTERRUPT');
+      else this.interrupt();
+    }
+    // A follow-up while paused replaces the answer still streaming.
+    else if (this.state === 'PAUSED' && this.busy) this.abortTurn();
     const trimmed = text.trim();
     if (!this.transition('SUBMIT')) return;
     if (trimmed === '') {
       this.scheduler.wake(0);
       return;
     }
-    if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
-      this.pendingCommand = trimmed;
-    } else {
-      const message = makeMessage('user', text);
-      const res = this.history.append(message);
-      this.emit({ type: 'message_added', message });
-      if (!res.ok)
-        this.emit({ type: 'error', error: { kind: 'history_write', message: res.error.message } });
+    if (isCommand(trimmed)) this.pendingInputs.push(trimmed);
+    else {
+      this.pendingInputs.push(text);
       this.cycle = 0;
       this.guards.reset();
     }
     this.scheduler.runUserTurn();
+  }
+
+  /**
+   * What the user sent since the last turn: the first command alone, or every message up to
+   * the next command, persisted now (the previous turn has finished saving).
+   */
+  private takeInput(): string | undefined {
+    const first = this.pendingInputs[0];
+    if (first === undefined) return undefined;
+    if (isCommand(first)) return this.pendingInputs.shift();
+    while (this.pendingInputs.length > 0 && !isCommand(this.pendingInputs[0]!)) {
+      const message = makeMessage('user', this.pendingInputs.shift()!);
+      const res = this.history.append(message);
+      this.emit({ type: 'message_added', message });
+      if (!res.ok) {
+        this.emit({ type: 'error', error: { kind: 'history_write', message: res.error.message } });
+      }
+    }
+    return undefined;
   }
 
   pause(reason?: string): void {
@@ -264,8 +302,8 @@ export class Agent {
     this.turnController = controller;
     const turnId = ++this.turnCounter;
     if (trigger === 'timer') this.cycle += 1;
-    const command = this.pendingCommand;
-    this.pendingCommand = undefined;
+    const command = trigger === 'user' ? this.takeInput() : undefined;
+    this.commandInFlight = command !== undefined;
     this.emit({ type: 'turn_start', turnId, trigger, cycle: this.cycle });
 
     const input: TurnInput = {
@@ -286,12 +324,14 @@ export class Agent {
         askApproval: (req, signal) => this.approvals.ask(req, signal),
         alwaysAllowed: this.alwaysAllowed,
         resultBudgetChars: this.settings.toolResultBudgetChars,
+        secrets: this.deps.secrets ?? [],
       },
       buildRequest: (history, t) =>
         buildTurnRequest({
           systemPrompt: this.deps.systemPrompt(),
           history,
           cycle: t.cycle,
+          trigger: t.trigger,
           contextWindow: this.settings.contextWindow,
           sendReasoning: this.settings.sendReasoningInHistory,
           counter: this.counter,
@@ -312,8 +352,11 @@ export class Agent {
         : {}),
     });
     if (this.turnController === controller) this.turnController = undefined;
+    this.commandInFlight = false;
     // RESPOND's policy settles the machine first, so listeners of turn_end see the new state.
     const report = this.respond(result);
+    // More input arrived (or a command and a message were queued together): answer it next.
+    if (this.pendingInputs.length > 0) this.scheduler.runUserTurn();
     this.emit({
       type: 'turn_end',
       turnId,

@@ -50,6 +50,11 @@ export class ApprovalGate {
     });
   }
 
+  /** Whether the open question came from an answering turn while paused. */
+  get askedWhilePaused(): boolean {
+    return this.waiter?.wasPaused === true;
+  }
+
   /** The user's answer; ignored when nothing is being asked. */
   answer(answer: ApprovalAnswer): void {
     const waiter = this.waiter;

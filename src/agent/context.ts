@@ -2,6 +2,8 @@ import type { ChatMessage, HistoryMessage } from '../core/messages.js';
 
 /** The note the model sees on a reply the user cut short. */
 export const INTERRUPTED_NOTE = '[interrupted by the user]';
+/** The note the model sees on a reply an error cut short. */
+export const FAILED_NOTE = '[cut off by a connection error]';
 
 /**
  * Turns the stored conversation into what a chat API accepts: our `tool` role becomes a
@@ -27,8 +29,15 @@ export function buildChatMessages(
     } else {
       role = m.role;
     }
-    if (m.role === 'assistant' && m.interrupted)
-      content = content ? `${content}\n${INTERRUPTED_NOTE}` : INTERRUPTED_NOTE;
+    const note =
+      m.role !== 'assistant'
+        ? undefined
+        : m.interrupted
+          ? INTERRUPTED_NOTE
+          : m.failed
+            ? FAILED_NOTE
+            : undefined;
+    if (note) content = content ? `${content}\n${note}` : note;
     const last = out[out.length - 1]!;
     if (out.length > 1 && last.role === role) {
       last.content = `${last.content}\n\n${content}`;

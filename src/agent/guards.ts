@@ -66,8 +66,8 @@ export class Guards {
         return `paused by the loop guard: the same tool call ran ${REPEAT_LIMIT} times in a row (${call.slice(0, 80)})`;
       }
     }
-    const norm = reply.toLowerCase().replace(/\s+/g, ' ').trim();
-    if (!norm) return undefined;
+    // An empty reply counts too: a model answering nothing, turn after turn, is a loop.
+    const norm = reply.toLowerCase().replace(/\s+/g, ' ').trim() || '(empty reply)';
     this.recentReplies.push(norm);
     if (this.recentReplies.length > REPEAT_LIMIT) this.recentReplies.shift();
     if (

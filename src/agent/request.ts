@@ -1,6 +1,7 @@
 import type { ChatMessage, HistoryMessage } from '../core/messages.js';
 import { fitHistory } from '../memory/fitContext.js';
 import type { TokenCounter } from '../memory/tokenCounter.js';
+import type { TurnTrigger } from '../pipeline/phases.js';
 import { buildChatMessages } from './context.js';
 
 /** Room left in the window for the model's reply. */
@@ -13,6 +14,9 @@ export function autonomousCue(cycle: number): string {
   return `(Autonomous cycle ${cycle}. The user is not here right now. Continue your own work: explore, read, organise, note what you find. Write [WAIT] at the very end only when you need the user's answer.)`;
 }
 
+/** The cue a user turn gets in the rare case its context does not end on the user's words. */
+export const CONTINUE_CUE = '(Continue.)';
+
 /**
  * BUILD: the system prompt, the history fitted under the window (oldest tool results left
  * out first, never the user's words) and, for autonomous turns, a user-role cue; with the
@@ -22,12 +26,15 @@ export function buildTurnRequest(input: {
   systemPrompt: string;
   history: readonly HistoryMessage[];
   cycle: number;
+  trigger: TurnTrigger;
   contextWindow: number;
   sendReasoning: boolean;
   counter: TokenCounter;
 }): { messages: ChatMessage[]; promptTokens: number } {
   const { counter, systemPrompt } = input;
-  const cue = autonomousCue(input.cycle);
+  // Only an autonomous turn says the user is away; most APIs want the last message to be the
+  // user's, so other turns get a neutral cue when they need one at all.
+  const cue = input.trigger === 'timer' ? autonomousCue(input.cycle) : CONTINUE_CUE;
   const budget = input.contextWindow - replyReserve(input.contextWindow);
   const fixed = counter.count(systemPrompt) + counter.count(cue) + 16;
   const fitted = fitHistory(input.history, budget, (m) => counter.countMessage(m), fixed);

@@ -1,4 +1,5 @@
 import type { CallItem } from '../protocol/parser.js';
+import { redactSecrets } from '../core/redact.js';
 import { formatCall, truncateForModel } from '../protocol/format.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolArg, ToolContext, ToolKind, ToolResult } from '../tools/types.js';
@@ -15,7 +16,12 @@ export interface ToolRunnerDeps {
   /** Tool names the user allowed for the rest of the run. */
   alwaysAllowed: Set<string>;
   resultBudgetChars: number;
+  /** Strings (API keys) removed from every result before anyone sees it. */
+  secrets?: readonly string[];
 }
+
+/** The tool log keeps at most this much of a result; the model sees a smaller cut anyway. */
+const LOG_RESULT_CAP = 64 * 1024;
 
 /** One call's outcome as the model will see it. */
 export interface CallOutcome {
@@ -89,7 +95,7 @@ export async function runToolCalls(
       }
     }
 
-    const full = resultText(result);
+    const full = redactSecrets(resultText(result), deps.secrets ?? []);
     const { text, cutChars } = truncateForModel(full, deps.resultBudgetChars);
     outcomes.push({ call: callText, ok: result.ok, body: text, truncatedChars: cutChars });
     deps.emit({
@@ -98,7 +104,10 @@ export async function runToolCalls(
         ...entry,
         status,
         summary: result.ok ? (result.display ?? oneLine(full)) : oneLine(full),
-        full,
+        full:
+          full.length > LOG_RESULT_CAP
+            ? `${full.slice(0, LOG_RESULT_CAP)}\n[… ${full.length - LOG_RESULT_CAP} more characters not kept in the log]`
+            : full,
         ...(result.ok ? {} : { errorKind: result.error.kind }),
         durationMs: Math.round(performance.now() - started),
       },

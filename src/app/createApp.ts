@@ -4,7 +4,7 @@ import { loadConfig, type ConfigFlags, type LoadedConfig } from '../config/load.
 import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
 import { SessionStore, type Session } from '../history/index.js';
-import { acquireHomeLock } from '../history/lock.js';
+import { acquireHomeLock, LOCK_FILE } from '../history/lock.js';
 import { importConversationJson } from '../history/importConversation.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { Workspace } from '../tools/workspace.js';
@@ -61,6 +61,12 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
   } catch (err) {
     return { ok: false, message: (err as Error).message, exitCode: 2 };
   }
+
+  // With the defaults the home is the workspace: keep the tools off Cogito's own files.
+  const own = appPaths(home);
+  await workspace.fence(own.config, "Cogito's settings file (it holds the API key)");
+  await workspace.fence(own.data, "Cogito's own data (history, archives, logs)");
+  await workspace.fence(path.join(home, LOCK_FILE), "Cogito's lock file");
 
   const lock = acquireHomeLock(home);
   if (!lock.ok) return { ok: false, message: lock.message, exitCode: 3 };

@@ -67,6 +67,9 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
     history: current,
     settings,
     counter,
+    secrets: [config.apiKey, config.search.tavilyKey, config.search.braveKey].filter(
+      (k): k is string => typeof k === 'string',
+    ),
     systemPrompt,
     compact: createCompactHook(compactor, () => current),
     commands: createCommandRunner({

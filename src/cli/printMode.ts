@@ -100,6 +100,14 @@ export function runPrintMode(
     }
   });
 
+  // `cogito -p … | head`: a closed pipe ends the run quietly instead of crashing.
+  opts.out.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') {
+      agent.interrupt();
+      end('interrupted', 0);
+    }
+  });
+
   agent.start();
   agent.submit(opts.prompt);
   return {

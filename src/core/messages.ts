@@ -12,8 +12,10 @@ export interface HistoryMessage {
   readonly content: string;
   /** The model's reasoning for an assistant message, kept for display and traces. */
   readonly reasoning?: string;
-  /** An assistant reply cut short by the user's interrupt (or an error mid-stream). */
+  /** An assistant reply cut short by the user's interrupt. */
   readonly interrupted?: boolean;
+  /** An assistant reply cut short by an error (a dropped connection, a stall). */
+  readonly failed?: boolean;
   /** A summary of older messages produced by compression. */
   readonly summary?: boolean;
   /** Epoch milliseconds. */

@@ -92,6 +92,7 @@ export const en = {
 
   // Interrupts.
   'interrupted.marker': 'interrupted',
+  'failed.marker': 'cut off by an error',
   'interrupted.notice': 'Interrupted. Go ahead, I am listening.',
 
   // Errors and notices.

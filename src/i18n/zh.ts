@@ -83,6 +83,7 @@ export const zh = {
   'pause.resumed': '已继续。',
 
   'interrupted.marker': '已中断',
+  'failed.marker': '因错误中断',
   'interrupted.notice': '已中断。请讲，我在听。',
 
   'error.prefix': '错误',

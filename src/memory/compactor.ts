@@ -81,6 +81,8 @@ export class Compactor {
     const tokensBefore = this.deps.counter.countContext(this.deps.systemPrompt(), messages);
 
     const summary = await this.summarise(older, signal);
+    // Stopped by the user: not a failure, try again on the next turn.
+    if (signal.aborted) return { kind: 'skipped', reason: 'interrupted' };
     if (!summary.ok) {
       this.cooldown = RETRY_AFTER_TURNS;
       return { kind: 'failed', reason: summary.reason };

@@ -236,11 +236,14 @@ async function streamReply(
 /** SAVE: the reply (marked interrupted when cut short) and the results, each persisted. */
 function save(turn: TurnInput, deps: TurnDeps, work: Work): void {
   if (work.command) return;
-  const cut = turn.signal.aborted || work.error !== undefined;
+  // Who cut the reply short matters to the model: the user, or a failure.
+  const interrupted = turn.signal.aborted;
+  const failed = !interrupted && work.error !== undefined;
   if (work.reply || work.reasoning) {
     const assistant = makeMessage('assistant', work.reply, {
       ...(work.reasoning ? { reasoning: work.reasoning } : {}),
-      ...(cut ? { interrupted: true } : {}),
+      ...(interrupted ? { interrupted: true } : {}),
+      ...(failed ? { failed: true } : {}),
     });
     persist(deps, assistant, work);
   }

@@ -38,6 +38,8 @@ export class Workspace {
   readonly caseInsensitive: boolean;
   /** The root as given (absolute, not realpath'd), accepted as an alias in absolute inputs. */
   private readonly givenRoot: string;
+  /** Cogito's own files that happen to sit in the workspace (its config holds the API key). */
+  private readonly fenced: { abs: string; what: string }[] = [];
 
   private constructor(root: string, givenRoot: string, caseInsensitive: boolean) {
     this.root = root;
@@ -98,6 +100,17 @@ export class Workspace {
       return this.outside(input, `it leads through a symlink to ${real}`);
     }
 
+    const fenced = this.fencedBy(real) ?? this.fencedBy(lexical.abs);
+    if (fenced !== undefined) {
+      return {
+        ok: false,
+        error: {
+          kind: 'denied',
+          message: `"${lexical.rel}" is ${fenced}; Cogito's tools do not read or change it. Leave it alone and carry on with other files.`,
+        },
+      };
+    }
+
     if (opts.mustExist === true && !(await exists(lexical.abs))) {
       return {
         ok: false,
@@ -108,6 +121,28 @@ export class Workspace {
       };
     }
     return { ok: true, path: lexical };
+  }
+
+  /**
+   * Fences off a file or folder inside the workspace that no tool may read, list into or
+   * change: Cogito's own config (it holds the API key), history and lock, when the app home
+   * lies inside the workspace (the default when both are the project folder).
+   */
+  async fence(abs: string, what: string): Promise<void> {
+    const real = await realpathLoose(path.resolve(abs)).catch(() => path.resolve(abs));
+    if (this.relativeInside(this.root, real) !== undefined) this.fenced.push({ abs: real, what });
+  }
+
+  /** What fenced-off thing `abs` is or lies in, or undefined when tools may use it. */
+  fencedBy(abs: string): string | undefined {
+    for (const f of this.fenced) if (this.relativeInside(f.abs, abs) !== undefined) return f.what;
+    return undefined;
+  }
+
+  /** What fenced-off thing lies inside the folder `abs` (so moving or copying it would carry it), if any. */
+  fencedWithin(abs: string): string | undefined {
+    for (const f of this.fenced) if (this.relativeInside(abs, f.abs) !== undefined) return f.what;
+    return undefined;
   }
 
   /** True when `rel` (as returned by resolve) is `first` or lies under it, honouring case rules. */

@@ -106,3 +106,40 @@ describe('errors that retrying cannot fix', () => {
     expect(h.server.requests).toHaveLength(1);
   });
 });
+
+describe('a reply cut off by an error', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it('is kept, marked as failed, and the model is told it was an error, not the user', async () => {
+    h = await createHarness();
+    h.server.push(
+      { kind: 'stream', content: ['partial ', 'answer ', 'here'], dropAfterChunks: 2 },
+      { kind: 'stream', content: 'again [WAIT]' },
+    );
+    h.agent.start();
+    h.agent.submit('hello');
+    const retry = await h.server.waitForRequest(1);
+    const kept = h.session.messages().find((m) => m.role === 'assistant')!;
+    expect(kept.content).toBe('partial answer ');
+    expect(kept.failed).toBe(true);
+    expect(kept.interrupted).toBeUndefined();
+    const sent = JSON.stringify(retry.body.messages);
+    expect(sent).toContain('[cut off by a connection error]');
+    expect(sent).not.toContain('[interrupted by the user]');
+  });
+});
+
+describe('empty replies', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it('three in a row pause the agent (the loop guard)', async () => {
+    h = await createHarness({ initialState: 'THINKING' });
+    h.server.setDefault({ kind: 'stream', content: '' });
+    h.agent.start();
+    const s = await waitForStore(h.agent.store, (st) => st.machine === 'PAUSED', 'the pause');
+    expect(s.pauseReason).toMatch(/nearly identical/);
+    expect(h.server.requests).toHaveLength(3);
+  });
+});

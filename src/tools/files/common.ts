@@ -37,6 +37,24 @@ export async function resolvePath(
   return r.ok ? r : { ok: false, result: { ok: false, error: r.error } };
 }
 
+/**
+ * For tools that take a whole folder along (copy, move, delete): refuses when Cogito's own
+ * fenced-off files are inside it, so they cannot be carried out of the fence or trashed.
+ */
+export function refuseFencedWithin(
+  ctx: ToolContext,
+  tool: string,
+  abs: string,
+  rel: string,
+): ToolResult | undefined {
+  const what = ctx.workspace.fencedWithin(abs);
+  if (what === undefined) return undefined;
+  return fail(
+    'denied',
+    `${tool} cannot take ${q(rel)}: it holds ${what}. Work on the files beside it instead.`,
+  );
+}
+
 /** The `aborted` result for a tool stopped by the turn's signal. */
 export function abortedResult(tool: string): ToolResult {
   return fail('aborted', `${tool} stopped: the turn was interrupted.`);

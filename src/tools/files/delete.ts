@@ -7,7 +7,7 @@ import type { Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
 import { fail, ok } from '../types.js';
 import type { FileSystem, FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
-import { fsFailure, q, resolvePath, strArg, TRASH_DIR } from './common.js';
+import { fsFailure, q, refuseFencedWithin, resolvePath, strArg, TRASH_DIR } from './common.js';
 
 /** Creates the `delete` tool. */
 export function createDeleteTool(deps?: FileToolDeps): Tool {
@@ -22,6 +22,8 @@ export function createDeleteTool(deps?: FileToolDeps): Tool {
       if (!r.ok) return r.result;
       const { abs, rel } = r.path;
       if (rel === '.') return fail('invalid_args', 'delete refuses to delete the workspace root.');
+      const fenced = refuseFencedWithin(ctx, 'delete', abs, rel);
+      if (fenced) return fenced;
       if (ctx.workspace.isUnder(rel, TRASH_DIR)) {
         return fail(
           'invalid_args',

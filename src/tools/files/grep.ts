@@ -59,6 +59,7 @@ export function createGrepTool(deps?: FileToolDeps): Tool {
         const files = st.isDirectory() ? walk(fs, abs, rel) : single(abs, rel);
         for await (const file of files) {
           if (ctx.signal.aborted) return abortedResult('grep');
+          if (ctx.workspace.fencedBy(file.abs) !== undefined) continue;
           await searchFile(fs, file.abs, file.rel, regex, tally);
           if (tally.matches.length >= GREP_MAX_MATCHES) break; // enough to act on
         }

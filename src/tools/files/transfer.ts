@@ -7,7 +7,7 @@ import type { ToolArg, ToolContext, ToolResult } from '../types.js';
 import { fail } from '../types.js';
 import type { ResolvedPath } from '../workspace.js';
 import type { FileSystem } from './deps.js';
-import { q, resolvePath, strArg, TRASH_DIR } from './common.js';
+import { q, refuseFencedWithin, resolvePath, strArg, TRASH_DIR } from './common.js';
 
 export type Endpoints =
   { ok: true; src: ResolvedPath; dst: ResolvedPath } | { ok: false; result: ToolResult };
@@ -21,6 +21,8 @@ export async function resolveEndpoints(
 ): Promise<Endpoints> {
   const src = await resolvePath(ctx, strArg(args, 0), { mustExist: true });
   if (!src.ok) return src;
+  const fenced = refuseFencedWithin(ctx, tool, src.path.abs, src.path.rel);
+  if (fenced) return { ok: false, result: fenced };
   const dst = await resolvePath(ctx, strArg(args, 1));
   if (!dst.ok) return dst;
   if (src.path.rel === '.') {

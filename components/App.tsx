@@ -27,6 +27,10 @@ export interface AppProps {
   onRedraw?(): void;
   /** How long a notice stays in the status bar (default 8 s; it stays in the conversation). */
   noticeTtlMs?: number;
+  /** How long the approval prompt shows, with no typing, before y / n / a answer it (400 ms). */
+  approvalDelayMs?: number;
+  /** The clock for that delay; tests pass their own. */
+  now?(): number;
 }
 
 /** The root: window size, language, the background loop, and exit. */
@@ -52,6 +56,8 @@ export function App(p: AppProps): React.JSX.Element {
         complete={p.complete ?? completeCommand}
         {...(p.onRedraw ? { onRedraw: p.onRedraw } : {})}
         {...(p.noticeTtlMs !== undefined ? { noticeTtlMs: p.noticeTtlMs } : {})}
+        {...(p.approvalDelayMs !== undefined ? { approvalDelayMs: p.approvalDelayMs } : {})}
+        {...(p.now ? { now: p.now } : {})}
       />
     </LangContext.Provider>
   );

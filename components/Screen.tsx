@@ -1,4 +1,4 @@
-import React, { useCallback, useEffect, useReducer, useRef } from 'react';
+import React, { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
 import { Box, Text } from 'ink';
 import { t } from '../src/i18n/messages.js';
 import type { MachineState } from '../src/machine/machine.js';
@@ -10,12 +10,14 @@ import { InputBox, inputRowsNeeded } from './InputBox.js';
 import { KeyHint } from './KeyHint.js';
 import { StatusBar, type StatusMessage } from './StatusBar.js';
 import { ToolDetail } from './ToolDetail.js';
+import { useApprovalGuard } from './hooks/useApprovalGuard.js';
 import { useFresh } from './hooks/useFresh.js';
-import { useSpinner } from './hooks/useSpinner.js';
 import { useThrottledStore } from './hooks/useThrottledStore.js';
 import { useLang } from './i18n.js';
 import {
+  APPROVAL_ARM_MS,
   CTRL_C_EXIT_WINDOW_MS,
+  isText,
   resolveKey,
   type KeyContext,
   type KeyPress,
@@ -46,6 +48,10 @@ export interface ScreenProps {
   onRedraw?(): void;
   /** How long a notice stays in the status bar. */
   noticeTtlMs?: number;
+  /** How long the approval prompt shows, with no typing, before keys answer it. */
+  approvalDelayMs?: number;
+  /** The clock for that delay (tests pass their own). */
+  now?(): number;
 }
 
 const NOTICE_TONE: Record<Notice['level'], Tone> = { info: 'notice', warn: 'warn', error: 'error' };
@@ -83,15 +89,9 @@ export function Screen(p: ScreenProps): React.JSX.Element {
   const [ui, getUi, setUi] = useUiState();
 
   const machine = useThrottledStore(store, (s) => s.machine);
-  const streaming = useThrottledStore(store, (s) => s.streaming);
   const approval = useThrottledStore(store, (s) => s.approval);
   const pauseReason = useThrottledStore(store, (s) => s.pauseReason);
   const lastNotice = useThrottledStore(store, (s) => s.notices[s.notices.length - 1]);
-  const toolRunning = useThrottledStore(
-    store,
-    (s) => s.toolLog[s.toolLog.length - 1]?.status === 'running',
-  );
-  const spinner = useSpinner(streaming || toolRunning);
   const armed = useFresh(ui.lastCtrlC, CTRL_C_EXIT_WINDOW_MS);
   const noticeFresh = useFresh(lastNotice?.at, p.noticeTtlMs ?? NOTICE_TTL_MS);
 
@@ -118,6 +118,30 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     help: 0,
     detail: 0,
   });
+  // Where the conversation and reasoning show their view now (it stays on the same content
+  // while rows arrive below), for the scroll keys to start from.
+  const offsets = useRef<Partial<Record<Scroller, number>>>({});
+  // The panes report where they are through these (made once, not on every render).
+  const report = useMemo(() => {
+    const scrolled = (which: Scroller) => (offset: number, max: number) => {
+      offsets.current[which] = offset;
+      limits.current[which] = max;
+    };
+    const limit = (which: Scroller) => (max: number) => {
+      limits.current[which] = max;
+    };
+    return {
+      reply: scrolled('reply'),
+      reasoning: scrolled('reasoning'),
+      help: limit('help'),
+      detail: limit('detail'),
+    };
+  }, []);
+  const guard = useApprovalGuard(
+    showApproval ? approval?.id : undefined,
+    p.approvalDelayMs ?? APPROVAL_ARM_MS,
+    p.now ?? Date.now,
+  );
 
   const keyContext = (): KeyContext => {
     const s = store.getState();
@@ -129,6 +153,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
       input: cur.line.value,
       busy: isBusy(controller, s.machine, s.streaming),
       exitArmed: cur.lastCtrlC !== undefined && Date.now() - cur.lastCtrlC < CTRL_C_EXIT_WINDOW_MS,
+      approvalArmed: s.machine === 'AWAITING_APPROVAL' && guard.armed(s.approval?.id),
     };
   };
 
@@ -151,6 +176,8 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     const ctx = keyContext();
     const resolved = resolveKey(input, key, ctx);
     if (key.ctrl && input.toLowerCase() === 'c') setUi({ ...getUi(), lastCtrlC: Date.now() });
+    // Typing (after this key was resolved) holds off the approval keys for a moment.
+    if (isText(input, key) || key.backspace || key.delete) guard.typed();
     if (!resolved) return;
     perform(resolved, {
       controller,
@@ -158,6 +185,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
       set: setUi,
       layout,
       limits: limits.current,
+      offsets: offsets.current,
       focusables: visible,
       complete: p.complete,
       redraw,
@@ -167,7 +195,8 @@ export function Screen(p: ScreenProps): React.JSX.Element {
   if (ui.blank) return <Text> </Text>;
 
   const w = layout.width;
-  const ctx: KeyContext = { ...keyContext(), machine, focus };
+  // The hint line names the approval keys whether or not they are armed yet.
+  const ctx: KeyContext = { ...keyContext(), machine, focus, approvalArmed: true };
   const placeholder = t(
     lang,
     machine === 'THINKING'
@@ -176,10 +205,6 @@ export function Screen(p: ScreenProps): React.JSX.Element {
         ? 'input.placeholderPaused'
         : 'input.placeholder',
   );
-  const setLimit = (which: Scroller) => (max: number) => {
-    limits.current[which] = max;
-  };
-
   return (
     <Box flexDirection="column" width={w} height={layout.height} overflow="hidden">
       {layout.status > 0 && (
@@ -187,7 +212,6 @@ export function Screen(p: ScreenProps): React.JSX.Element {
           store={store}
           width={w}
           workspace={p.workspace}
-          spinner={spinner}
           message={layout.status > 1 ? message : undefined}
         />
       )}
@@ -197,7 +221,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
           height={layout.panes}
           offset={ui.scroll.help}
           commands={p.complete('')}
-          onLimit={setLimit('help')}
+          onLimit={report.help}
         />
       )}
       {ui.overlay === 'detail' && layout.panes > 0 && (
@@ -207,7 +231,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
           width={w}
           height={layout.panes}
           offset={ui.scroll.detail}
-          onLimit={setLimit('detail')}
+          onLimit={report.detail}
         />
       )}
       {ui.overlay === 'none' && layout.reasoning > 0 && (
@@ -218,8 +242,8 @@ export function Screen(p: ScreenProps): React.JSX.Element {
           title={layout.titles}
           focused={focus === 'reasoning'}
           offset={ui.scroll.reasoning}
-          spinner={spinner}
-          onLimit={setLimit('reasoning')}
+          mark={ui.scrollMark.reasoning}
+          onScrolled={report.reasoning}
         />
       )}
       {ui.overlay === 'none' && layout.reply > 0 && (
@@ -230,7 +254,8 @@ export function Screen(p: ScreenProps): React.JSX.Element {
           title={layout.titles}
           focused={focus === 'reply'}
           offset={ui.scroll.reply}
-          onLimit={setLimit('reply')}
+          mark={ui.scrollMark.reply}
+          onScrolled={report.reply}
         />
       )}
       {ui.overlay === 'none' && layout.tools > 0 && (
@@ -242,7 +267,6 @@ export function Screen(p: ScreenProps): React.JSX.Element {
           focused={focus === 'tools'}
           selected={ui.toolSel}
           top={ui.toolTop}
-          spinner={spinner}
         />
       )}
       {showApproval && approval && (

@@ -3,6 +3,7 @@ import { Box, Text } from 'ink';
 import type { AgentStore } from '../src/store/agentStore.js';
 import type { MachineState } from '../src/machine/machine.js';
 import { t } from '../src/i18n/messages.js';
+import { useSpinner } from './hooks/useSpinner.js';
 import { shallowEqual, useThrottledStore } from './hooks/useThrottledStore.js';
 import { useLang } from './i18n.js';
 import { formatTokens, shortenPath } from './text/format.js';
@@ -18,7 +19,6 @@ export interface StatusBarProps {
   store: AgentStore;
   width: number;
   workspace: string;
-  spinner: string;
   /** The second line (pause reason, a fresh notice), when the layout has room for it. */
   message?: StatusMessage | undefined;
 }
@@ -77,8 +77,10 @@ export function StatusBar(p: StatusBarProps): React.JSX.Element {
     }),
     shallowEqual,
   );
+  // The spinner turns here, not at the root, so its ticks re-render this bar only.
+  const spinner = useSpinner(s.streaming);
   const sep = ' │ ';
-  const state = `● ${t(lang, `state.${s.machine}`)}${s.streaming ? ` ${p.spinner}` : ''}`;
+  const state = `● ${t(lang, `state.${s.machine}`)}${s.streaming ? ` ${spinner}` : ''}`;
   const segs: Segment[] = [
     { text: state, keep: 100, color: STATE_COLOR[s.machine] },
     ...(s.persona ? [{ text: s.persona, keep: 50 }] : []),

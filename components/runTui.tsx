@@ -118,7 +118,7 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
       return 0;
     }
     lang = shown.value.answers.language;
-    session.clear();
+    session.between();
   }
 
   const made = await create({ flags, env });

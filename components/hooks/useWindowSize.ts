@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useReducer } from 'react';
 import { useStdout } from 'ink';
 
 export interface WindowSize {
@@ -7,24 +7,23 @@ export interface WindowSize {
 }
 
 /**
- * The terminal size, read once at the root and followed on resize. Explicit `columns` /
- * `rows` win (tests pass them: ink-testing-library's stdout has 100 columns and no rows).
+ * The terminal size, read at the root on every render and followed on resize. Explicit
+ * `columns` / `rows` win (tests pass them: ink-testing-library's stdout has 100 columns and
+ * no rows).
+ *
+ * Read during render rather than kept in state, so that a synchronous re-render made when
+ * the terminal resizes (see terminal/session.ts) already has the new size: Ink redraws on
+ * 'resize' too, and that redraw must not show a frame at the old size.
  */
 export function useWindowSize(columns?: number, rows?: number): WindowSize {
   const { stdout } = useStdout();
-  const read = (): WindowSize => ({
-    columns: columns ?? (stdout.columns || 80),
-    rows: rows ?? (stdout.rows || 24),
-  });
-  const [size, setSize] = useState<WindowSize>(read);
+  const [, bump] = useReducer((n: number) => n + 1, 0);
   useEffect(() => {
-    const onResize = (): void => setSize(read());
-    onResize();
-    stdout.on('resize', onResize);
+    // Heard before Ink's own listener (added when Ink was created).
+    stdout.prependListener('resize', bump);
     return () => {
-      stdout.off('resize', onResize);
+      stdout.off('resize', bump);
     };
-    // read() depends only on these.
-  }, [stdout, columns, rows]);
-  return size;
+  }, [stdout]);
+  return { columns: columns ?? (stdout.columns || 80), rows: rows ?? (stdout.rows || 24) };
 }

@@ -4,33 +4,15 @@
  * help overlay. `resolveKey` is pure: the first row that matches wins, so the order of the
  * rows is the precedence. The screen only carries out the action it returns.
  */
-import type { MachineState } from '../../src/machine/machine.js';
 import * as m from './matchers.js';
-import {
-  applies,
-  type Binding,
-  type Focus,
-  type KeyContext,
-  type KeyPress,
-  type Resolved,
-  type When,
-} from './types.js';
+import { applies, type Binding, type KeyContext, type KeyPress, type Resolved } from './types.js';
+import * as w from './when.js';
 
 export * from './types.js';
 export { isText } from './matchers.js';
 
-const LISTENING: readonly MachineState[] = ['AWAITING_INPUT', 'PAUSED'];
-const NOT_APPROVAL: readonly MachineState[] = ['THINKING', 'AWAITING_INPUT', 'PAUSED'];
-const PANES: readonly Focus[] = ['reply', 'reasoning'];
-
-const ALWAYS: When = { overlay: 'any' };
-const OVERLAYS: When = { overlay: ['help', 'detail'] };
-const APPROVAL: When = { states: ['AWAITING_APPROVAL'] };
-const THINKING: When = { states: ['THINKING'] };
-const INPUT: When = { focus: ['input'] };
-const TOOLS: When = { focus: ['tools'] };
-const PANE: When = { focus: PANES };
-const ENDS: When = { focus: [...PANES, 'tools'] };
+const { LISTENING, NOT_APPROVAL, ALWAYS, OVERLAYS, APPROVAL, ARMED, THINKING } = w;
+const { INPUT, TOOLS, PANE, ENDS } = w;
 
 export const BINDINGS: readonly Binding[] = [
   // Always available, whatever covers the screen.
@@ -40,6 +22,13 @@ export const BINDINGS: readonly Binding[] = [
     when: { ...ALWAYS, busy: true, exitArmed: false },
     action: 'cancel',
     description: 'keys.cancel',
+  },
+  {
+    keys: ['Ctrl+C'],
+    match: m.ctrl('c'),
+    when: { ...ALWAYS, busy: false, exitArmed: false, input: 'filled' },
+    action: 'clearInput',
+    description: 'keys.clearInput',
   },
   {
     keys: ['Ctrl+C'],
@@ -134,11 +123,11 @@ export const BINDINGS: readonly Binding[] = [
   },
   { keys: ['*'], match: m.anyKey, when: OVERLAYS, action: 'ignore' },
 
-  // A tool call waits for the user's answer: y / n / a, and nothing typed goes elsewhere.
+  // A call waits: y / n / a / Esc answer once armed (APPROVAL_ARM_MS); before, letters are typed.
   {
     keys: ['y'],
     match: m.char('y'),
-    when: APPROVAL,
+    when: ARMED,
     action: 'approveYes',
     description: 'keys.approveYes',
     hint: { label: 'hint.approve', order: 1 },
@@ -146,7 +135,7 @@ export const BINDINGS: readonly Binding[] = [
   {
     keys: ['n', 'Esc'],
     match: m.either(m.char('n'), m.esc),
-    when: APPROVAL,
+    when: ARMED,
     action: 'approveNo',
     description: 'keys.approveNo',
     hint: { label: 'hint.deny', order: 2 },
@@ -154,18 +143,19 @@ export const BINDINGS: readonly Binding[] = [
   {
     keys: ['a'],
     match: m.char('a'),
-    when: APPROVAL,
+    when: ARMED,
     action: 'approveAlways',
     description: 'keys.approveAlways',
     hint: { label: 'hint.always', order: 3 },
   },
-  { keys: ['*'], match: m.either(m.isText, m.enter), when: APPROVAL, action: 'ignore' },
+  // Enter never sends while a call waits (sending would deny it), nor does an early Esc.
+  { keys: ['*'], match: m.either(m.esc, m.enter), when: APPROVAL, action: 'ignore' },
 
   // Help and focus.
   {
     keys: ['?'],
     match: m.char('?'),
-    when: { input: 'empty' },
+    when: { input: 'empty', states: LISTENING },
     action: 'help',
     description: 'keys.helpQuestion',
     hint: { label: 'hint.help', order: 80 },
@@ -194,8 +184,7 @@ export const BINDINGS: readonly Binding[] = [
     description: 'keys.focusPrev',
   },
 
-  // The tool log: pick an entry, open it. (Before the THINKING rows, so the log can be read
-  // while the agent works.)
+  // The tool log: pick an entry, open it (before the THINKING rows: readable while it works).
   {
     keys: ['↑'],
     match: m.up,
@@ -377,7 +366,7 @@ export const BINDINGS: readonly Binding[] = [
   {
     keys: ['a–z…'],
     match: m.isText,
-    when: { states: LISTENING },
+    when: { states: [...LISTENING, 'AWAITING_APPROVAL'] },
     action: 'type',
     description: 'keys.type',
   },

@@ -4,7 +4,7 @@
  */
 import { plainTextFor } from './plainText.js';
 import { helpRows } from './hints.js';
-import type { When } from './types.js';
+import { APPROVAL_ARM_MS, type When } from './types.js';
 import type { Lang } from '../../src/i18n/messages.js';
 
 const STATE_NAMES: Record<string, string> = {
@@ -40,7 +40,10 @@ export function describeWhen(w: When): string {
   if (w.input === 'command') parts.push('input is a /command prefix');
   if (w.input === 'exitWord') parts.push('input is exit or /exit');
   if (w.busy === true) parts.push('busy');
+  if (w.busy === false) parts.push('idle');
   if (w.exitArmed === false) parts.push('first press');
+  if (w.approvalArmed === true)
+    parts.push(`prompt shown ${APPROVAL_ARM_MS / 1000} s and no typing for as long`);
   return parts.length > 0 ? parts.join('; ') : 'anywhere';
 }
 

@@ -8,11 +8,11 @@ export const ctrl =
   (i, k) =>
     !!k.ctrl && i.toLowerCase() === c;
 
-/** A plain character, either case, without Ctrl or Alt. */
+/** A plain character, either case, without Ctrl or Alt (a pasted one is text, not a key). */
 export const char =
   (c: string): Matcher =>
   (i, k) =>
-    !k.ctrl && !k.meta && i.toLowerCase() === c;
+    !k.ctrl && !k.meta && !k.paste && i.toLowerCase() === c;
 
 const flag =
   (name: keyof Key): Matcher =>
@@ -44,8 +44,8 @@ export const either =
     ms.some((m) => m(i, k));
 
 /**
- * Text to type: one printable character, or a chunk of several (a paste, or fast typing),
- * which may hold newlines. Control keys, Alt combinations and lone escapes are not text.
+ * Text to type: one printable character, or a pasted text, which may hold newlines. Control
+ * keys, Alt combinations and lone escapes are not text.
  */
 export function isText(input: string, key: KeyPress): boolean {
   if (input === '' || key.ctrl || key.meta || key.return || key.escape || key.tab) return false;

@@ -24,6 +24,11 @@ export interface PerformEnv {
   layout: Layout;
   /** How far each scroller can go, as the panes last reported (Infinity: not known yet). */
   limits: Record<Scroller, number>;
+  /**
+   * Where the conversation and reasoning panes show their view now, as they last reported
+   * it: it moves with the content while scrolled up, so a scroll key starts from there.
+   */
+  offsets?: Partial<Record<Scroller, number>>;
   /** Focus targets on screen, in Tab order. */
   focusables: readonly Focus[];
   complete(prefix: string): string[];
@@ -71,10 +76,15 @@ function scroll(env: PerformEnv, ui: UiState, lines: number | 'top' | 'bottom'):
   }
   const fromTop = t === 'help' || t === 'detail';
   const limit = env.limits[t];
-  if (lines === 'top')
-    return scrollTo(ui, t, fromTop ? 0 : limit === Infinity ? Number.MAX_SAFE_INTEGER : limit);
-  if (lines === 'bottom') return scrollTo(ui, t, fromTop ? (limit === Infinity ? 0 : limit) : 0);
-  return scrollBy(ui, t, fromTop ? -lines : lines, limit);
+  const next =
+    lines === 'top'
+      ? scrollTo(ui, t, fromTop ? 0 : limit === Infinity ? Number.MAX_SAFE_INTEGER : limit)
+      : lines === 'bottom'
+        ? scrollTo(ui, t, fromTop ? (limit === Infinity ? 0 : limit) : 0)
+        : scrollBy(ui, t, fromTop ? -lines : lines, limit, env.offsets?.[t] ?? ui.scroll[t]);
+  // A second key before the pane has drawn again must start from this one's result.
+  if (env.offsets && !fromTop) env.offsets[t] = next.scroll[t];
+  return next;
 }
 
 function typeText(ui: UiState, text: string): UiState {
@@ -91,6 +101,9 @@ export function perform(r: Resolved, env: PerformEnv): void {
     return;
   }
   switch (r.action) {
+    case 'clearInput':
+      set({ ...ui, line: ed.EMPTY_LINE, completions: [] });
+      return;
     case 'quit':
       set({ ...ui, line: ed.EMPTY_LINE });
       c.requestExit();
@@ -152,13 +165,13 @@ export function perform(r: Resolved, env: PerformEnv): void {
     case 'submit': {
       const text = ui.line.value;
       c.submit(text);
+      if (env.offsets) env.offsets.reply = 0;
       set({
-        ...ui,
+        ...scrollTo(ui, 'reply', 0),
         focus: 'input',
         line: ed.EMPTY_LINE,
         history: remember(ui.history, text),
         completions: [],
-        scroll: { ...ui.scroll, reply: 0 },
       });
       return;
     }

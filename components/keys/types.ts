@@ -12,6 +12,7 @@ export type Overlay = 'none' | 'help' | 'detail';
 
 export type Action =
   | 'quit'
+  | 'clearInput'
   | 'cancel'
   | 'redraw'
   | 'togglePause'
@@ -50,8 +51,11 @@ export type Action =
   | 'selectNext'
   | 'expand';
 
-/** Ink's key flags, plus F1 (which Ink reports with no flag; see useKeys). */
-export type KeyPress = Partial<Key> & { f1?: boolean };
+/**
+ * Ink's key flags, plus F1 (which Ink reports with no flag) and `paste`: the text came in one
+ * bracketed paste, so it is text to insert, never a key (see useKeys).
+ */
+export type KeyPress = Partial<Key> & { f1?: boolean; paste?: boolean };
 
 /** What `resolveKey` needs to know about the screen at the moment of the key. */
 export interface KeyContext {
@@ -64,6 +68,11 @@ export interface KeyContext {
   busy: boolean;
   /** A Ctrl+C was pressed less than two seconds ago. */
   exitArmed: boolean;
+  /**
+   * The approval prompt has been on screen for `APPROVAL_ARM_MS` and nothing was typed in
+   * that time, so y / n / a / Esc are meant for it (not stray keys of a message).
+   */
+  approvalArmed: boolean;
 }
 
 /** When a binding applies; every field given must hold. */
@@ -75,6 +84,7 @@ export interface When {
   input?: 'empty' | 'filled' | 'command' | 'exitWord';
   busy?: boolean;
   exitArmed?: boolean;
+  approvalArmed?: boolean;
 }
 
 export type Matcher = (input: string, key: KeyPress) => boolean;
@@ -101,6 +111,13 @@ export interface Resolved {
 /** The window in which a second Ctrl+C always quits. */
 export const CTRL_C_EXIT_WINDOW_MS = 2000;
 
+/**
+ * How long the approval prompt must have been on screen, and typing have stopped, before
+ * y / n / a / Esc answer it. Someone typing a message when the prompt appears is not
+ * answering it: their letters go on into the message.
+ */
+export const APPROVAL_ARM_MS = 400;
+
 /** Whether `w` holds in `ctx` (the key itself is the matcher's business). */
 export function applies(w: When, ctx: KeyContext): boolean {
   const overlay = w.overlay ?? ['none'];
@@ -109,6 +126,7 @@ export function applies(w: When, ctx: KeyContext): boolean {
   if (w.focus && !w.focus.includes(ctx.focus)) return false;
   if (w.busy !== undefined && w.busy !== ctx.busy) return false;
   if (w.exitArmed !== undefined && w.exitArmed !== ctx.exitArmed) return false;
+  if (w.approvalArmed !== undefined && w.approvalArmed !== ctx.approvalArmed) return false;
   switch (w.input) {
     case undefined:
       return true;

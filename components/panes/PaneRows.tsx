@@ -1,6 +1,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import type { Row, Tone } from './rows.js';
+import { Spinner } from '../Spinner.js';
 import { displayWidth, truncate } from '../text/wrap.js';
 
 const STYLE: Record<
@@ -43,32 +44,51 @@ export function PaneRows({
   );
 }
 
+/** Stands for the spinner while the rule is measured (one column, never in a title). */
+const SPIN_SLOT = '\u2800';
+
 /**
  * A pane's title as a rule: `── Conversation ──────── ↑12 ──`. The focused pane's rule is
- * heavy and bright; `right` is a small note at the end (scroll position, a spinner).
+ * heavy and bright; `right` is a small note at the end (scroll position), and `spinner` puts
+ * a turning spinner before it (a leaf of its own: its ticks re-render nothing else).
  */
 export function TitleRule({
   title,
   width,
   focused,
   right = '',
+  spinner = false,
   color,
 }: {
   title: string;
   width: number;
   focused: boolean;
   right?: string;
+  spinner?: boolean;
   color?: string;
 }): React.JSX.Element {
   // The focused pane's rule is heavy, so focus shows without colour too.
   const line = focused ? '━' : '─';
   const head = `${line}${line} ${title} `;
-  const tail = right ? ` ${right} ${line}${line}` : '';
+  // The spinner takes one column; a placeholder of that width holds its place while fitting.
+  const note = [spinner ? SPIN_SLOT : '', right].filter(Boolean).join(' ');
+  const tail = note ? ` ${note} ${line}${line}` : '';
   const fill = Math.max(0, width - displayWidth(head) - displayWidth(tail));
-  const text = truncate(head + line.repeat(fill) + tail, width);
+  const full = head + line.repeat(fill) + tail;
+  const style = { bold: focused, color: color ?? (focused ? 'cyan' : 'gray') };
+  const at = full.indexOf(SPIN_SLOT);
+  if (!spinner || displayWidth(full) > width || at === -1) {
+    return (
+      <Text wrap="truncate-end" {...style}>
+        {truncate(full.replace(SPIN_SLOT, ' '), width)}
+      </Text>
+    );
+  }
   return (
-    <Text wrap="truncate-end" bold={focused} color={color ?? (focused ? 'cyan' : 'gray')}>
-      {text}
+    <Text wrap="truncate-end" {...style}>
+      {full.slice(0, at)}
+      <Spinner color={style.color} />
+      {full.slice(at + SPIN_SLOT.length)}
     </Text>
   );
 }

@@ -1,13 +1,14 @@
-import React from 'react';
+import React, { useRef } from 'react';
 import { Box } from 'ink';
 import type { AgentStore } from '../../src/store/agentStore.js';
 import { t } from '../../src/i18n/messages.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
 import { useLang } from '../i18n.js';
+import { GrowingWrap } from '../text/growingWrap.js';
 import { sanitize } from '../text/sanitize.js';
-import { wrapTail } from '../text/wrap.js';
 import { PaneRows, TitleRule } from './PaneRows.js';
 import type { Row } from './rows.js';
+import { useScrollAnchor } from './scrollAnchor.js';
 
 export interface ReasoningPaneProps {
   store: AgentStore;
@@ -15,9 +16,12 @@ export interface ReasoningPaneProps {
   height: number;
   title: boolean;
   focused: boolean;
+  /** Rows scrolled up from the bottom, as last asked for (0 follows the newest). */
   offset: number;
-  spinner: string;
-  onLimit?(maxOffset: number): void;
+  /** Bumped by every scroll key (see scrollAnchor.ts). */
+  mark?: number;
+  /** Told where the view is now and how far up it can go. */
+  onScrolled?(offset: number, maxOffset: number): void;
 }
 
 /** The model's reasoning, dim: the live one while it streams, else the last turn's. */
@@ -26,10 +30,24 @@ export function ReasoningPane(p: ReasoningPaneProps): React.JSX.Element {
   const live = useThrottledStore(p.store, (s) => s.liveReasoning);
   const last = useThrottledStore(p.store, (s) => s.lastReasoning);
   const text = sanitize(live || last).trim();
-  const { rows: lines, complete } = wrapTail(text, p.width, p.height + p.offset);
-  const maxOffset = complete ? Math.max(0, lines.length - p.height) : Infinity;
-  p.onLimit?.(maxOffset);
-  const offset = Math.min(p.offset, maxOffset);
+  // Reasoning grows at its end while it streams: wrap only what was added.
+  const wrapper = useRef<GrowingWrap | undefined>(undefined);
+  const wrapWidth = useRef(0);
+  if (!wrapper.current || wrapWidth.current !== p.width) {
+    wrapper.current = new GrowingWrap(p.width);
+    wrapWidth.current = p.width;
+  }
+  const lines = wrapper.current.wrap(text);
+  const maxOffset = Math.max(0, lines.length - p.height);
+  const anchored = useScrollAnchor({
+    offset: p.offset,
+    mark: p.mark ?? 0,
+    width: p.width,
+    snapshot: () => ({ text, rows: lines.length }),
+    grownSince: (s) => (text.startsWith(s.text) ? lines.length - s.rows : 0),
+  });
+  const offset = Math.min(anchored, maxOffset);
+  p.onScrolled?.(offset, maxOffset);
   const end = lines.length - offset;
   const rows: Row[] = lines
     .slice(Math.max(0, end - p.height), end)
@@ -41,7 +59,8 @@ export function ReasoningPane(p: ReasoningPaneProps): React.JSX.Element {
           title={t(lang, 'pane.reasoning')}
           width={p.width}
           focused={p.focused}
-          right={[live ? p.spinner : '', offset > 0 ? `↑${offset}` : ''].filter(Boolean).join(' ')}
+          spinner={live !== ''}
+          right={offset > 0 ? `↑${offset}` : ''}
         />
       )}
       <PaneRows rows={text ? rows : []} height={p.height} width={p.width} />

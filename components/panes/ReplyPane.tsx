@@ -6,8 +6,10 @@ import { useThrottledStore } from '../hooks/useThrottledStore.js';
 import { useLang } from '../i18n.js';
 import { WrapCache } from '../text/wrapCache.js';
 import { blockRows, buildBlocks, type Block } from './conversation.js';
+import { LiveRows } from './liveRows.js';
 import { PaneRows, TitleRule } from './PaneRows.js';
 import { bottomWindow, type Row } from './rows.js';
+import { useScrollAnchor } from './scrollAnchor.js';
 
 export interface ReplyPaneProps {
   store: AgentStore;
@@ -16,10 +18,18 @@ export interface ReplyPaneProps {
   height: number;
   title: boolean;
   focused: boolean;
-  /** Rows scrolled up from the bottom (0 follows the newest). */
+  /** Rows scrolled up from the bottom, as last asked for (0 follows the newest). */
   offset: number;
-  /** Told how far up this pane can scroll (Infinity while unknown). */
-  onLimit?(maxOffset: number): void;
+  /** Bumped by every scroll key (see scrollAnchor.ts). */
+  mark?: number;
+  /** Told where the view is now and how far up it can go (Infinity while unknown). */
+  onScrolled?(offset: number, maxOffset: number): void;
+}
+
+/** What was below the view when the user scrolled: the newest settled block, the live rows. */
+interface Below {
+  key: string | undefined;
+  liveRows: number;
 }
 
 /** The conversation, newest at the bottom, with the reply streaming in below it. */
@@ -30,6 +40,7 @@ export function ReplyPane(p: ReplyPaneProps): React.JSX.Element {
   const liveReply = useThrottledStore(p.store, (s) => s.liveReply);
   const streaming = useThrottledStore(p.store, (s) => s.streaming);
   const cache = useRef(new WrapCache<Row[]>()).current;
+  const live = useRef(new LiveRows()).current;
 
   const blocks = useMemo(() => buildBlocks(messages, notices), [messages, notices]);
   const all: Block[] =
@@ -38,10 +49,29 @@ export function ReplyPane(p: ReplyPaneProps): React.JSX.Element {
       : blocks;
   const rowsOf = (b: Block): Row[] =>
     b.kind === 'live'
-      ? blockRows(b, p.width, lang)
+      ? live.rows(b.text, p.width, lang, b.streaming)
       : cache.get(`${lang}:${b.key}`, p.width, () => blockRows(b, p.width, lang));
-  const win = bottomWindow(all, rowsOf, p.height, p.offset);
-  p.onLimit?.(win.maxOffset);
+  const lastBlock = all[all.length - 1];
+  const offset = useScrollAnchor<Below>({
+    offset: p.offset,
+    mark: p.mark ?? 0,
+    width: p.width,
+    snapshot: () => ({
+      key: blocks[blocks.length - 1]?.key,
+      liveRows: lastBlock?.kind === 'live' ? rowsOf(lastBlock).length : 0,
+    }),
+    grownSince: (below) => {
+      // Everything after the block that was newest then is new (a live reply counts anew).
+      const at = below.key === undefined ? -1 : all.findLastIndex((b) => b.key === below.key);
+      // That block is gone (compacted, a new session): there is nothing to stay with.
+      if (at === -1 && below.key !== undefined) return 0;
+      let rows = 0;
+      for (let i = at + 1; i < all.length; i++) rows += rowsOf(all[i]!).length;
+      return rows - below.liveRows;
+    },
+  });
+  const win = bottomWindow(all, rowsOf, p.height, offset);
+  p.onScrolled?.(win.offset, win.maxOffset);
 
   const rows: Row[] = all.length === 0 ? [{ text: t(lang, 'reply.empty'), tone: 'dim' }] : win.rows;
   return (

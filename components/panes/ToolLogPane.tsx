@@ -2,6 +2,7 @@ import React from 'react';
 import { Box } from 'ink';
 import type { AgentStore } from '../../src/store/agentStore.js';
 import { t } from '../../src/i18n/messages.js';
+import { useSpinner } from '../hooks/useSpinner.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
 import { useLang } from '../i18n.js';
 import { PaneRows, TitleRule } from './PaneRows.js';
@@ -18,13 +19,16 @@ export interface ToolLogPaneProps {
   selected: string | undefined;
   /** First visible entry while one is selected. */
   top: number;
-  spinner: string;
 }
 
-/** One line per tool call, newest at the bottom; the selection is shown inverted. */
+/**
+ * One line per tool call, newest at the bottom; the selection is shown inverted. A running
+ * call's spinner turns here, so its ticks re-render this pane only.
+ */
 export function ToolLogPane(p: ToolLogPaneProps): React.JSX.Element {
   const lang = useLang();
   const log = useThrottledStore(p.store, (s) => s.toolLog);
+  const spinner = useSpinner(log.some((e) => e.status === 'running'));
   const selIdx = p.selected === undefined ? -1 : log.findIndex((e) => e.callId === p.selected);
   const h = Math.max(0, p.height);
   // Following the newest: the tail. With a selection: the remembered window, moved just
@@ -40,7 +44,7 @@ export function ToolLogPane(p: ToolLogPaneProps): React.JSX.Element {
       ? [{ text: t(lang, 'tool.noCalls'), tone: 'dim' }]
       : log
           .slice(start, start + h)
-          .map((e, i) => toolRow(e, p.width, p.focused && start + i === selIdx, p.spinner));
+          .map((e, i) => toolRow(e, p.width, p.focused && start + i === selIdx, spinner));
   const count = log.length > 0 ? `${selIdx === -1 ? log.length : selIdx + 1}/${log.length}` : '';
   return (
     <Box flexDirection="column" width={p.width}>

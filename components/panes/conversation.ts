@@ -9,7 +9,7 @@ import { t } from '../../src/i18n/messages.js';
 import { parseReply } from '../../src/protocol/parser.js';
 import type { Notice } from '../../src/store/reducer.js';
 import { firstLine, sanitize } from '../text/sanitize.js';
-import { truncate, wrapText } from '../text/wrap.js';
+import { displayWidth, truncate, wrapText } from '../text/wrap.js';
 import { prefixed, type Row, type Tone } from './rows.js';
 
 export type Block =
@@ -48,19 +48,30 @@ export function resultsLine(content: string): string {
   return heads.length > 0 ? heads.join('  ') : firstLine(content);
 }
 
+/**
+ * Wraps the `index`-th stretch of text of a reply (the text before its first tool call is
+ * 0). The live reply passes one that keeps what it wrapped before (see liveRows.ts).
+ */
+export type SegmentWrap = (text: string, width: number, index: number) => string[];
+
+const wrapSegment: SegmentWrap = (text, width) => wrapText(text, width);
+
 /** An agent reply: text wrapped, each tool call on one line, [WAIT] dropped. */
 export function agentRows(
   content: string,
   width: number,
   extra: { interrupted?: boolean; failed?: boolean; lang: Lang; cursor?: boolean },
+  wrap: SegmentWrap = wrapSegment,
 ): Row[] {
   const inner = Math.max(1, width - INDENT.length);
   const parsed = parseReply(content);
   const rows: Row[] = [];
+  let segment = 0;
   const addText = (text: string): void => {
+    const index = segment++;
     const clean = sanitize(text).replace(/^\n+|\s+$/g, '');
     if (clean.trim() === '') return;
-    rows.push(...prefixed(wrapText(clean, inner), INDENT, INDENT, 'agent'));
+    rows.push(...prefixed(wrap(clean, inner, index), INDENT, INDENT, 'agent'));
   };
   let pos = 0;
   for (const item of parsed.items) {
@@ -81,7 +92,8 @@ export function agentRows(
   addText(tail);
   if (extra.cursor) {
     const last = rows[rows.length - 1];
-    if (last && last.tone === 'agent' && last.text.length < width) last.text += '▍';
+    // Measured in columns: a row of CJK text is full long before its length reaches the width.
+    if (last && last.tone === 'agent' && displayWidth(last.text) < width) last.text += '▍';
     else rows.push({ text: INDENT + '▍', tone: 'agent' });
   }
   if (rows.length === 0) rows.push({ text: INDENT, tone: 'agent' });

@@ -28,8 +28,12 @@ export interface ScreenSession {
    * unmounted first), or when a signal or crash ends the session.
    */
   show<T>(build: (finish: (value: T) => void) => React.ReactElement): Promise<Shown<T>>;
-  /** Wipes the screen between two trees, so the next starts on a clean page. */
-  clear(): void;
+  /**
+   * Between two trees: wipes the screen, so the next starts on a clean page, and puts the
+   * terminal back in raw mode (the last tree's unmount left it cooked), so keys typed while
+   * the next tree is prepared are kept for it instead of echoing over the screen.
+   */
+  between(): void;
   /** Unmounts, leaves the alternate screen (once), stops listening, then prints any error. */
   end(code: number, error?: unknown): void;
 }
@@ -45,9 +49,13 @@ export function openSession(io: SessionIo): ScreenSession {
   let pending: ((shown: Shown<never>) => void) | undefined;
   let endedWith: number | undefined;
 
+  let stopResize: (() => void) | undefined;
+
   const unmount = (): void => {
     const current = instance;
     instance = undefined;
+    stopResize?.();
+    stopResize = undefined;
     try {
       current?.unmount();
     } catch {
@@ -73,7 +81,7 @@ export function openSession(io: SessionIo): ScreenSession {
           settle({ ended: false, value });
         };
         try {
-          instance = inkRender(build(finish), {
+          const shown = inkRender(build(finish), {
             stdin: io.stdin,
             stdout: io.stdout,
             stderr: io.stderr as NodeJS.WriteStream,
@@ -81,6 +89,16 @@ export function openSession(io: SessionIo): ScreenSession {
             patchConsole: false,
             maxFps: 30,
           });
+          instance = shown;
+          // Ink redraws its last tree when the terminal resizes, from a listener it added
+          // when it was created: a frame at the old size, in the new terminal. Heard first,
+          // this renders the tree again at once (rerender is synchronous; the tree reads the
+          // size from stdout), so Ink's redraw already has the new size.
+          const onResize = (): void => {
+            if (instance === shown) shown.rerender(build(finish));
+          };
+          io.stdout.prependListener('resize', onResize);
+          stopResize = () => io.stdout.off('resize', onResize);
           // Ink exiting on its own (not through `finish`) ends the session.
           instance.waitUntilExit().then(
             () => !settled && session.end(0),
@@ -91,8 +109,10 @@ export function openSession(io: SessionIo): ScreenSession {
         }
       });
     },
-    clear() {
-      if (endedWith === undefined) io.stdout.write(CLEAR_SCREEN);
+    between() {
+      if (endedWith !== undefined) return;
+      io.stdout.write(CLEAR_SCREEN);
+      terminal.holdRawMode();
     },
     end(code, error) {
       if (endedWith !== undefined) return;

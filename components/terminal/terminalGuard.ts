@@ -3,11 +3,22 @@
  * and restoring twice makes the terminal overwrite the user's last line, so `restore` is
  * idempotent and every exit path (quit, signals, crashes) may call it.
  */
-export const ENTER_ALT_SCREEN = '\x1b[?1049h';
+/** Switch to the alternate screen and put the cursor home (some terminals leave it where it was). */
+export const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
 export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
 export const SHOW_CURSOR = '\x1b[?25h';
-/** Clear the screen and scrollback, cursor home: Ctrl+L. */
-export const CLEAR_SCREEN = '\x1b[2J\x1b[3J\x1b[H';
+/**
+ * Bracketed paste: the terminal wraps pasted text in `ESC[200~` … `ESC[201~`, so a paste is
+ * told apart from keys typed quickly (keys/inputChunks.ts).
+ */
+export const PASTE_ON = '\x1b[?2004h';
+export const PASTE_OFF = '\x1b[?2004l';
+/**
+ * Clear the screen, cursor home: Ctrl+L and the switch from the wizard to the app. Not the
+ * scrollback (`ESC[3J`): the alternate screen has none, and some terminals would wipe the
+ * user's shell history instead.
+ */
+export const CLEAR_SCREEN = '\x1b[2J\x1b[H';
 
 export interface Writable {
   write(chunk: string): unknown;
@@ -19,10 +30,12 @@ export interface RawModeInput {
 }
 
 export interface TerminalGuard {
-  /** Switches to the alternate screen (once). */
+  /** Switches to the alternate screen with bracketed paste on (once). */
   enter(): void;
-  /** Leaves it, shows the cursor and ends raw mode; later calls do nothing. */
+  /** Leaves it, turns bracketed paste off, shows the cursor, ends raw mode; later calls do nothing. */
   restore(): void;
+  /** Raw mode on while no Ink tree holds it (between two), so typed keys do not echo. */
+  holdRawMode(): void;
   readonly entered: boolean;
   readonly restored: boolean;
 }
@@ -34,7 +47,7 @@ export function createTerminalGuard(out: Writable, input?: RawModeInput): Termin
     enter() {
       if (entered || restored) return;
       entered = true;
-      out.write(ENTER_ALT_SCREEN);
+      out.write(ENTER_ALT_SCREEN + PASTE_ON);
     },
     restore() {
       if (restored) return;
@@ -46,7 +59,15 @@ export function createTerminalGuard(out: Writable, input?: RawModeInput): Termin
       } catch {
         // The input may already be closed; the screen still has to come back.
       }
-      out.write(LEAVE_ALT_SCREEN + SHOW_CURSOR);
+      out.write(PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR);
+    },
+    holdRawMode() {
+      if (!entered || restored) return;
+      try {
+        if (input?.isTTY) input.setRawMode?.(true);
+      } catch {
+        // A closed input cannot echo either.
+      }
     },
     get entered() {
       return entered;

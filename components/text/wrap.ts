@@ -3,30 +3,10 @@
  * text themselves (rather than leaving it to Ink) so they know how many rows each message
  * takes and can render only the visible ones.
  */
-import stringWidth from 'string-width';
+import { LineWrap } from './lineWrap.js';
+import { displayWidth, graphemes, graphemeWidth } from './width.js';
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-const ASCII = /^[\x20-\x7e]*$/;
-
-/** The grapheme clusters of `s` (one string per user-perceived character). */
-export function graphemes(s: string): string[] {
-  if (ASCII.test(s)) return s.split('');
-  return Array.from(segmenter.segment(s), (x) => x.segment);
-}
-
-/** Display width of one grapheme; printable ASCII takes the fast path. */
-function graphemeWidth(g: string): number {
-  if (g.length === 1) {
-    const c = g.charCodeAt(0);
-    if (c >= 0x20 && c < 0x7f) return 1;
-  }
-  return stringWidth(g);
-}
-
-/** Display width of a whole string in terminal columns. */
-export function displayWidth(s: string): number {
-  return ASCII.test(s) ? s.length : stringWidth(s);
-}
+export { displayWidth, graphemes, graphemeWidth } from './width.js';
 
 /**
  * Wraps one line (no `\n`) to `width` columns. Breaks after spaces when it can, next to wide
@@ -36,47 +16,9 @@ export function displayWidth(s: string): number {
 export function wrapLine(line: string, width: number): string[] {
   const w = Math.max(1, Math.floor(width));
   if (line.length <= w && displayWidth(line) <= w) return [line];
-  const out: string[] = [];
-  let cur = '';
-  let curW = 0;
-  // The last place `cur` may be broken: index into `cur` and the width before it.
-  let breakAt = -1;
-  let breakW = 0;
-  for (const g of graphemes(line)) {
-    const gw = graphemeWidth(g);
-    if (curW + gw > w && cur !== '') {
-      if (g === ' ') {
-        // A space at the edge becomes the line break itself.
-        out.push(cur);
-        cur = '';
-        curW = 0;
-        breakAt = -1;
-        continue;
-      }
-      if (breakAt > 0) {
-        out.push(cur.slice(0, breakAt).trimEnd());
-        cur = cur.slice(breakAt);
-        curW -= breakW;
-      } else {
-        out.push(cur);
-        cur = '';
-        curW = 0;
-      }
-      breakAt = -1;
-    }
-    if (gw >= 2 && cur !== '') {
-      breakAt = cur.length;
-      breakW = curW;
-    }
-    cur += g;
-    curW += gw;
-    if (g === ' ' || gw >= 2) {
-      breakAt = cur.length;
-      breakW = curW;
-    }
-  }
-  if (cur !== '' || out.length === 0) out.push(cur);
-  return out;
+  const wrap = new LineWrap(w);
+  for (const g of graphemes(line)) wrap.push(g);
+  return wrap.rows();
 }
 
 /** Wraps multi-line text; every `\n` starts a new row, empty lines are kept. */

@@ -16,6 +16,11 @@ export interface UiState {
   line: LineState;
   history: InputHistory;
   scroll: Record<Scroller, number>;
+  /**
+   * Bumped with every scroll action: a pane that keeps its view on the same content while
+   * rows arrive (scrollAnchor.ts) starts again from `scroll` when its mark changes.
+   */
+  scrollMark: Record<Scroller, number>;
   /** The selected tool call (by id, so it survives the log being trimmed); undefined follows the newest. */
   toolSel: string | undefined;
   /** First visible entry of the tool log while an entry is selected. */
@@ -37,6 +42,7 @@ export function initialUiState(): UiState {
     line: EMPTY_LINE,
     history: emptyHistory(),
     scroll: { reply: 0, reasoning: 0, help: 0, detail: 0 },
+    scrollMark: { reply: 0, reasoning: 0, help: 0, detail: 0 },
     toolSel: undefined,
     toolTop: 0,
     detailId: undefined,
@@ -46,15 +52,27 @@ export function initialUiState(): UiState {
   };
 }
 
-/** Moves a scroll position by `delta`, within 0..limit (limit may be Infinity: not yet known). */
-export function scrollBy(ui: UiState, which: Scroller, delta: number, limit: number): UiState {
-  const cur = Math.min(ui.scroll[which], limit);
-  const next = Math.max(0, Math.min(limit, cur + delta));
-  return { ...ui, scroll: { ...ui.scroll, [which]: next } };
+/**
+ * Moves a scroll position by `delta`, within 0..limit (limit may be Infinity: not yet known),
+ * from `from` (the position the pane shows, which may have moved with the content).
+ */
+export function scrollBy(
+  ui: UiState,
+  which: Scroller,
+  delta: number,
+  limit: number,
+  from: number = ui.scroll[which],
+): UiState {
+  const cur = Math.min(from, limit);
+  return scrollTo(ui, which, Math.max(0, Math.min(limit, cur + delta)));
 }
 
 export function scrollTo(ui: UiState, which: Scroller, value: number): UiState {
-  return { ...ui, scroll: { ...ui.scroll, [which]: Math.max(0, value) } };
+  return {
+    ...ui,
+    scroll: { ...ui.scroll, [which]: Math.max(0, value) },
+    scrollMark: { ...ui.scrollMark, [which]: ui.scrollMark[which] + 1 },
+  };
 }
 
 /** The next (or previous) focus among the panes that are on screen. */

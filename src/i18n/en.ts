@@ -172,6 +172,7 @@ export const en = {
   'hint.complete': 'complete',
   'hint.history': 'history',
   'keys.cancel': 'Stop the turn in flight (while busy); press again within 2 s to quit',
+  'keys.clearInput': 'Clear the message being typed (when idle); press again to quit',
   'keys.quitCtrlC': 'Quit (when idle)',
   'keys.redraw': 'Redraw the screen',
   'keys.togglePause': 'Pause or resume autonomous thinking',

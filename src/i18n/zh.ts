@@ -156,6 +156,7 @@ export const zh = {
   'hint.complete': '补全',
   'hint.history': '历史',
   'keys.cancel': '停止当前一轮（忙碌时）；2 秒内再按一次退出',
+  'keys.clearInput': '清空正在输入的消息（空闲时）；再按一次退出',
   'keys.quitCtrlC': '退出（空闲时）',
   'keys.redraw': '重绘屏幕',
   'keys.togglePause': '暂停或继续自主思考',

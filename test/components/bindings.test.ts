@@ -16,6 +16,7 @@ const base: KeyContext = {
   input: '',
   busy: false,
   exitArmed: false,
+  approvalArmed: false,
 };
 const ctx = (over: Partial<KeyContext> = {}): KeyContext => ({ ...base, ...over });
 
@@ -52,6 +53,13 @@ describe('always available', () => {
     expect(act('c', K.ctrl, { overlay: 'help', busy: true })).toBe('cancel');
   });
 
+  test('Ctrl+C when idle clears a typed message first; the next press quits', () => {
+    expect(act('c', K.ctrl, { input: 'half a thought' })).toBe('clearInput');
+    expect(act('c', K.ctrl, { input: 'half a thought', exitArmed: true })).toBe('quit');
+    expect(act('c', K.ctrl, { input: '' })).toBe('quit');
+    expect(act('c', K.ctrl, { input: 'hi', machine: 'THINKING', busy: true })).toBe('cancel');
+  });
+
   test('Ctrl+L redraws and Ctrl+P pauses in every state, even under an overlay', () => {
     for (const machine of ['THINKING', 'AWAITING_INPUT', 'PAUSED', 'AWAITING_APPROVAL'] as const) {
       for (const overlay of ['none', 'help', 'detail'] as const) {
@@ -65,7 +73,10 @@ describe('always available', () => {
     expect(act('', K.f1)).toBe('help');
     expect(act('', K.f1, { machine: 'THINKING' })).toBe('help');
     expect(act('?', K.none)).toBe('help');
-    expect(act('?', K.none, { machine: 'THINKING' })).toBe('help');
+    expect(act('?', K.none, { machine: 'PAUSED' })).toBe('help');
+    // While it thinks, ? is a printable key like any other: it interrupts and is typed.
+    expect(act('?', K.none, { machine: 'THINKING' })).toBe('interruptAndType');
+    expect(act('', K.f1, { machine: 'AWAITING_APPROVAL' })).toBe('help');
     expect(act('?', K.none, { input: 'why' })).toBe('type');
     for (const [i, k] of [
       ['', K.esc],
@@ -82,17 +93,31 @@ describe('always available', () => {
 });
 
 describe('approval', () => {
-  const A = { machine: 'AWAITING_APPROVAL' } as const;
-  test('y / n / a / Esc answer; nothing typed leaks into the input', () => {
+  const A = { machine: 'AWAITING_APPROVAL', approvalArmed: true } as const;
+  test('once armed, y / n / a / Esc answer; other letters are typed; Enter never sends', () => {
     expect(act('y', K.none, A)).toBe('approveYes');
     expect(act('Y', { shift: true }, A)).toBe('approveYes');
     expect(act('n', K.none, A)).toBe('approveNo');
     expect(act('', K.esc, A)).toBe('approveNo');
     expect(act('a', K.none, A)).toBe('approveAlways');
-    expect(act('x', K.none, A)).toBe('ignore');
+    expect(act('x', K.none, A)).toBe('type');
+    expect(act('?', K.none, A)).toBe('type');
     expect(act('\r', K.enter, A)).toBe('ignore');
-    expect(act('?', K.none, A)).toBe('ignore');
     expect(act('', K.tab, A)).toBe('focusNext');
+  });
+
+  test('not yet armed (just shown, or the user is typing): y / n / a are typed, Esc waits', () => {
+    const early = { ...A, approvalArmed: false };
+    expect(act('y', K.none, early)).toBe('type');
+    expect(act('n', K.none, early)).toBe('type');
+    expect(act('a', K.none, early)).toBe('type');
+    expect(act('', K.esc, early)).toBe('ignore');
+    expect(act('\r', K.enter, early)).toBe('ignore');
+    expect(act('', K.backspace, early)).toBe('deleteBack');
+  });
+
+  test('a pasted "y" is text, never an answer', () => {
+    expect(act('y', { paste: true }, A)).toBe('type');
   });
 });
 
@@ -231,7 +256,7 @@ describe('hints and help come from the same table', () => {
   test('hints follow the state', () => {
     const labels = (c: Partial<KeyContext>): string[] => hintsFor(ctx(c)).map((h) => h.label);
     expect(labels({ machine: 'THINKING', busy: true })[0]).toBe('hint.interrupt');
-    expect(labels({ machine: 'AWAITING_APPROVAL' }).slice(0, 3)).toEqual([
+    expect(labels({ machine: 'AWAITING_APPROVAL', approvalArmed: true }).slice(0, 3)).toEqual([
       'hint.approve',
       'hint.deny',
       'hint.always',
@@ -299,6 +324,7 @@ describe('every row of the table', () => {
         input: w.input ? INPUTS[w.input] : '',
         busy: w.busy ?? false,
         exitArmed: w.exitArmed ?? false,
+        approvalArmed: w.approvalArmed ?? false,
       });
       const got = resolveKey(sample[0], sample[1], c);
       expect(

@@ -81,7 +81,8 @@ describe('the input box', () => {
 
   test('a multi-line paste stays one message; Enter sends it whole', async () => {
     const hh = await start();
-    hh.press('line one\r\nline two\rline three');
+    // Bracketed paste (the terminal guard turns it on): the text comes between the markers.
+    hh.press('\x1b[200~line one\r\nline two\rline three\x1b[201~');
     const f = await hh.waitFor((x) => x.includes('line three'));
     const lines = f.split('\n');
     const i = lines.findIndex((l) => l.startsWith('› line one'));
@@ -98,6 +99,28 @@ describe('the input box', () => {
     expect(hh.c.calls).toEqual([
       { method: 'submit', text: 'line one\nline two\nline three\nfour' },
     ]);
+  });
+
+  test('keys that arrive in one read are each a key: Backspace deletes, Enter sends', async () => {
+    const hh = await start();
+    hh.press('helo\x7flo\r');
+    await hh.waitForCalls(1);
+    expect(hh.c.calls).toEqual([{ method: 'submit', text: 'hello' }]);
+    await hh.waitFor((f) => inputLine(f).includes('Type a message'));
+  });
+
+  test('a paste spread over several reads, markers split too, is one text', async () => {
+    const hh = await start();
+    // Ink holds back a partial escape sequence until the rest arrives.
+    hh.press('\x1b[20', '0~first\r', 'second\rth', 'ird\x1b[2', '01~');
+    const f = await hh.waitFor((x) => x.includes('third'));
+    expect(f).not.toContain('[200~');
+    expect(f).not.toContain('[201~');
+    expect(hh.c.calls).toEqual([]);
+    // Keys after the paste are keys again.
+    hh.press('!\r');
+    await hh.waitForCalls(1);
+    expect(hh.c.calls).toEqual([{ method: 'submit', text: 'first\nsecond\nthird!' }]);
   });
 
   test('CJK text and emoji edit by whole characters', async () => {

@@ -45,6 +45,15 @@ describe('while THINKING', () => {
     expect(c.calls).toEqual([{ method: 'interrupt' }, { method: 'submit', text: 'hello' }]);
   });
 
+  test('? interrupts and is typed like any printable key (the help is F1 here)', async () => {
+    const { c, press, waitFor: wf, waitForCalls } = await start();
+    press('?');
+    await waitForCalls(1);
+    expect(c.methods()).toEqual(['interrupt']);
+    const f = await wf((x) => x.includes('› ?'));
+    expect(f).not.toContain('Help: keys and commands');
+  });
+
   test('Ctrl+C interrupts while busy; a second Ctrl+C within 2 s quits', async () => {
     const hh = await start();
     hh.press(KEY.ctrl('c'));
@@ -68,6 +77,19 @@ describe('while AWAITING_INPUT', () => {
 
   test('Ctrl+C when idle quits at once', async () => {
     const hh = await start('AWAITING_INPUT');
+    hh.press(KEY.ctrl('c'));
+    await hh.waitForCalls(1);
+    expect(hh.c.methods()).toEqual(['requestExit']);
+    await waitFor(() => hh.exits === 1, 'onExit');
+  });
+
+  test('Ctrl+C with a message typed clears it first; the next Ctrl+C quits', async () => {
+    const hh = await start('AWAITING_INPUT');
+    hh.type('half a thought');
+    await hh.waitFor((f) => f.includes('› half a thought'));
+    hh.press(KEY.ctrl('c'));
+    await hh.waitFor((f) => !f.includes('half a thought') && f.includes('Press Ctrl+C again'));
+    expect(hh.c.calls).toEqual([]);
     hh.press(KEY.ctrl('c'));
     await hh.waitForCalls(1);
     expect(hh.c.methods()).toEqual(['requestExit']);
@@ -129,7 +151,7 @@ describe('while AWAITING_APPROVAL', () => {
     test(`${JSON.stringify(key)} answers ${answer}`, async () => {
       const c = createFakeController({ machine: 'THINKING' });
       askApproval(c);
-      h = await renderApp({ c });
+      h = await renderApp({ c, approvalDelayMs: 0 });
       await h.waitFor((f) => f.includes('Approval needed'));
       h.press(key);
       await h.waitForCalls(1);
@@ -138,17 +160,18 @@ describe('while AWAITING_APPROVAL', () => {
     });
   }
 
-  test('other keys do nothing and type nothing', async () => {
+  test('other letters are typed into the message; Enter does not send while a call waits', async () => {
     const c = createFakeController({ machine: 'THINKING' });
     askApproval(c);
-    h = await renderApp({ c });
+    h = await renderApp({ c, approvalDelayMs: 0 });
     await h.waitFor((f) => f.includes('Approval needed'));
     h.type('x');
+    await h.waitFor((f) => f.includes('› x'));
     h.press(KEY.enter);
     h.press('y');
     await h.waitForCalls(1);
     expect(c.calls).toEqual([{ method: 'answerApproval', answer: 'yes' }]);
-    expect(h.frame()).not.toContain('› x');
+    expect(h.frame()).toContain('› x');
   });
 });
 

@@ -1,11 +1,28 @@
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { makeMessage, type HistoryMessage } from '../../src/core/messages.js';
 import { bottomWindow, type Row } from '../../components/panes/rows.js';
-import { buildBlocks } from '../../components/panes/conversation.js';
+import { agentRows, buildBlocks } from '../../components/panes/conversation.js';
+import { LiveRows } from '../../components/panes/liveRows.js';
+import { anchorOffset } from '../../components/panes/scrollAnchor.js';
+import { LineWrap } from '../../components/text/lineWrap.js';
+import { displayWidth } from '../../components/text/wrap.js';
 import { createFakeController, type FakeController } from '../helpers/fakeController.js';
 import { KEY, renderApp, type Harness } from '../helpers/renderApp.js';
 
 let h: Harness | undefined;
+
+/** The body rows of a pane: the lines between its title rule and the next rule. */
+const paneBody = (f: string, title: string): string[] => {
+  const lines = f.split('\n');
+  const at = lines.findIndex((l) => new RegExp(`^[─━]{2} ${title} `).test(l));
+  const end = lines.findIndex((l, i) => i > at && /^[─━]{2} /.test(l));
+  return lines.slice(at + 1, end);
+};
+const scrolledBy = (f: string, title: string): number | undefined => {
+  const rule = f.split('\n').find((l) => new RegExp(`^[─━]{2} ${title} `).test(l)) ?? '';
+  const m = /↑(\d+)/.exec(rule);
+  return m ? Number(m[1]) : undefined;
+};
 afterEach(() => {
   h?.unmount();
   h = undefined;
@@ -104,6 +121,114 @@ describe('the reply pane', () => {
     await h.waitFor((x) => !/↑\d+/.test(x));
   });
 
+  test('scrolled up, the view stays on the same lines while a reply streams in below', async () => {
+    const c = createFakeController({ machine: 'THINKING' });
+    for (let i = 1; i <= 40; i++) say(c, 'assistant', `message number ${i}`);
+    h = await renderApp({ c });
+    c.emit({ type: 'request_start', turnId: 1, promptTokens: 5 });
+    c.emit({ type: 'text_delta', turnId: 1, text: 'live line 1' });
+    await h.waitFor((x) => x.includes('live line 1▍'));
+    h.press(KEY.pgUp);
+    let f = await h.waitFor((x) => scrolledBy(x, 'Conversation') !== undefined);
+    const offset = scrolledBy(f, 'Conversation')!;
+    const body = paneBody(f, 'Conversation');
+    expect(body.join('\n')).toContain('message number');
+    c.emit({ type: 'text_delta', turnId: 1, text: '\nlive line 2\nlive line 3\nlive line 4' });
+    f = await h.waitFor((x) => scrolledBy(x, 'Conversation') === offset + 3);
+    expect(paneBody(f, 'Conversation')).toEqual(body);
+    // The reply ends: the live rows become a message of the same rows; nothing moves.
+    say(c, 'assistant', 'live line 1\nlive line 2\nlive line 3\nlive line 4');
+    c.emit({ type: 'notice', level: 'info', text: 'one more line below' });
+    f = await h.waitFor((x) => scrolledBy(x, 'Conversation') === offset + 4);
+    expect(paneBody(f, 'Conversation')).toEqual(body);
+    // Scroll keys move from where the view is now.
+    h.press(KEY.pgDn);
+    const page = body.length - 1;
+    f = await h.waitFor((x) => scrolledBy(x, 'Conversation') !== offset + 4);
+    expect(scrolledBy(f, 'Conversation') ?? 0).toBe(Math.max(0, offset + 4 - page));
+    // At the bottom it follows new rows again.
+    h.press(KEY.tab); // the conversation: End goes to its bottom
+    await h.waitFor((x) => x.includes('━━ Conversation'));
+    h.press(KEY.end);
+    await h.waitFor((x) => scrolledBy(x, 'Conversation') === undefined);
+    say(c, 'assistant', 'the newest');
+    await h.waitFor((x) => paneBody(x, 'Conversation').at(-1)!.includes('◆ the newest'));
+  });
+
+  test('the offset anchor: grows with appended rows, restarts on a key, rebases on resize', () => {
+    let below = 0;
+    const input = (offset: number, mark: number, width = 80) => ({
+      offset,
+      mark,
+      width,
+      snapshot: () => below,
+      grownSince: (snap: number) => below - snap,
+    });
+    let r = anchorOffset(undefined, input(5, 1));
+    expect(r.value).toBe(5);
+    below = 3;
+    r = anchorOffset(r.state, input(5, 1));
+    expect(r.value).toBe(8);
+    // Following the bottom (0) stays at 0.
+    let z = anchorOffset(undefined, input(0, 2));
+    below = 10;
+    z = anchorOffset(z.state, input(0, 2));
+    expect(z.value).toBe(0);
+    // A scroll key (a new mark) starts again from the offset it asked for.
+    r = anchorOffset(r.state, input(6, 2));
+    expect(r.value).toBe(6);
+    below = 12;
+    r = anchorOffset(r.state, input(6, 2));
+    expect(r.value).toBe(8);
+    // A resize keeps the position shown and measures growth from there.
+    r = anchorOffset(r.state, input(6, 2, 60));
+    expect(r.value).toBe(8);
+    below = 13;
+    r = anchorOffset(r.state, input(6, 2, 60));
+    expect(r.value).toBe(9);
+  });
+
+  test('the streaming cursor never pushes a full row of CJK text past the width', () => {
+    const width = 40;
+    const full = '文'.repeat(19); // 38 columns + the 2-column prefix: exactly 40
+    const rows = agentRows(full, width, { lang: 'en', cursor: true });
+    for (const r of rows) expect(displayWidth(r.text)).toBeLessThanOrEqual(width);
+    expect(rows.map((r) => r.text)).toEqual([`◆ ${full}`, '  ▍']);
+    const short = agentRows('文文', width, { lang: 'en', cursor: true });
+    expect(short.map((r) => r.text)).toEqual(['◆ 文文▍']);
+  });
+
+  test('a streaming reply is wrapped a delta at a time, with the same rows as a full wrap', () => {
+    // Every grapheme wrapped goes through LineWrap.push, whoever wraps it: count them.
+    const push = vi.spyOn(LineWrap.prototype, 'push');
+    try {
+      const live = new LiveRows();
+      const zh = '这是一个很长的中文句子，用来检查在窄终端里按照显示宽度换行是否正确。';
+      let text = '';
+      let before = 0;
+      const perUpdate: number[] = [];
+      for (let i = 0; text.length < 20_000; i++) {
+        text += i % 7 === 6 ? `${zh}\n` : zh;
+        const rows = live.rows(text, 80, 'en', true);
+        perUpdate.push(push.mock.calls.length - before);
+        if (i % 50 === 0) {
+          push.mockClear();
+          expect(rows).toEqual(agentRows(text, 80, { lang: 'en', cursor: true }));
+          push.mockClear();
+        }
+        before = push.mock.calls.length;
+      }
+      // Each update wraps about what was added (one delta and the held-back character),
+      // however long the reply has grown: 20K characters, yet never more than one delta.
+      expect(Math.max(...perUpdate)).toBeLessThanOrEqual(zh.length + 1);
+      // The same text again costs nothing.
+      live.rows(text, 80, 'en', true);
+      expect(push.mock.calls.length).toBe(before);
+    } finally {
+      push.mockRestore();
+    }
+  });
+
   test('a long history only wraps what is on screen', () => {
     const blocks = Array.from({ length: 5000 }, (_, i) => i);
     let wrapped = 0;
@@ -137,6 +262,26 @@ describe('the reasoning pane', () => {
     expect(lines.findIndex((l) => l.includes('Reasoning'))).toBeLessThan(
       lines.findIndex((l) => l.includes('Final reasoning')),
     );
+  });
+
+  test('scrolled up, the reasoning stays on the same lines while more streams in', async () => {
+    const c = createFakeController({ machine: 'THINKING' });
+    h = await renderApp({ c });
+    c.emit({ type: 'request_start', turnId: 1, promptTokens: 5 });
+    const lines = Array.from({ length: 20 }, (_, i) => `thought ${i + 1}`).join('\n');
+    c.emit({ type: 'reasoning_delta', turnId: 1, text: lines });
+    await h.waitFor((x) => x.includes('thought 20'));
+    h.press(KEY.tab, KEY.tab);
+    await h.waitFor((x) => x.includes('━━ Reasoning'));
+    h.press(KEY.up, KEY.up);
+    let f = await h.waitFor((x) => scrolledBy(x, 'Reasoning') === 2);
+    const body = paneBody(f, 'Reasoning');
+    expect(body.join('\n')).not.toContain('thought 20');
+    c.emit({ type: 'reasoning_delta', turnId: 1, text: '\nthought 21\nthought 22' });
+    f = await h.waitFor((x) => scrolledBy(x, 'Reasoning') === 4);
+    expect(paneBody(f, 'Reasoning')).toEqual(body);
+    h.press(KEY.down);
+    f = await h.waitFor((x) => scrolledBy(x, 'Reasoning') === 3);
   });
 
   test('scrolls when focused', async () => {

@@ -5,12 +5,15 @@ import {
   CLEAR_SCREEN,
   ENTER_ALT_SCREEN,
   LEAVE_ALT_SCREEN,
+  PASTE_OFF,
+  PASTE_ON,
   SHOW_CURSOR,
 } from '../../components/terminal/terminalGuard.js';
 import type { CliFlags } from '../../src/cli/args.js';
 import { createFakeController, type FakeController } from '../helpers/fakeController.js';
 import { FakeStderr, FakeStdin, FakeStdout } from '../helpers/fakeTerminal.js';
-import { waitFor } from '../helpers/waitForFrame.js';
+import { displayWidth } from '../../components/text/wrap.js';
+import { plain, waitFor } from '../helpers/waitForFrame.js';
 
 const flags: CliFlags = {
   json: false,
@@ -104,7 +107,8 @@ describe('runTui', () => {
   test('quitting restores the terminal once, stops the loop and closes the app', async () => {
     const r = start();
     await ready(r);
-    expect(r.stdout.text().startsWith(ENTER_ALT_SCREEN)).toBe(true);
+    // The alternate screen, cursor home, bracketed paste on; all undone once at the end.
+    expect(r.stdout.text().startsWith(ENTER_ALT_SCREEN + PASTE_ON)).toBe(true);
     await waitFor(
       () => r.stdout.text().includes('recovered 2 lines of history'),
       'the start-up warning',
@@ -115,6 +119,9 @@ describe('runTui', () => {
     const out = r.stdout.text();
     expect(count(out, ENTER_ALT_SCREEN)).toBe(1);
     expect(count(out, LEAVE_ALT_SCREEN)).toBe(1);
+    expect(count(out, PASTE_ON)).toBe(1);
+    expect(count(out, PASTE_OFF)).toBe(1);
+    expect(out.indexOf(PASTE_OFF)).toBeLessThan(out.indexOf(LEAVE_ALT_SCREEN));
     // Nothing but cursor-visibility codes may follow the restore (no stray frame lines).
     expect(out.slice(out.indexOf(LEAVE_ALT_SCREEN)).split(SHOW_CURSOR).join('')).toBe(
       LEAVE_ALT_SCREEN,
@@ -140,9 +147,32 @@ describe('runTui', () => {
     await ready(r);
     r.stdin.write('\x0c');
     await waitFor(() => r.stdout.text().includes(CLEAR_SCREEN), 'the clear-screen sequence');
+    // The user's shell scrollback is not wiped.
+    expect(r.stdout.text()).not.toContain('\x1b[3J');
     r.stdin.write('\x03');
     expect(await r.run).toBe(0);
     expect(count(r.stdout.text(), LEAVE_ALT_SCREEN)).toBe(1);
+  });
+
+  test('after a resize, the first frame written already has the new size', async () => {
+    const r = start();
+    await ready(r);
+    const from = r.log.length;
+    r.stdout.columns = 50;
+    r.stdout.rows = 15;
+    r.stdout.emit('resize');
+    const frames = (): string[] =>
+      r.log
+        .slice(from)
+        .map((l) => plain(l.data))
+        .filter((f) => f.includes('Conversation'));
+    await waitFor(() => frames().length > 0, 'a frame after the resize');
+    const lines = frames()[0]!.replace(/\n$/, '').split('\n');
+    expect(lines.length).toBeLessThanOrEqual(14);
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(50);
+    r.stdin.write('\x03');
+    expect(await r.run).toBe(0);
+    expect(r.stdout.listenerCount('resize')).toBe(0);
   });
 
   for (const [signal, code] of [

@@ -289,7 +289,7 @@ describe('the main screens in both languages', () => {
         type: 'tool_end',
         entry: toolEntry({ callId: 'b', status: 'error', errorKind: 'not_found', summary: 'gone' }),
       });
-      const h = await renderApp({ c, lang, rows: 30 });
+      const h = await renderApp({ c, lang, rows: 30, approvalDelayMs: 0 });
       const frames: string[] = [];
       const grab = async (predicate: (f: string) => boolean): Promise<void> => {
         frames.push(await h.waitFor(predicate));

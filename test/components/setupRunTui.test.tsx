@@ -51,7 +51,7 @@ function start(opts: { tty?: boolean; flags?: Partial<CliFlags> } = {}) {
   const stderr = new FakeStderr(log);
   const proc = new EventEmitter();
   const env = { COGITO_HOME: home, LANG: 'en_US.UTF-8' };
-  const created: { configExisted: boolean }[] = [];
+  const created: { configExisted: boolean; rawMode: boolean }[] = [];
   const c = createFakeController({ machine: 'AWAITING_INPUT' });
   const port = Number(new URL(server.url).port);
   const deps: TuiDeps = {
@@ -60,7 +60,8 @@ function start(opts: { tty?: boolean; flags?: Partial<CliFlags> } = {}) {
       createSetupServices({ home: plan.home, cwd: tmp, detect: { ports: { ollama: port } } }),
     createApp: async () => {
       const loaded = loadConfig({ env, cwd: tmp });
-      created.push({ configExisted: loaded.ok && loaded.exists });
+      // Raw mode still on while the app is built: keys typed now must not echo on the screen.
+      created.push({ configExisted: loaded.ok && loaded.exists, rawMode: stdin.rawMode });
       const agent = Object.assign(c, {
         notice: (text: string, level: 'info' | 'warn' = 'info') =>
           c.emit({ type: 'notice', level, text }),
@@ -107,7 +108,7 @@ describe('runTui and the setup wizard', () => {
     r.press('\r');
     await r.until('Your turn');
     await r.until(`Saved to ${path.join(home, 'config.json')}`);
-    expect(r.created).toEqual([{ configExisted: true }]);
+    expect(r.created).toEqual([{ configExisted: true, rawMode: true }]);
     r.press('\x03');
     expect(await r.run).toBe(0);
     const out = r.screen();

@@ -22,7 +22,7 @@ describe('StatusBar', () => {
       contextTokens: 1234,
       sessionTokens: 15_600,
     });
-    const r = render(<StatusBar store={c.store} width={100} workspace="/srv/notes" spinner="*" />);
+    const r = render(<StatusBar store={c.store} width={100} workspace="/srv/notes" />);
     const f = await waitForFrame(r.lastFrame, (x) => x.includes('Thinking'));
     expect(f.split('\n')[0]).toBe(
       '● Thinking │ explorer │ test-model │ /srv/notes │ Cycle 3/∞ │ Context 1.2k │ Session 15.6k',
@@ -32,7 +32,7 @@ describe('StatusBar', () => {
 
   test('shows the cycle limit and the hourly budget when they are set', async () => {
     const c = createFakeController({ machine: 'THINKING', cycle: 4, maxCycles: 20 });
-    const r = render(<StatusBar store={c.store} width={120} workspace="/srv/notes" spinner="*" />);
+    const r = render(<StatusBar store={c.store} width={120} workspace="/srv/notes" />);
     c.emit({ type: 'settings_changed', budgetPerHour: 50_000 });
     c.emit({ type: 'budget', usedLastHour: 12_000 });
     const f = await waitForFrame(r.lastFrame, (x) => x.includes('Budget'));
@@ -86,7 +86,7 @@ describe('StatusBar', () => {
 
   test('drops the least important parts when narrow, never the state', async () => {
     const c = createFakeController({ machine: 'AWAITING_APPROVAL' });
-    const r = render(<StatusBar store={c.store} width={30} workspace="/srv/notes" spinner="*" />);
+    const r = render(<StatusBar store={c.store} width={30} workspace="/srv/notes" />);
     const f = await waitForFrame(r.lastFrame, (x) => x.includes('Needs approval'));
     expect(f.split('\n')[0]!.length).toBeLessThanOrEqual(30);
     expect(f).toContain('● Needs approval');
@@ -111,7 +111,7 @@ describe('StatusBar', () => {
     const c = createFakeController({ machine: 'PAUSED', cycle: 2 });
     const r = render(
       <LangContext.Provider value="zh">
-        <StatusBar store={c.store} width={100} workspace="/srv" spinner="*" />
+        <StatusBar store={c.store} width={100} workspace="/srv" />
       </LangContext.Provider>,
     );
     const f = await waitForFrame(r.lastFrame, (x) => x.includes('已暂停'));

@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import {
+  CLEAR_SCREEN,
   ENTER_ALT_SCREEN,
   LEAVE_ALT_SCREEN,
+  PASTE_OFF,
+  PASTE_ON,
   SHOW_CURSOR,
   createTerminalGuard,
 } from '../../components/terminal/terminalGuard.js';
@@ -11,25 +14,59 @@ function sink(): { writes: string[]; write(s: string): void } {
   return { writes, write: (s: string) => void writes.push(s) };
 }
 
+function rawInput(): { isTTY: boolean; raw: boolean; setRawMode(m: boolean): void } {
+  return {
+    isTTY: true,
+    raw: true,
+    setRawMode(m: boolean) {
+      this.raw = m;
+    },
+  };
+}
+
 describe('the terminal guard', () => {
   test('enters the alternate screen once and restores it exactly once', () => {
     const out = sink();
-    const input = {
-      isTTY: true,
-      raw: true,
-      setRawMode(m: boolean) {
-        this.raw = m;
-      },
-    };
+    const input = rawInput();
     const g = createTerminalGuard(out, input);
     g.enter();
     g.enter();
-    expect(out.writes).toEqual([ENTER_ALT_SCREEN]);
+    expect(out.writes).toEqual([ENTER_ALT_SCREEN + PASTE_ON]);
     g.restore();
     g.restore();
     g.restore();
-    expect(out.writes).toEqual([ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN + SHOW_CURSOR]);
+    expect(out.writes).toEqual([
+      ENTER_ALT_SCREEN + PASTE_ON,
+      PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR,
+    ]);
     expect(g.restored).toBe(true);
+    expect(input.raw).toBe(false);
+  });
+
+  test('the alternate screen starts with the cursor home; bracketed paste is on inside it', () => {
+    expect(ENTER_ALT_SCREEN).toBe('\x1b[?1049h\x1b[H');
+    expect(PASTE_ON).toBe('\x1b[?2004h');
+    expect(PASTE_OFF).toBe('\x1b[?2004l');
+  });
+
+  test('clearing the screen leaves the scrollback alone', () => {
+    expect(CLEAR_SCREEN).toBe('\x1b[2J\x1b[H');
+    expect(CLEAR_SCREEN).not.toContain('\x1b[3J');
+  });
+
+  test('raw mode can be held between two screens, but not after the restore', () => {
+    const input = rawInput();
+    const g = createTerminalGuard(sink(), input);
+    g.holdRawMode(); // not entered yet: nothing to hold
+    expect(input.raw).toBe(true);
+    input.raw = false;
+    g.holdRawMode();
+    expect(input.raw).toBe(false);
+    g.enter();
+    g.holdRawMode();
+    expect(input.raw).toBe(true);
+    g.restore();
+    g.holdRawMode();
     expect(input.raw).toBe(false);
   });
 
@@ -52,6 +89,6 @@ describe('the terminal guard', () => {
     });
     g.enter();
     g.restore();
-    expect(out.writes.at(-1)).toBe(LEAVE_ALT_SCREEN + SHOW_CURSOR);
+    expect(out.writes.at(-1)).toBe(PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR);
   });
 });

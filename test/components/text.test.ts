@@ -8,6 +8,8 @@ import {
   wrapText,
 } from '../../components/text/wrap.js';
 import { sanitize } from '../../components/text/sanitize.js';
+import { GrowingWrap } from '../../components/text/growingWrap.js';
+import { graphemes } from '../../components/text/width.js';
 import { WrapCache } from '../../components/text/wrapCache.js';
 import { formatDuration, formatTokens, shortenPath } from '../../components/text/format.js';
 
@@ -118,5 +120,68 @@ describe('resultsLine', () => {
     ]);
     expect(resultsLine(content)).toBe('✓ ls(".")  ✗ read("x")');
     expect(resultsLine('plain text\nmore')).toBe('plain text …');
+  });
+});
+
+describe('GrowingWrap', () => {
+  test('wraps a growing text exactly like wrapText, whatever the deltas split', () => {
+    const pieces = [
+      'The quick brown fox ',
+      'jumps over the lazy dog. ',
+      '这是一个很长的中文句子，',
+      '用来检查换行。\n\n',
+      'e',
+      '\u0301 combining, then a family ',
+      '👨\u200d',
+      '👩\u200d👧 and more ',
+      'words\nnext line ',
+      'averyveryverylongwordthatmustbesplitacrossseveralrows ',
+      '',
+      'end.',
+    ];
+    for (const width of [1, 5, 12, 40]) {
+      const g = new GrowingWrap(width);
+      let text = '';
+      for (const p of pieces) {
+        text += p;
+        expect(g.wrap(text), `width ${width} after ${JSON.stringify(p)}`).toEqual(
+          wrapText(text, width),
+        );
+      }
+    }
+  });
+
+  test('a text that is not a continuation starts again', () => {
+    const g = new GrowingWrap(10);
+    g.wrap('hello there world');
+    expect(g.wrap('goodbye')).toEqual(['goodbye']);
+    expect(g.wrap('')).toEqual(['']);
+  });
+
+  test('the work of an update is the size of the delta, not of the text', () => {
+    const g = new GrowingWrap(60);
+    let text = '';
+    let last = 0;
+    for (let i = 0; i < 400; i++) {
+      text += i % 10 === 9 ? '中文字符。\n' : '中文字符，';
+      g.wrap(text);
+      expect(g.work - last).toBeLessThanOrEqual(7);
+      last = g.work;
+    }
+  });
+});
+
+describe('graphemes of long text', () => {
+  test('long strings are segmented in pieces without splitting a character', () => {
+    const unit = 'a👨\u200d👩\u200d👧e\u0301中🇯🇵';
+    const long = unit.repeat(400);
+    const got = graphemes(long);
+    expect(got.join('')).toBe(long);
+    const whole = Array.from(
+      new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(long),
+      (x) => x.segment,
+    );
+    expect(got).toEqual(whole);
+    expect(got.length).toBe(graphemes(unit).length * 400);
   });
 });

@@ -1,0 +1,86 @@
+/**
+ * The full-screen app, started for real (`node bin/cogito.js`) in a pseudo-terminal against a
+ * scripted server, with the helpers the terminal benchmarks share.
+ */
+import { startScriptedServer, type ScriptedServer } from '../../test/helpers/scriptedServer.js';
+import { COGITO, ROOT, makeHome, type BenchHome } from './appEnv.js';
+import { PtyApp } from './ptyApp.js';
+
+export const COLS = 100;
+export const ROWS = 30;
+
+/** The whole screen has been drawn: the status bar, and the key hints on the last row. */
+export function isFullFrame(text: string): boolean {
+  return text.includes('● ') && /Input[\s\S]*quit/.test(text);
+}
+
+export interface Tui {
+  app: PtyApp;
+  server: ScriptedServer;
+  home: BenchHome;
+  /**
+   * Waits for `label` (e.g. "Your turn") in the output written after time `after`; resolves
+   * with the time of the chunk that completed it.
+   */
+  waitForText(label: string, after: number, timeoutMs?: number): Promise<number>;
+  /** Quits (Ctrl+C, then signals if needed) and removes the temporary home. */
+  close(): Promise<void>;
+}
+
+export interface TuiOptions {
+  /** Extra CLI flags, e.g. `['--paused']`. */
+  args?: string[];
+  /** config.json contents. */
+  config?: Record<string, unknown>;
+  server?: ScriptedServer;
+  /** Called with the home before the app starts (e.g. to write a session into it). */
+  prepare?(home: BenchHome): void | Promise<void>;
+}
+
+/** Index of the first chunk written at or after time `t`. */
+export function chunkIndexAfter(app: PtyApp, t: number): number {
+  let i = app.chunks.length;
+  while (i > 0 && app.chunks[i - 1]!.t >= t) i -= 1;
+  return i;
+}
+
+export async function startTui(opts: TuiOptions = {}): Promise<Tui> {
+  const server = opts.server ?? (await startScriptedServer());
+  const home = makeHome(server.url, opts.config ?? {});
+  await opts.prepare?.(home);
+  const app = new PtyApp([...COGITO, ...(opts.args ?? [])], {
+    env: home.env(),
+    cwd: home.workspace,
+    cols: COLS,
+    rows: ROWS,
+  });
+  await app.ready();
+  const waitForText = async (label: string, after: number, timeoutMs = 20_000): Promise<number> => {
+    const res = await app.waitFor((s) => s.includes(label), `"${label}" on screen`, {
+      from: chunkIndexAfter(app, after),
+      timeoutMs,
+    });
+    return res.t;
+  };
+  return {
+    app,
+    server,
+    home,
+    waitForText,
+    async close() {
+      if (app.exitCode === undefined) {
+        // Ctrl+C cancels a running turn, a second one quits; then signals as a fallback.
+        for (let i = 0; i < 3 && app.exitCode === undefined; i++) {
+          await app.send('\x03');
+          await Promise.race([app.exit(), new Promise((r) => setTimeout(r, 1000))]);
+        }
+        if (app.exitCode === undefined) await app.stop('SIGTERM', 3000);
+      }
+      await app.stop();
+      if (!opts.server) await server.close();
+      home.cleanup();
+    },
+  };
+}
+
+export { ROOT };

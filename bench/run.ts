@@ -1,0 +1,48 @@
+/**
+ * Every benchmark in turn, then one summary table.
+ *
+ *   npm run bench                 full run (~5 minutes on 2 cores); results in bench/results/
+ *   npm run bench -- --quick      fewer samples, shorter stream; results in bench/results/tmp/
+ *   npx tsx bench/<name>.ts       one benchmark (startup, interrupt, echo, send, render, memory, history)
+ */
+import { echo } from './echo.js';
+import { history } from './history.js';
+import { interrupt } from './interrupt.js';
+import { memory } from './memory.js';
+import { render } from './render.js';
+import {
+  formatTable,
+  parseBenchArgs,
+  runAndRecord,
+  type Bench,
+  type BenchResult,
+} from './lib/report.js';
+import { send } from './send.js';
+import { startup } from './startup.js';
+
+const ALL: Bench[] = [startup, interrupt, echo, send, render, memory, history];
+
+const opts = parseBenchArgs(process.argv.slice(2));
+const results: BenchResult[] = [];
+const failed: string[] = [];
+const t0 = performance.now();
+for (const bench of ALL) {
+  try {
+    results.push(await runAndRecord(bench, opts));
+  } catch (err) {
+    failed.push(bench.name);
+    process.stderr.write(`${bench.name} failed: ${(err as Error).stack ?? String(err)}\n`);
+  }
+}
+const rows = results.flatMap((r) =>
+  r.metrics
+    .filter((m) => m.target !== undefined)
+    .map((m) => [r.name, m.name, m.value, m.target ?? '', m.met ? 'yes' : 'NO']),
+);
+process.stdout.write(
+  `\n== summary (targets) ==\n${formatTable(['bench', 'metric', 'measured', 'target', 'met'], rows)}\n`,
+);
+process.stdout.write(
+  `\n${Math.round((performance.now() - t0) / 1000)} s in all${failed.length ? `; FAILED: ${failed.join(', ')}` : ''}\n`,
+);
+process.exit(failed.length ? 1 : 0);

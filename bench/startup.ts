@@ -1,0 +1,180 @@
+/**
+ * startup: how long the real program takes to be usable.
+ * - full-screen app: spawn → the first complete frame in a real (pseudo-)terminal;
+ * - print mode (`-p`): spawn → the first request arriving at the scripted server.
+ * Plus, for context: a bare `node -e 0`, `cogito --version`, and what each big dependency
+ * costs to import in a fresh process.
+ */
+import { spawn } from 'node:child_process';
+import { startScriptedServer, type ScriptedServer } from '../test/helpers/scriptedServer.js';
+import { COGITO, ROOT, makeHome } from './lib/appEnv.js';
+import { fromPerf, monoNow } from './lib/clock.js';
+import { mainFor, type Bench, type BenchResult, type Metric } from './lib/report.js';
+import { ms, summarize, type Summary } from './lib/stats.js';
+import { isFullFrame, startTui } from './lib/tui.js';
+
+/** Runs a command to its end; resolves with spawn → exit in ms and its stdout. */
+function timeCommand(
+  cmd: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ ms: number; stdout: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const t0 = monoNow();
+    const child = spawn(cmd[0]!, cmd.slice(1), {
+      env,
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ms: monoNow() - t0, stdout, code }));
+  });
+}
+
+/** One full-screen start: spawn → first full frame, and → first request. */
+async function tuiSample(server: ScriptedServer): Promise<{ frame: number; request: number }> {
+  const before = server.requests.length;
+  const tui = await startTui({ server });
+  try {
+    const frame = await tui.app.waitFor(isFullFrame, 'the first full frame');
+    const req = await server.waitForRequest(before, 20_000);
+    return {
+      frame: frame.t - tui.app.spawnedAt,
+      request: fromPerf(req.receivedAt) - tui.app.spawnedAt,
+    };
+  } finally {
+    await tui.close();
+  }
+}
+
+/** One print-mode start: spawn → the first request. */
+async function printSample(server: ScriptedServer): Promise<number> {
+  const home = makeHome(server.url);
+  const before = server.requests.length;
+  try {
+    const t0 = monoNow();
+    const child = spawn(COGITO[0]!, [COGITO[1]!, '-p', 'hello', '--json'], {
+      env: home.env(),
+      cwd: home.workspace,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const closed = new Promise((r) => child.on('close', r));
+    const req = await server.waitForRequest(before, 20_000);
+    await closed;
+    return fromPerf(req.receivedAt) - t0;
+  } finally {
+    home.cleanup();
+  }
+}
+
+const IMPORTS = [
+  'ink',
+  'react',
+  'openai',
+  'cheerio',
+  'linkedom',
+  'turndown',
+  'execa',
+  'gpt-tokenizer',
+  'zod',
+  './src/cli/main.ts',
+  './components/runTui.tsx',
+];
+
+/** What importing one module costs in a fresh process (with tsx's loader, as the app runs). */
+async function importCost(spec: string): Promise<number> {
+  const target = spec.startsWith('./') ? `${ROOT}/${spec.slice(2)}` : spec;
+  const code = `const t=performance.now(); await import(${JSON.stringify(target)}); console.log(performance.now()-t)`;
+  const res = await timeCommand(
+    [process.execPath, '--import', 'tsx', '--input-type=module', '-e', code],
+    { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+  );
+  return Number(res.stdout.trim());
+}
+
+function row(name: string, s: Summary, target?: number, targetText?: string): Metric {
+  return {
+    name,
+    value: `p50 ${ms(s.p50)} (p90 ${ms(s.p90)}, n=${s.n})`,
+    raw: s.p50,
+    ...(target !== undefined
+      ? { target: targetText ?? `≤ ${target} ms`, met: s.p50 <= target }
+      : {}),
+  };
+}
+
+export const startup: Bench = {
+  name: 'startup',
+  async run({ quick }): Promise<BenchResult> {
+    const samples = quick ? 3 : 10;
+    const server = await startScriptedServer();
+    server.setDefault({ kind: 'stream', content: 'Hello. [WAIT]' });
+    try {
+      // Warm-up, not counted: tsx compiles the TypeScript on its first run and caches it.
+      await tuiSample(server);
+      await printSample(server);
+
+      const frames: number[] = [];
+      const tuiRequests: number[] = [];
+      const prints: number[] = [];
+      for (let i = 0; i < samples; i++) {
+        const s = await tuiSample(server);
+        frames.push(s.frame);
+        tuiRequests.push(s.request);
+        prints.push(await printSample(server));
+      }
+      const bare: number[] = [];
+      const version: number[] = [];
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+      for (let i = 0; i < samples; i++) {
+        bare.push((await timeCommand([process.execPath, '-e', '0'], env)).ms);
+        version.push((await timeCommand([...COGITO, '--version'], env)).ms);
+      }
+      const imports: Record<string, number> = {};
+      if (!quick) for (const spec of IMPORTS) imports[spec] = Math.round(await importCost(spec));
+
+      const sFrame = summarize(frames);
+      const sPrint = summarize(prints);
+      const metrics: Metric[] = [
+        row('TUI: spawn → first full frame', sFrame, 300),
+        row('print mode: spawn → first request', sPrint, 250),
+        row('TUI: spawn → first request', summarize(tuiRequests)),
+        row('cogito --version: spawn → exit', summarize(version)),
+        row('node -e 0: spawn → exit (floor)', summarize(bare)),
+      ];
+      const notes = [
+        'Median of the samples is compared with the target; the first start (tsx compiling and caching the TypeScript) is a warm-up and not counted.',
+        'The program runs as installed: node bin/cogito.js (tsx loader, React in its default development build since NODE_ENV is unset).',
+      ];
+      if (!quick) {
+        notes.push(
+          `import cost in a fresh process (ms): ${Object.entries(imports)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')}`,
+        );
+      }
+      return {
+        name: 'startup',
+        title: 'startup',
+        metrics,
+        notes,
+        details: {
+          samples: {
+            tuiFirstFrameMs: frames,
+            tuiFirstRequestMs: tuiRequests,
+            printFirstRequestMs: prints,
+            versionMs: version,
+            bareNodeMs: bare,
+          },
+          summaries: { tuiFirstFrame: sFrame, printFirstRequest: sPrint },
+          importCostMs: imports,
+        },
+      };
+    } finally {
+      await server.close();
+    }
+  },
+};
+
+await mainFor(startup, import.meta.url);

@@ -87,7 +87,9 @@ export function openSession(io: SessionIo): ScreenSession {
             stderr: io.stderr as NodeJS.WriteStream,
             exitOnCtrlC: false,
             patchConsole: false,
-            maxFps: 30,
+            // Streaming is already batched into frames by the store hook's own clock; Ink's
+            // throttle on top of it only delays the frame a keystroke needs (bench/echo).
+            maxFps: 120,
           });
           instance = shown;
           // Ink redraws its last tree when the terminal resizes, from a listener it added

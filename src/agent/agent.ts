@@ -167,7 +167,6 @@ export class Agent {
       maxCycles: this.settings.maxAutonomousCycles,
       budgetPerHour: this.settings.tokenBudgetPerHour,
     });
-    void this.counter.preload();
     this.scheduler.start(0);
   }
 
@@ -353,6 +352,9 @@ export class Agent {
     });
     if (this.turnController === controller) this.turnController = undefined;
     this.commandInFlight = false;
+    // The exact tokenizer takes ~150 ms of main-thread work to load: not at start-up, where
+    // it would delay the first frame and request, but after the first turn (estimates until then).
+    if (!this.counter.exact) void this.counter.preload();
     // RESPOND's policy settles the machine first, so listeners of turn_end see the new state.
     const report = this.respond(result);
     // More input arrived (or a command and a message were queued together): answer it next.

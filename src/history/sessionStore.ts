@@ -60,6 +60,14 @@ export class SessionStore {
 
   /** All sessions, most recently used first (then newest created). */
   async list(): Promise<SessionInfo[]> {
+    return this.scan(true);
+  }
+
+  /**
+   * Lists the session folders. Counting messages reads every history file, so start-up
+   * (which only needs the latest) skips it.
+   */
+  private scan(withCounts: boolean): SessionInfo[] {
     let names: string[];
     try {
       names = this.fs
@@ -74,7 +82,7 @@ export class SessionStore {
       );
     }
     const infos = names.flatMap((id) => {
-      const info = this.info(id);
+      const info = this.info(id, withCounts);
       return info ? [info] : [];
     });
     return infos.sort(
@@ -82,9 +90,9 @@ export class SessionStore {
     );
   }
 
-  /** The most recently used session, if any. */
+  /** The most recently used session, if any (its messageCount is not computed: 0). */
   async latest(): Promise<SessionInfo | undefined> {
-    return (await this.list())[0];
+    return this.scan(false)[0];
   }
 
   /** Creates an empty session with a fresh id. */
@@ -154,17 +162,19 @@ export class SessionStore {
   }
 
   /** Lists one session folder; `undefined` for a folder that holds neither meta nor history. */
-  private info(id: string): SessionInfo | undefined {
+  private info(id: string, withCount: boolean): SessionInfo | undefined {
     const dir = path.join(this.sessionsDir, id);
     const meta = readMeta(this.fs, dir);
     let historyMtime: number | undefined;
     let messageCount = 0;
     try {
       historyMtime = this.fs.statSync(path.join(dir, HISTORY_FILE)).mtimeMs;
-      messageCount = countOccurrences(
-        this.fs.readFileSync(path.join(dir, HISTORY_FILE)),
-        MSG_LINE_PREFIX,
-      );
+      if (withCount) {
+        messageCount = countOccurrences(
+          this.fs.readFileSync(path.join(dir, HISTORY_FILE)),
+          MSG_LINE_PREFIX,
+        );
+      }
     } catch {
       if (meta === undefined && !this.hasFile(dir, META_FILE)) return undefined;
     }

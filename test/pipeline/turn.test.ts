@@ -1,0 +1,204 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/events.js';
+import type { HistoryMessage } from '../../src/core/messages.js';
+import {
+  PHASES,
+  PHASE_TRANSITIONS,
+  nextPhase,
+  type Phase,
+  type PhaseOutcome,
+} from '../../src/pipeline/phases.js';
+import { runTurn, type TurnDeps, type TurnInput } from '../../src/pipeline/turn.js';
+import type { Provider, ProviderEvent } from '../../src/providers/types.js';
+import { createFileTools } from '../../src/tools/files/index.js';
+import { ToolRegistry } from '../../src/tools/registry.js';
+import { Workspace } from '../../src/tools/workspace.js';
+
+describe('the phase table', () => {
+  const OUTCOMES: PhaseOutcome[] = ['next', 'shortcut', 'aborted', 'error'];
+  const order = PHASES.filter((p) => p !== 'DONE');
+
+  it.each(order.flatMap((p) => OUTCOMES.map((o) => [p, o] as const)))(
+    '%s --%s-->',
+    (phase, outcome) => {
+      const i = PHASES.indexOf(phase);
+      const beforeSave = i < PHASES.indexOf('SAVE');
+      let expected: Phase | undefined;
+      if (outcome === 'next') expected = PHASES[i + 1];
+      else if (outcome === 'shortcut') expected = phase === 'COMMAND' ? 'DONE' : undefined;
+      else expected = beforeSave ? 'SAVE' : PHASES[i + 1];
+      if (expected === undefined) {
+        expect(PHASE_TRANSITIONS[phase][outcome]).toBeUndefined();
+        expect(() => nextPhase(phase, outcome)).toThrow(/illegal phase transition/);
+      } else {
+        expect(nextPhase(phase, outcome)).toBe(expected);
+      }
+    },
+  );
+});
+
+/** A provider that plays events and can call back in the middle (to abort, say). */
+function scripted(events: ProviderEvent[], onEach?: (i: number) => void): Provider {
+  return {
+    id: 'fake',
+    model: 'fake',
+    async *stream({ signal }) {
+      for (let i = 0; i < events.length; i++) {
+        onEach?.(i);
+        if (signal.aborted) {
+          yield { type: 'done', reason: 'aborted' };
+          return;
+        }
+        yield events[i]!;
+      }
+    },
+  };
+}
+
+describe('runTurn', () => {
+  let dir: string;
+  let history: HistoryMessage[];
+  let events: AgentEvent[];
+  let controller: AbortController;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'cogito-turn-'));
+    history = [];
+    events = [];
+    controller = new AbortController();
+  });
+  afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+  async function turn(over: Partial<TurnDeps> = {}, input: Partial<TurnInput> = {}) {
+    const registry = new ToolRegistry(createFileTools());
+    const deps: TurnDeps = {
+      provider: () =>
+        scripted([
+          { type: 'text_delta', text: 'hello' },
+          { type: 'done', reason: 'stop' },
+        ]),
+      history: { messages: () => history, append: (m) => (history.push(m), { ok: true }) },
+      workspace: await Workspace.open(dir),
+      tools: {
+        registry,
+        policy: () => 'auto',
+        askApproval: async () => 'yes',
+        alwaysAllowed: new Set(),
+        resultBudgetChars: 1000,
+      },
+      emit: (e) => events.push(e),
+      buildRequest: () => ({ messages: [{ role: 'user', content: 'hi' }], promptTokens: 1 }),
+      countTokens: (t) => t.length,
+      ...over,
+    };
+    return runTurn(
+      { turnId: 1, trigger: 'user', signal: controller.signal, cycle: 0, ...input },
+      deps,
+    );
+  }
+
+  const phasesOf = (r: Awaited<ReturnType<typeof turn>>) =>
+    r.trace.phases.map((p) => `${p.phase}:${p.outcome}`);
+
+  it('walks every phase in order and keeps a trace', async () => {
+    const r = await turn();
+    expect(r.outcome).toBe('ok');
+    expect(phasesOf(r)).toEqual([
+      'RESTORE:next',
+      'COMPACT:next',
+      'COMMAND:next',
+      'BUILD:next',
+      'RUN:next',
+      'SAVE:next',
+      'RESPOND:next',
+    ]);
+    expect(r.trace.phases.every((p) => p.durationMs >= 0 && p.startMs >= 0)).toBe(true);
+    expect(history.map((m) => m.content)).toEqual(['hello']);
+  });
+
+  it('a command short-cuts from COMMAND to DONE, without a model call or a save', async () => {
+    let called = false;
+    const r = await turn(
+      { runCommand: async () => true, provider: () => ((called = true), scripted([])) },
+      { command: '/help' },
+    );
+    expect(r.outcome).toBe('command');
+    expect(phasesOf(r)).toEqual(['RESTORE:next', 'COMPACT:next', 'COMMAND:shortcut']);
+    expect(called).toBe(false);
+    expect(history).toEqual([]);
+  });
+
+  it.each(['RESTORE', 'COMPACT', 'COMMAND', 'BUILD', 'RUN'] as const)(
+    'an abort during %s goes through SAVE and RESPOND',
+    async (where) => {
+      const abort = (): void => controller.abort();
+      const over: Partial<TurnDeps> = {};
+      if (where === 'RESTORE') controller.abort();
+      if (where === 'COMPACT') over.compact = async () => abort();
+      if (where === 'COMMAND') over.runCommand = async () => (abort(), false);
+      if (where === 'BUILD') over.buildRequest = () => (abort(), { messages: [], promptTokens: 0 });
+      if (where === 'RUN')
+        over.provider = () =>
+          scripted(
+            [
+              { type: 'text_delta', text: 'part' },
+              { type: 'text_delta', text: 'never' },
+              { type: 'done', reason: 'stop' },
+            ],
+            (i) => i === 1 && abort(),
+          );
+      const r = await turn(over, where === 'COMMAND' ? { command: '/x' } : {});
+      expect(r.outcome).toBe('aborted');
+      const seq = phasesOf(r);
+      expect(seq.slice(-2)).toEqual(['SAVE:next', 'RESPOND:next']);
+      const at = seq.findIndex((s) => s.startsWith(`${where}:`));
+      // The phase that saw the abort is the last before SAVE unless it finished first.
+      expect(seq.slice(at + 1, -2).every((s) => s.endsWith(':aborted'))).toBe(true);
+      if (where === 'RUN') {
+        expect(history).toHaveLength(1);
+        expect(history[0]).toMatchObject({ content: 'part', interrupted: true });
+      } else {
+        expect(history).toEqual([]);
+      }
+    },
+  );
+
+  it('an exception in a phase becomes an error result, never a throw, and the turn still saves', async () => {
+    const r = await turn({
+      buildRequest: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(r.outcome).toBe('error');
+    expect(r.error?.message).toMatch(/BUILD failed: boom/);
+    expect(phasesOf(r)).toEqual([
+      'RESTORE:next',
+      'COMPACT:next',
+      'COMMAND:next',
+      'BUILD:error',
+      'SAVE:next',
+      'RESPOND:next',
+    ]);
+  });
+
+  it('a provider error keeps the partial reply, marked failed, and reports the error', async () => {
+    const r = await turn({
+      provider: () =>
+        scripted([
+          { type: 'text_delta', text: 'half a rep' },
+          {
+            type: 'done',
+            reason: 'error',
+            error: { kind: 'network', message: 'the connection dropped mid-reply' },
+          },
+        ]),
+    });
+    expect(r.outcome).toBe('error');
+    expect(r.error).toMatchObject({ kind: 'network' });
+    expect(history[0]).toMatchObject({ content: 'half a rep', failed: true });
+    expect(events.some((e) => e.type === 'usage' && e.estimated)).toBe(true);
+  });
+});

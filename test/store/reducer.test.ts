@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolLogEntry } from '../../src/agent/events.js';
+import { makeMessage } from '../../src/core/messages.js';
+import { createAgentStore } from '../../src/store/agentStore.js';
+import { MAX_NOTICES, MAX_TOOL_LOG, MAX_TRACES } from '../../src/store/reducer.js';
+
+const entry = (id: number, status: ToolLogEntry['status'] = 'running'): ToolLogEntry => ({
+  callId: `c${id}`,
+  turnId: 1,
+  name: 'ls',
+  args: ['.'],
+  call: 'ls(".")',
+  status,
+  startedAt: 0,
+});
+
+describe('the store reduces agent events', () => {
+  it('machine state and the pause reason', () => {
+    const store = createAgentStore({ machine: 'THINKING' });
+    const { apply } = store.getState();
+    apply({
+      type: 'state_changed',
+      from: 'THINKING',
+      to: 'PAUSED',
+      event: 'AUTO_PAUSE',
+      reason: 'cycle limit',
+    });
+    expect(store.getState()).toMatchObject({ machine: 'PAUSED', pauseReason: 'cycle limit' });
+    apply({ type: 'state_changed', from: 'PAUSED', to: 'THINKING', event: 'RESUME' });
+    expect(store.getState()).toMatchObject({ machine: 'THINKING', pauseReason: undefined });
+  });
+
+  it('streams reasoning and reply, then clears them when the reply is saved', () => {
+    const store = createAgentStore();
+    const { apply } = store.getState();
+    apply({ type: 'turn_start', turnId: 1, trigger: 'timer', cycle: 2 });
+    apply({ type: 'request_start', turnId: 1, promptTokens: 900 });
+    apply({ type: 'reasoning_delta', turnId: 1, text: 'hm' });
+    apply({ type: 'text_delta', turnId: 1, text: 'Hel' });
+    apply({ type: 'text_delta', turnId: 1, text: 'lo' });
+    expect(store.getState()).toMatchObject({
+      streaming: true,
+      liveReply: 'Hello',
+      liveReasoning: 'hm',
+      cycle: 2,
+      contextTokens: 900,
+    });
+    apply({
+      type: 'message_added',
+      message: makeMessage('assistant', 'Hello', { reasoning: 'hm' }),
+    });
+    expect(store.getState()).toMatchObject({
+      streaming: false,
+      liveReply: '',
+      liveReasoning: '',
+      lastReasoning: 'hm',
+    });
+    apply({
+      type: 'usage',
+      turnId: 1,
+      usage: { promptTokens: 1000, completionTokens: 20, totalTokens: 1020 },
+      estimated: false,
+    });
+    expect(store.getState()).toMatchObject({ contextTokens: 1000, sessionTokens: 1020 });
+  });
+
+  it('keeps bounded logs: tools (updated in place), traces and notices', () => {
+    const store = createAgentStore();
+    const { apply } = store.getState();
+    apply({ type: 'tool_start', entry: entry(1) });
+    apply({ type: 'tool_end', entry: entry(1, 'ok') });
+    expect(store.getState().toolLog).toEqual([entry(1, 'ok')]);
+    for (let i = 2; i <= MAX_TOOL_LOG + 10; i++) apply({ type: 'tool_start', entry: entry(i) });
+    expect(store.getState().toolLog).toHaveLength(MAX_TOOL_LOG);
+    expect(store.getState().toolLog.at(-1)!.callId).toBe(`c${MAX_TOOL_LOG + 10}`);
+    for (let i = 0; i < MAX_NOTICES + 5; i++)
+      apply({ type: 'notice', level: 'info', text: `n${i}` });
+    expect(store.getState().notices).toHaveLength(MAX_NOTICES);
+    const trace = {
+      turnId: 1,
+      trigger: 'user' as const,
+      startedAt: 0,
+      durationMs: 1,
+      phases: [],
+      outcome: 'ok' as const,
+    };
+    for (let i = 0; i < MAX_TRACES + 5; i++)
+      apply({ type: 'turn_end', turnId: i, outcome: 'ok', wait: false, trace });
+    expect(store.getState().traces).toHaveLength(MAX_TRACES);
+  });
+
+  it('an approval request shows until answered or the machine moves on', () => {
+    const store = createAgentStore({ machine: 'AWAITING_APPROVAL' });
+    const { apply } = store.getState();
+    const request = {
+      id: 1,
+      tool: 'delete',
+      kind: 'destructive' as const,
+      call: 'delete("x")',
+      reason: 'asks',
+    };
+    apply({ type: 'approval_request', request });
+    expect(store.getState().approval).toEqual(request);
+    apply({
+      type: 'state_changed',
+      from: 'AWAITING_APPROVAL',
+      to: 'AWAITING_INPUT',
+      event: 'INTERRUPT',
+    });
+    expect(store.getState().approval).toBeUndefined();
+  });
+
+  it('a user message resets the cycle count; a new session replaces the messages', () => {
+    const store = createAgentStore();
+    const { apply } = store.getState();
+    apply({ type: 'turn_start', turnId: 1, trigger: 'timer', cycle: 5 });
+    apply({ type: 'message_added', message: makeMessage('user', 'hi') });
+    expect(store.getState().cycle).toBe(0);
+    apply({ type: 'messages_replaced', messages: [] });
+    expect(store.getState().messages).toEqual([]);
+  });
+});

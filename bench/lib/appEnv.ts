@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
- * The installed command: `node bin/cogito.js` (tsx's loader, then the TypeScript entry).
+ * The installed command: `node bin/cogito.js` (the build in dist/ when it is up to date, else
+ * the TypeScript sources through tsx's loader).
  * `COGITO_BENCH_ENTRY=path/to/entry.mjs` swaps the entry file, to measure an experiment
  * (e.g. a bundled build) with the same benchmarks; recorded results always use bin/cogito.js.
  */

@@ -1,6 +1,6 @@
-import { execa } from 'execa';
 import type { Options } from 'execa';
 import { ToolFailure } from '../web/errors.js';
+import { once } from '../web/lazy.js';
 
 /** The fields of an execa result (with `reject: false`) that the tools read. */
 export interface ExecaResultLike {
@@ -62,19 +62,31 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 /** SIGTERM first; SIGKILL if the command ignores it this long. */
 const FORCE_KILL_AFTER_MS = 2_000;
 
-const realExeca: ExecaLike = (file, args, options) => execa(file, args, options);
+/**
+ * execa, imported on the first command: loading it costs start-up a few hundred
+ * milliseconds that a session which never runs a command should not pay.
+ */
+const loadExecaModule = once(() => import('execa'));
+
+async function loadExeca(): Promise<ExecaLike> {
+  const { execa } = await loadExecaModule();
+  return (file, args, options) => execa(file, args, options);
+}
 
 /**
- * A {@link CommandRunner} over execa. Commands never go through a shell (`shell` is never
- * set): arguments reach the program exactly as given, so `; rm -rf`, `$(…)`, backticks and
- * `&` in model-supplied text are just characters.
+ * A {@link CommandRunner} over execa (`execaFn`, else the real one, loaded on the first
+ * command). Commands never go through a shell (`shell` is never set): arguments reach the
+ * program exactly as given, so `; rm -rf`, `$(…)`, backticks and `&` in model-supplied text
+ * are just characters.
  */
-export function createCommandRunner(execaFn: ExecaLike = realExeca): CommandRunner {
+export function createCommandRunner(execaFn?: ExecaLike): CommandRunner {
+  const getExeca = execaFn ? async (): Promise<ExecaLike> => execaFn : loadExeca;
   return {
     async run(file, args, options) {
       if (options.signal.aborted)
         throw new ToolFailure('aborted', 'Stopped: the turn was interrupted.');
-      const result = await execaFn(file, args, {
+      const execa = await getExeca();
+      const result = await execa(file, args, {
         cancelSignal: options.signal,
         timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         forceKillAfterDelay: FORCE_KILL_AFTER_MS,
@@ -101,11 +113,13 @@ export function createCommandRunner(execaFn: ExecaLike = realExeca): CommandRunn
     },
 
     async launch(file, args, options) {
+      const execa = await getExeca();
+      // Checked after the load: an abort while execa loads must not start the program.
       if (options.signal.aborted)
         throw new ToolFailure('aborted', 'Stopped: the turn was interrupted.');
       // No cancelSignal and no timeout here on purpose: the program must outlive this turn,
       // and aborting the turn later must not close the user's browser or app.
-      const subprocess = execaFn(file, args, {
+      const subprocess = execa(file, args, {
         detached: true,
         stdio: 'ignore',
         cleanup: false,

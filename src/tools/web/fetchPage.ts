@@ -1,20 +1,19 @@
-import { load } from 'cheerio';
 import { ok } from '../types.js';
 import type { Tool } from '../types.js';
-import { extractArticle } from './article.js';
 import { decodeBody } from './charset.js';
 import { classifyMediaType, mediaType, sniffContent } from './content.js';
 import type { ContentKind } from './content.js';
 import type { FetchConfig } from './config.js';
 import { resolveFetchConfig } from './config.js';
 import { guard, optionalStringArg, stringArg, ToolFailure } from './errors.js';
-import { cleanDocument, collectLinks, htmlToMarkdown, htmlToText, loadPage } from './htmlToText.js';
 import type { PageLink } from './htmlToText.js';
 import { discard, formatBytes, readCapped, requestFollowing, withDeadline } from './http.js';
 import type { FetchLike } from './http.js';
+import { loadPageReader } from './lazy.js';
+import type { PageMode } from './pageReader.js';
 import { parseWebUrl } from './url.js';
 
-export type PageMode = 'text' | 'markdown';
+export type { PageMode } from './pageReader.js';
 
 /** What fetchPage read, before rendering for the model. */
 export interface FetchedPage {
@@ -74,6 +73,7 @@ export async function fetchPage(
     encoding: decoded.encoding,
   };
   if (kind === 'html') {
+    const { readHtml } = await loadPageReader();
     return { ...common, ...readHtml(decoded.text, raw.url, mode, limits.maxLinks) };
   }
   return {
@@ -127,28 +127,6 @@ function refusal(url: URL, type: string): ToolFailure {
     'unsupported',
     `${url.href} is ${type}, not a web page or text: fetchPage reads HTML, plain text and JSON only. Use browse(url) to open it in the browser.`,
   );
-}
-
-function readHtml(
-  html: string,
-  url: URL,
-  mode: PageMode,
-  maxLinks: number,
-): Pick<FetchedPage, 'title' | 'body' | 'links'> {
-  const { $, title, base } = loadPage(html, url);
-  const links = collectLinks($, base, url, maxLinks);
-  cleanDocument($, base);
-  const wholeText = htmlToText($);
-  // Readability sees the raw page; its result is cleaned and made absolute the same way.
-  const article = extractArticle(html);
-  if (article !== undefined && article.textLength >= wholeText.length * 0.3) {
-    const $article = load(article.html, null, false);
-    cleanDocument($article, base);
-    const body = mode === 'markdown' ? htmlToMarkdown($article.html()) : htmlToText($article, null);
-    return { title: title || article.title || '', body, links };
-  }
-  const body = mode === 'markdown' ? htmlToMarkdown($('body').html() ?? $.html()) : wholeText;
-  return { title, body, links };
 }
 
 function prettyJson(text: string): string {

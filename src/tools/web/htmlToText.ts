@@ -1,8 +1,15 @@
+/**
+ * HTML to text, links and Markdown, over cheerio and turndown. Tool code reaches this module
+ * only through `loadPageReader()` (lazy.ts): importing it loads both libraries.
+ */
 import { load } from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode } from 'domhandler';
 import TurndownService from 'turndown';
+import { cleanInline } from './inline.js';
 import { TextBuilder } from './textBuilder.js';
+
+export { cleanInline } from './inline.js';
 
 /** A link found on the page, already absolute. */
 export interface PageLink {
@@ -106,11 +113,6 @@ export function htmlToMarkdown(html: string): string {
     .turndown(html)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-}
-
-/** Collapses whitespace in a short inline string. */
-export function cleanInline(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 function walk(node: AnyNode, out: TextBuilder): void {

@@ -87,7 +87,7 @@ export async function runSearch(
       explained ?? `${spec.label} answered HTTP ${status}: try again later.`,
     );
   }
-  return { label: spec.label, results: spec.parse(text, max) };
+  return { label: spec.label, results: await spec.parse(text, max) };
 }
 
 /** `search(query)`: web search through the provider chosen in config (DuckDuckGo by default). */

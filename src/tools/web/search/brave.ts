@@ -15,7 +15,7 @@ export const brave: SearchProviderSpec = {
       headers: { accept: 'application/json', 'x-subscription-token': config.braveKey ?? '' },
     };
   },
-  parse(body, max) {
+  async parse(body, max) {
     const data = parseJson(body, 'Brave Search') as { web?: { results?: unknown } } | null;
     // Descriptions carry <strong> highlights; resultsFromArray strips them.
     return resultsFromArray(data?.web?.results, 'description', max);

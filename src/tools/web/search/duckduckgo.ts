@@ -1,7 +1,7 @@
-import { load } from 'cheerio';
 import { ToolFailure } from '../errors.js';
 import { DEFAULT_SEARCH_URLS } from '../config.js';
-import { cleanInline } from '../htmlToText.js';
+import { cleanInline } from '../inline.js';
+import { loadCheerio } from '../lazy.js';
 import type { SearchProviderSpec, SearchResult } from './types.js';
 
 /**
@@ -19,8 +19,8 @@ export const duckduckgo: SearchProviderSpec = {
       body: new URLSearchParams({ q: query, b: '' }).toString(),
     };
   },
-  parse(body, max) {
-    const results = parseDuckDuckGoHtml(body, max);
+  async parse(body, max) {
+    const results = await parseDuckDuckGoHtml(body, max);
     if (results.length === 0 && /anomaly-modal|challenge-form|bots use DuckDuckGo/i.test(body)) {
       throw new ToolFailure('network', BLOCKED);
     }
@@ -34,8 +34,9 @@ export const duckduckgo: SearchProviderSpec = {
 const BLOCKED =
   'DuckDuckGo refused the automated search (it rate-limits and shows a CAPTCHA): wait a few minutes, or set search.provider to "searxng", "brave" or "tavily" in config.json.';
 
-/** Parses DDG's HTML results page into at most `max` results. */
-export function parseDuckDuckGoHtml(html: string, max: number): SearchResult[] {
+/** Parses DDG's HTML results page into at most `max` results (cheerio loads on first use). */
+export async function parseDuckDuckGoHtml(html: string, max: number): Promise<SearchResult[]> {
+  const { load } = await loadCheerio();
   const $ = load(html);
   const results: SearchResult[] = [];
   const seen = new Set<string>();

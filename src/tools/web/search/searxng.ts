@@ -23,7 +23,7 @@ export const searxng: SearchProviderSpec = {
     url.searchParams.set('format', 'json');
     return { url, method: 'GET', headers: { accept: 'application/json' } };
   },
-  parse(body, max) {
+  async parse(body, max) {
     const data = parseJson(body, 'SearXNG') as { results?: unknown } | null;
     return resultsFromArray(data?.results, 'content', max);
   },

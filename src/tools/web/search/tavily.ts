@@ -19,7 +19,7 @@ export const tavily: SearchProviderSpec = {
       body: JSON.stringify({ api_key: key, query, max_results: max, search_depth: 'basic' }),
     };
   },
-  parse(body, max) {
+  async parse(body, max) {
     const data = parseJson(body, 'Tavily') as { results?: unknown } | null;
     return resultsFromArray(data?.results, 'content', max);
   },

@@ -1,11 +1,15 @@
-import { load } from 'cheerio';
 import { ToolFailure } from '../errors.js';
-import { cleanInline } from '../htmlToText.js';
+import { cleanInline } from '../inline.js';
+import { loadCheerio } from '../lazy.js';
 import type { SearchResult } from './types.js';
 
-/** Plain text of a snippet that may hold markup (`<strong>`) and entities (`&amp;`). */
-export function stripMarkup(html: string): string {
+/**
+ * Plain text of a snippet that may hold markup (`<strong>`) and entities (`&amp;`). cheerio
+ * loads only for a snippet that has some.
+ */
+export async function stripMarkup(html: string): Promise<string> {
   if (!/[<&]/.test(html)) return cleanInline(html);
+  const { load } = await loadCheerio();
   return cleanInline(load(html, null, false).text());
 }
 
@@ -20,7 +24,11 @@ export function parseJson(body: string, label: string): unknown {
 }
 
 /** Reads `{ title, url, <snippetKey> }` items from a JSON array, keeping http(s) ones only. */
-export function resultsFromArray(items: unknown, snippetKey: string, max: number): SearchResult[] {
+export async function resultsFromArray(
+  items: unknown,
+  snippetKey: string,
+  max: number,
+): Promise<SearchResult[]> {
   if (!Array.isArray(items)) return [];
   const results: SearchResult[] = [];
   for (const item of items) {
@@ -28,8 +36,9 @@ export function resultsFromArray(items: unknown, snippetKey: string, max: number
     const record = item as Record<string, unknown>;
     const url = typeof record.url === 'string' ? record.url : '';
     if (!/^https?:\/\//i.test(url)) continue;
-    const title = typeof record.title === 'string' ? stripMarkup(record.title) : '';
-    const snippet = typeof record[snippetKey] === 'string' ? stripMarkup(record[snippetKey]) : '';
+    const title = typeof record.title === 'string' ? await stripMarkup(record.title) : '';
+    const snippet =
+      typeof record[snippetKey] === 'string' ? await stripMarkup(record[snippetKey]) : '';
     results.push({ title: title || url, url, snippet });
     if (results.length >= max) break;
   }

@@ -20,8 +20,11 @@ export interface SearchProviderSpec {
   /** Shown in messages, e.g. "DuckDuckGo". */
   readonly label: string;
   build(query: string, config: SearchConfig, maxResults: number): SearchRequest;
-  /** Parses a successful (2xx) body; throws a ToolFailure when it is not what was expected. */
-  parse(body: string, maxResults: number): SearchResult[];
+  /**
+   * Parses a successful (2xx) body; rejects with a ToolFailure when it is not what was
+   * expected. Asynchronous so a parser can load its HTML library on first use.
+   */
+  parse(body: string, maxResults: number): Promise<SearchResult[]>;
   /** A specific message for a non-2xx status (bad key, rate limit), or undefined for the generic one. */
   explainStatus?(status: number, config: SearchConfig): string | undefined;
 }

@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+/**
+ * The production build: bundles `bin/cogito.ts` and everything it imports into `dist/`
+ * (git-ignored) with esbuild, so the installed command starts without tsx's loader and
+ * without Node resolving thousands of files in node_modules (bench/README.md, "Start-up").
+ *
+ *   node scripts/build.mjs                 # npm run build: dist/cogito.mjs + dist/chunks/
+ *   node scripts/build.mjs --prepare       # npm's prepare hook: a failure only warns
+ *   node scripts/build.mjs --outdir <dir> --entry <name>=<file> ...   # tests
+ *
+ * ESM, code-split: what the program imports with `import()` (the full-screen UI, the web
+ * tools' page reader, execa, the tokenizer, …) becomes a chunk loaded on first use, so print
+ * mode never reads React and a session that never fetches a page never reads cheerio.
+ * React's production build is selected by defining NODE_ENV. `dist/build.json` lists the
+ * project's own source files that went in, the package manifests and lockfiles, and when
+ * the build read them: `bin/cogito.js` runs the bundle only while none of them has changed
+ * since, and the TypeScript sources (through tsx) otherwise.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Packages left to Node at run time. node-llama-cpp loads native binaries and per-platform
+ * packages from its own folder (and is optional: the local provider imports it on demand);
+ * react-devtools-core is imported by Ink only when DEV=true and is not installed.
+ */
+export const EXTERNAL = ['node-llama-cpp', '@node-llama-cpp/*', 'react-devtools-core'];
+
+/**
+ * CommonJS packages inside an ESM bundle call `require` for Node's built-ins (`fs`,
+ * `events`, …); esbuild's shim throws unless a real `require` is in scope.
+ */
+/**
+ * Files every dependency change rewrites (`npm install <pkg>` does not run the prepare hook,
+ * so it does not rebuild): listed in build.json so that such a change also marks the build
+ * stale.
+ */
+const PACKAGE_FILES = ['package.json', 'package-lock.json', 'node_modules/.package-lock.json'];
+
+const REQUIRE_BANNER =
+  "import { createRequire as __cogitoCreateRequire } from 'node:module';\n" +
+  'const require = __cogitoCreateRequire(import.meta.url);';
+
+/**
+ * Builds `entries` (output name → source file, relative to the project) into `outdir`.
+ * Nothing in `outdir` changes unless esbuild succeeds; then it is emptied and rewritten,
+ * with `build.json` written last, so an interrupted write leaves no manifest and
+ * `bin/cogito.js` runs the sources.
+ * @param {{ outdir?: string, entries?: Record<string, string> }} [options]
+ * @returns {Promise<{ outdir: string, ms: number, files: string[], inputs: string[] }>}
+ */
+export async function build(options = {}) {
+  const started = performance.now();
+  // Sources changed after this moment may not be in the bundle: bin/cogito.js compares with it.
+  const sourcesAt = Date.now();
+  const esbuild = await import('esbuild');
+  const outdir = path.resolve(ROOT, options.outdir ?? 'dist');
+  const entries = options.entries ?? { cogito: 'bin/cogito.ts' };
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: Object.fromEntries(
+      Object.entries(entries).map(([name, file]) => [name, path.resolve(ROOT, file)]),
+    ),
+    outdir,
+    write: false,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outExtension: { '.js': '.mjs' },
+    chunkNames: 'chunks/[name]-[hash]',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    external: EXTERNAL,
+    banner: { js: REQUIRE_BANNER },
+    jsx: 'automatic',
+    // Whitespace and syntax only: less to parse at start-up, readable names in stack traces.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((file) => !file.split(/[\\/]/).includes('node_modules'))
+    .map((file) => path.relative(ROOT, path.resolve(ROOT, file)).split(path.sep).join('/'))
+    .sort();
+  const packages = PACKAGE_FILES.filter((file) => existsSync(path.join(ROOT, file)));
+  await rm(outdir, { recursive: true, force: true });
+  for (const file of result.outputFiles) {
+    await mkdir(path.dirname(file.path), { recursive: true });
+    await writeFile(file.path, file.contents);
+  }
+  await writeFile(
+    path.join(outdir, 'build.json'),
+    `${JSON.stringify({ sourcesAt, entries, inputs, packages }, null, 2)}\n`,
+  );
+  const files = result.outputFiles.map((file) => path.relative(outdir, file.path));
+  return { outdir, ms: performance.now() - started, files, inputs };
+}
+
+/** Reads `--outdir <dir>`, `--entry <name>=<file>` (repeatable) and `--prepare`. */
+function parseArgs(argv) {
+  const options = { prepare: false, outdir: undefined, entries: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--prepare') options.prepare = true;
+    else if (arg === '--outdir' && argv[i + 1]) options.outdir = argv[++i];
+    else if (arg === '--entry' && argv[i + 1]?.includes('=')) {
+      const [name, file] = argv[++i].split(/=(.*)/s);
+      options.entries = { ...options.entries, [name]: file };
+    } else {
+      throw new Error(
+        `unknown argument "${arg}": use --outdir <dir>, --entry <name>=<file> or --prepare.`,
+      );
+    }
+  }
+  return options;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = parseArgs(process.argv.slice(2));
+  try {
+    const { outdir, ms, files } = await build(args);
+    const chunks = files.filter((file) => file.startsWith('chunks') && file.endsWith('.mjs'));
+    const where = path.relative(process.cwd(), outdir) || '.';
+    process.stdout.write(
+      `cogito: built ${where}/ (${chunks.length} chunks) in ${Math.round(ms)} ms\n`,
+    );
+  } catch (error) {
+    // No bundle is better than one that no longer matches the sources or node_modules.
+    await rm(path.resolve(ROOT, args.outdir ?? 'dist'), { recursive: true, force: true });
+    const reason = error instanceof Error ? error.message : String(error);
+    if (!args.prepare) {
+      process.stderr.write(`cogito: the build failed: ${reason}\n`);
+      process.exit(1);
+    }
+    // An install must not fail over the build: without dist/, bin/cogito.js runs the
+    // TypeScript sources through tsx (a slower start, the same program).
+    process.stderr.write(
+      `cogito: the build failed (${reason}); cogito will run from the TypeScript sources, which starts slower. Run "npm run build" to retry.\n`,
+    );
+  }
+}

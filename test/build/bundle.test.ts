@@ -1,0 +1,158 @@
+/**
+ * The production build (`scripts/build.mjs`) produces a program that works: it is built into
+ * a throwaway folder (never `dist/`, so no test depends on or disturbs the real build) and
+ * run for `--version`, a print-mode turn whose model fetches a page as Markdown (the web
+ * tools' lazily loaded cheerio, linkedom, Readability and turndown, bundled), and a probe
+ * entry that runs a command through the lazily loaded execa.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+interface Done {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], env: Record<string, string> = {}): Promise<Done> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+const ARTICLE = `<!doctype html><html><head><title>Tea notes</title></head><body>
+<nav><a href="/">Home</a></nav>
+<article><h1>Tea notes</h1>
+${'<p>Green tea is steamed or pan-fired soon after picking, which keeps its leaves green and its taste fresh. </p>'.repeat(6)}
+<ul><li>Sencha</li><li>Longjing</li></ul></article>
+<footer>© tea</footer></body></html>`;
+
+const PROBE = (root: string): string => `
+import { createCommandRunner } from ${JSON.stringify(path.join(root, 'src/tools/system/exec.ts'))};
+const signal = new AbortController().signal;
+const result = await createCommandRunner().run(process.execPath, ['-e', 'process.stdout.write("ran")'], { signal });
+process.stdout.write(JSON.stringify({ stdout: result.stdout, exitCode: result.exitCode, env: process.env.NODE_ENV }));
+`;
+
+describe('the production build', () => {
+  let dir: string;
+  let out: string;
+  let built: Done;
+
+  beforeAll(async () => {
+    // Inside the project, so the bundle finds node_modules (external packages) and
+    // package.json (the version) the way dist/ does; node_modules/ is ignored everywhere.
+    const cache = path.join(ROOT, 'node_modules', '.cache');
+    await mkdir(cache, { recursive: true });
+    dir = await mkdtemp(path.join(cache, 'cogito-build-test-'));
+    out = path.join(dir, 'out');
+    await writeFile(path.join(dir, 'probe.mjs'), PROBE(ROOT));
+    built = await run([
+      'scripts/build.mjs',
+      '--outdir',
+      out,
+      '--entry',
+      'cogito=bin/cogito.ts',
+      '--entry',
+      `probe=${path.join(dir, 'probe.mjs')}`,
+    ]);
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('bundles the entry into one file plus chunks, and lists the sources it read', async () => {
+    expect(built.stderr).toBe('');
+    expect(built.code).toBe(0);
+    expect((await readdir(out)).sort()).toEqual(
+      expect.arrayContaining(['build.json', 'chunks', 'cogito.mjs', 'probe.mjs']),
+    );
+    const manifest = JSON.parse(await readFile(path.join(out, 'build.json'), 'utf8')) as {
+      sourcesAt: number;
+      inputs: string[];
+      packages: string[];
+    };
+    expect(manifest.inputs).toEqual(
+      expect.arrayContaining(['bin/cogito.ts', 'src/cli/main.ts', 'components/runTui.tsx']),
+    );
+    expect(manifest.inputs.some((file) => file.includes('node_modules'))).toBe(false);
+    // A dependency change without a rebuild (`npm install <pkg>`) must mark it stale too.
+    expect(manifest.packages).toEqual(
+      expect.arrayContaining(['package.json', 'package-lock.json']),
+    );
+    expect(manifest.sourcesAt).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('prints the version', async () => {
+    const done = await run([path.join(out, 'cogito.mjs'), '--version']);
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/^cogito \d+\.\d+\.\d+/);
+  });
+
+  it('runs a print-mode turn that fetches a page as Markdown', async () => {
+    const site = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(ARTICLE);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const page = `http://127.0.0.1:${(site.address() as AddressInfo).port}/tea`;
+    const server: ScriptedServer = await startScriptedServer();
+    const ws = await mkdtemp(path.join(os.tmpdir(), 'cogito-build-ws-'));
+    const home = await mkdtemp(path.join(os.tmpdir(), 'cogito-build-home-'));
+    try {
+      server.push(
+        { kind: 'stream', content: `Reading.\n[TOOL] fetchPage("${page}", "markdown") [/TOOL]` },
+        { kind: 'stream', content: 'Done. [WAIT]' },
+      );
+      const done = await run(
+        [
+          path.join(out, 'cogito.mjs'),
+          '-p',
+          'read it',
+          '--think-interval',
+          '0',
+          '--workspace',
+          ws,
+          '--home',
+          home,
+        ],
+        { COGITO_API_KEY: 'sk-test', COGITO_BASE_URL: server.url, COGITO_MODEL: 'scripted' },
+      );
+      expect(done.stderr).toBe('');
+      expect(done.code).toBe(0);
+      expect(done.stdout).toMatch(/✓ fetchPage/);
+      const result = String(server.requests[1]!.body.messages.at(-1).content);
+      expect(result).toContain('Title: Tea notes');
+      expect(result).toContain('Green tea is steamed');
+      expect(result).toMatch(/^-\s+Sencha$/m);
+    } finally {
+      await server.close();
+      await new Promise((resolve) => site.close(resolve));
+      await rm(ws, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it('runs a command through execa, with NODE_ENV defined as production', async () => {
+    const done = await run([path.join(out, 'probe.mjs')]);
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(JSON.parse(done.stdout)).toEqual({ stdout: 'ran', exitCode: 0, env: 'production' });
+  });
+});

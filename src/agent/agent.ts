@@ -352,9 +352,15 @@ export class Agent {
     });
     if (this.turnController === controller) this.turnController = undefined;
     this.commandInFlight = false;
-    // The exact tokenizer takes ~150 ms of main-thread work to load: not at start-up, where
-    // it would delay the first frame and request, but after the first turn (estimates until then).
-    if (!this.counter.exact) void this.counter.preload();
+    // The exact tokenizer costs ~150 ms of main-thread work and ~30 MB to load. The estimate
+    // is close enough while the context is small; exact counts matter only as it nears the
+    // compression threshold, so load it once the context passes a third of the window.
+    if (
+      !this.counter.exact &&
+      this.store.getState().contextTokens > this.settings.contextWindow / 3
+    ) {
+      void this.counter.preload();
+    }
     // RESPOND's policy settles the machine first, so listeners of turn_end see the new state.
     const report = this.respond(result);
     // More input arrived (or a command and a message were queued together): answer it next.

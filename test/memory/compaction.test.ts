@@ -3,7 +3,7 @@ import type { ChatMessage, HistoryMessage } from '../../src/core/messages.js';
 import { TokenCounter } from '../../src/memory/tokenCounter.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import type { RecordedRequest } from '../helpers/scriptedServer.js';
-import { waitForStore } from '../helpers/waitFor.js';
+import { waitForStore, waitUntil } from '../helpers/waitFor.js';
 
 const WINDOW = 3000;
 const COMPRESS_AT = 0.7;
@@ -142,5 +142,35 @@ describe('compression', () => {
     await h.agent.idle();
     expect(h.session.messages().length).toBeLessThan(before);
     expect(h.session.messages()[0]!.summary).toBe(true);
+  });
+});
+
+describe('the exact tokenizer', () => {
+  it('is loaded only once the context passes a third of the window', async () => {
+    const h = await createHarness({ settings: { contextWindow: 100_000 } });
+    try {
+      h.server.setDefault({ kind: 'stream', content: 'short [WAIT]', usage: false });
+      h.agent.start();
+      h.agent.submit('hi');
+      await waitForStore(
+        h.agent.store,
+        (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 2,
+        'reply',
+      );
+      await h.agent.idle();
+      expect(h.agent.counter.exact).toBe(false);
+      h.agent.settings.contextWindow = 3000;
+      h.agent.submit('again');
+      await waitForStore(
+        h.agent.store,
+        (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 4,
+        'reply',
+      );
+      await h.agent.idle();
+      // The agent started the load itself; wait for it to land.
+      await waitUntil(() => h.agent.counter.exact, 'the tokenizer to load');
+    } finally {
+      await h.dispose();
+    }
   });
 });

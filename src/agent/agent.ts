@@ -1,6 +1,7 @@
 import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import { tryNext, type MachineEvent, type MachineState } from '../machine/machine.js';
 import { ApprovalGate } from './approvalGate.js';
+import { t, type Lang } from '../i18n/messages.js';
 import { buildTurnRequest } from './request.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import { runTurn, type HistoryPort, type TurnInput, type TurnResult } from '../pipeline/turn.js';
@@ -32,6 +33,8 @@ export interface AgentSettings {
   sendReasoningInHistory: boolean;
   /** The model's context window in tokens; requests are fitted under it. */
   contextWindow: number;
+  /** The language of what the agent says to the user (pause reasons, command output). */
+  lang: Lang;
 }
 
 /** A slash command handler, given the agent so it can act on it. */
@@ -375,17 +378,17 @@ export class Agent {
     return report;
   }
 
-  /** Forces compression now (the /compact command); returns what happened. */
-  async compactNow(signal: AbortSignal): Promise<string> {
-    if (!this.deps.compact) return 'compression is not available here';
-    return (await this.deps.compact(this, signal, true)) ?? 'nothing to compress';
+  /** Forces compression now (the /compact command); returns text the hook has not said. */
+  async compactNow(signal: AbortSignal): Promise<string | undefined> {
+    if (!this.deps.compact) return undefined;
+    return this.deps.compact(this, signal, true);
   }
 
   /** RESPOND policy: what the machine does after a turn, and what the scheduler learns. */
   private respond(result: TurnResult): { failed: boolean; retryAfterMs?: number } {
     if (result.saveFailed) {
       this.emit({ type: 'error', error: { kind: 'history_write', message: result.saveFailed } });
-      this.autoPause(`paused: the history could not be saved (${result.saveFailed})`);
+      this.autoPause(t(this.settings.lang, 'pause.historyWrite', { error: result.saveFailed }));
       return { failed: false };
     }
     if (result.outcome === 'error' && result.error) {
@@ -396,7 +399,7 @@ export class Agent {
       // A bad key, an unknown model or a provider that cannot run will not fix itself by
       // retrying: pause at once and say what to change.
       const reason = PERMANENT_ERRORS.has(result.error.kind)
-        ? `paused: ${this.lastError}`
+        ? t(this.settings.lang, 'pause.permanent', { error: this.lastError })
         : this.guards.failures(failures, this.lastError);
       if (reason) this.autoPause(reason);
       return { failed: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };

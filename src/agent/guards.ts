@@ -1,8 +1,12 @@
+import { t, type Lang } from '../i18n/messages.js';
+
 /**
  * The cost and loop controls that stop autonomy by themselves. Each check returns the
  * reason to pause (shown to the user) or undefined.
  */
 export interface GuardSettings {
+  /** The language of the reasons shown to the user. */
+  lang: Lang;
   /** 0 = unlimited */
   maxAutonomousCycles: number;
   /** 0 = off */
@@ -23,7 +27,7 @@ export class Guards {
   cycleLimit(cycle: number): string | undefined {
     const max = this.settings().maxAutonomousCycles;
     if (max > 0 && cycle >= max) {
-      return `paused after ${max} autonomous cycles without input (maxAutonomousCycles); press Ctrl+P or type a message to go on`;
+      return t(this.settings().lang, 'pause.cycleLimit', { max });
     }
     return undefined;
   }
@@ -43,7 +47,7 @@ export class Guards {
     const used = this.usedLastHour(now);
     if (budget <= 0) return undefined;
     if (used >= budget) {
-      return `paused: ${used} tokens used in the last hour, over the budget of ${budget} (tokenBudgetPerHour); press Ctrl+P to go on anyway`;
+      return t(this.settings().lang, 'pause.tokenBudget', { used, limit: budget });
     }
     return undefined;
   }
@@ -51,7 +55,7 @@ export class Guards {
   failures(consecutive: number, lastError: string): string | undefined {
     const max = this.settings().maxConsecutiveFailures;
     if (max > 0 && consecutive >= max) {
-      return `paused after ${consecutive} failed requests in a row; last error: ${lastError}`;
+      return t(this.settings().lang, 'pause.apiFailures', { count: consecutive, error: lastError });
     }
     return undefined;
   }
@@ -63,7 +67,10 @@ export class Guards {
       if (this.recentCalls.length > REPEAT_LIMIT) this.recentCalls.shift();
       if (this.recentCalls.length === REPEAT_LIMIT && this.recentCalls.every((c) => c === call)) {
         this.recentCalls.length = 0;
-        return `paused by the loop guard: the same tool call ran ${REPEAT_LIMIT} times in a row (${call.slice(0, 80)})`;
+        return t(this.settings().lang, 'pause.loopGuard', {
+          count: REPEAT_LIMIT,
+          call: call.slice(0, 80),
+        });
       }
     }
     // An empty reply counts too: a model answering nothing, turn after turn, is a loop.
@@ -75,7 +82,7 @@ export class Guards {
       this.recentReplies.every((r) => nearlySame(r, norm))
     ) {
       this.recentReplies.length = 0;
-      return `paused by the loop guard: the last ${REPEAT_LIMIT} replies were nearly identical`;
+      return t(this.settings().lang, 'pause.nearIdentical', { count: REPEAT_LIMIT });
     }
     return undefined;
   }

@@ -1,5 +1,6 @@
 import type { Agent, AgentSettings } from '../agent/agent.js';
 import { wireAgent } from './wireAgent.js';
+import { resolveLanguage } from '../i18n/messages.js';
 import { loadConfig, type ConfigFlags, type LoadedConfig } from '../config/load.js';
 import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
@@ -109,6 +110,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     toolResultBudgetChars: config.toolResultBudgetChars,
     approval: { ...config.approval },
     sendReasoningInHistory: config.quirks.sendReasoningInHistory,
+    lang: resolveLanguage(config.language, env),
     // A local model's window is the context it is loaded with; remote ones are looked up.
     contextWindow:
       config.provider === 'local'

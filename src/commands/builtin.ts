@@ -2,42 +2,40 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createProvider } from '../app/provider.js';
 import { exportMarkdown } from '../history/exportMarkdown.js';
+import { t } from '../i18n/messages.js';
 import type { ToolKind } from '../tools/types.js';
 import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
 
 const KINDS: readonly ToolKind[] = ['read', 'write', 'destructive', 'network', 'process'];
 const POLICIES = ['auto', 'ask', 'deny'] as const;
 
-function helpText(): string {
+function helpText(lang: CommandCall['lang']): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
-  return ['Commands:', ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.description}`)].join(
-    '\n',
-  );
+  return [
+    t(lang, 'cmd.helpTitle'),
+    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${t(lang, c.description)}`),
+  ].join('\n');
 }
 
-function approve({ agent, args, say }: CommandCall): AfterCommand {
+function approve({ agent, args, say, lang }: CommandCall): AfterCommand {
   const policy = agent.settings.approval;
   const [kind, value] = args.split(/\s+/).filter(Boolean);
   if (kind === undefined) {
     say(
       [
-        'Approval policy (this run):',
+        t(lang, 'cmd.approveTitle'),
         ...KINDS.map((k) => `  ${k.padEnd(12)} ${policy[k]}`),
-        'Change with /approve KIND auto|ask|deny',
+        t(lang, 'cmd.approveHint'),
       ].join('\n'),
     );
     return 'listen';
   }
   if (!KINDS.includes(kind as ToolKind) || !POLICIES.includes(value as (typeof POLICIES)[number])) {
-    say(
-      `usage: /approve KIND POLICY, where KIND is one of ${KINDS.join(', ')} and POLICY one of ${POLICIES.join(', ')}`,
-    );
+    say(t(lang, 'cmd.approveUsage', { kinds: KINDS.join(', '), policies: POLICIES.join(', ') }));
     return 'listen';
   }
   policy[kind as ToolKind] = value as (typeof POLICIES)[number];
-  say(
-    `${kind} tools: ${value} for the rest of this run (set "approval" in config.json to keep it)`,
-  );
+  say(t(lang, 'cmd.approveSet', { kind, policy: value as string }));
   return 'listen';
 }
 
@@ -45,29 +43,29 @@ export const COMMANDS: readonly SlashCommand[] = [
   {
     name: 'help',
     usage: '/help',
-    description: 'list the commands',
-    run: ({ say }) => (say(helpText()), 'listen'),
+    description: 'command.help',
+    run: ({ say, lang }) => (say(helpText(lang)), 'listen'),
   },
   {
     name: 'stop',
     usage: '/stop',
-    description: 'stop thinking and wait for you',
+    description: 'command.stop',
     run: () => 'listen',
   },
   {
     name: 'pause',
     usage: '/pause',
-    description: 'pause autonomy (it still answers you)',
-    run: ({ agent, say }) => {
+    description: 'command.pause',
+    run: ({ agent, say, lang }) => {
       agent.pause();
-      say('paused: autonomy is off; messages still get an answer. /resume or Ctrl+P to go on.');
+      say(t(lang, 'cmd.paused'));
       return 'keep';
     },
   },
   {
     name: 'resume',
     usage: '/resume',
-    description: 'resume thinking on its own',
+    description: 'command.resume',
     run: ({ agent }) => {
       agent.resume();
       return 'keep';
@@ -76,44 +74,42 @@ export const COMMANDS: readonly SlashCommand[] = [
   {
     name: 'new',
     usage: '/new',
-    description: 'start a fresh session (the old one stays on disk)',
-    run: async ({ env, say, agent }): Promise<AfterCommand> => {
+    description: 'command.new',
+    run: async ({ env, say, agent, lang }): Promise<AfterCommand> => {
       const previous = env.currentSessionId();
       const session = await env.sessions.create();
       env.switchSession(session);
       agent.emit({ type: 'messages_replaced', messages: [] });
-      say(
-        `new session ${session.id}; the previous one (${previous}) is kept: /sessions lists them`,
-      );
+      say(t(lang, 'cmd.newSession', { id: session.id, previous }));
       return 'listen';
     },
   },
   {
     name: 'compact',
     usage: '/compact',
-    description: 'summarise older messages now to free context',
+    description: 'command.compact',
     run: async ({ agent, signal, say }): Promise<AfterCommand> => {
+      // The hook tells the user what happened; it returns text only when it did not.
       const text = await agent.compactNow(signal);
-      // The hook already told the user when something happened; report only the rest.
-      if (!/^compressed|^could not compress/.test(text)) say(text);
+      if (text) say(text);
       return 'listen';
     },
   },
   {
     name: 'sessions',
     usage: '/sessions',
-    description: 'list saved sessions',
-    run: async ({ env, say }): Promise<AfterCommand> => {
+    description: 'command.sessions',
+    run: async ({ env, say, lang }): Promise<AfterCommand> => {
       const list = await env.sessions.list();
       const current = env.currentSessionId();
       const rows = list.map(
         (s) =>
-          `${s.id === current ? '*' : ' '} ${s.id}  ${new Date(s.updatedAt).toLocaleString()}  ${String(s.messageCount).padStart(5)} msgs  ${(s.firstUserLine ?? '').slice(0, 50)}`,
+          `${s.id === current ? '*' : ' '} ${s.id}  ${new Date(s.updatedAt).toLocaleString()}  ${t(lang, 'cmd.messages', { count: String(s.messageCount).padStart(5) })}  ${(s.firstUserLine ?? '').slice(0, 50)}`,
       );
       say(
         rows.length
-          ? ['Sessions (newest first; resume one with --session ID):', ...rows].join('\n')
-          : 'no sessions yet',
+          ? [t(lang, 'cmd.sessionsTitle'), ...rows].join('\n')
+          : t(lang, 'cmd.noSessions'),
       );
       return 'listen';
     },
@@ -121,15 +117,19 @@ export const COMMANDS: readonly SlashCommand[] = [
   {
     name: 'persona',
     usage: '/persona [NAME]',
-    description: 'show or switch the persona',
-    run: ({ env, args, say, agent }) => {
+    description: 'command.persona',
+    run: ({ env, args, say, agent, lang }) => {
       const name = args.trim();
       if (!name) {
         say(
           [
-            `Persona: ${env.personas.current.name} (${env.personas.current.id})`,
+            t(lang, 'cmd.personaNow', {
+              name: lang === 'zh' ? env.personas.current.nameZh : env.personas.current.name,
+              id: env.personas.current.id,
+            }),
             ...env.personas.list.map(
-              (p) => `  ${p.id.padEnd(14)} ${p.name} / ${p.nameZh}: ${p.description}`,
+              (p) =>
+                `  ${p.id.padEnd(14)} ${p.name} / ${p.nameZh}: ${lang === 'zh' ? (p.descriptionZh ?? p.description) : p.description}`,
             ),
           ].join('\n'),
         );
@@ -137,52 +137,57 @@ export const COMMANDS: readonly SlashCommand[] = [
       }
       const found = env.personas.switchTo(name);
       if (!found) {
-        say(`no persona "${name}". Available: ${env.personas.list.map((p) => p.id).join(', ')}`);
+        say(
+          t(lang, 'cmd.personaMissing', {
+            name,
+            list: env.personas.list.map((p) => p.id).join(', '),
+          }),
+        );
         return 'listen';
       }
       agent.emit({ type: 'settings_changed', persona: found.id });
-      say(`persona: ${found.name} (${found.nameZh})`);
+      say(t(lang, 'cmd.personaSet', { name: found.name, nameZh: found.nameZh }));
       return 'listen';
     },
   },
   {
     name: 'model',
     usage: '/model [NAME]',
-    description: 'show or switch the model',
-    run: ({ env, args, say, agent }) => {
+    description: 'command.model',
+    run: ({ env, args, say, agent, lang }) => {
       const name = args.trim();
       if (!name) {
-        say(`model: ${agent.provider.model} at ${env.config.baseURL}`);
+        say(t(lang, 'cmd.modelNow', { model: agent.provider.model, url: env.config.baseURL }));
         return 'listen';
       }
       agent.setProvider(createProvider(env.config, name));
-      say(`model: ${name} (for this run; set "model" in config.json to keep it)`);
+      say(t(lang, 'cmd.modelSet', { model: name }));
       return 'listen';
     },
   },
   {
     name: 'tools',
     usage: '/tools',
-    description: 'list the tools and their approval',
-    run: ({ agent, say }) => {
+    description: 'command.tools',
+    run: ({ agent, say, lang }) => {
       const lines = agent.registry
         .list()
         .map(
-          (t) =>
-            `  ${agent.registry.signature(t.name).padEnd(44)} ${t.kind.padEnd(11)} ${agent.settings.approval[t.kind]}`,
+          (tool) =>
+            `  ${agent.registry.signature(tool.name).padEnd(44)} ${tool.kind.padEnd(11)} ${agent.settings.approval[tool.kind]}`,
         );
-      say(['Tools (signature, kind, approval):', ...lines].join('\n'));
+      say([t(lang, 'cmd.toolsTitle'), ...lines].join('\n'));
       return 'listen';
     },
   },
   {
     name: 'trace',
     usage: '/trace',
-    description: "show the last turns' phase timings",
-    run: ({ agent, say }) => {
+    description: 'command.trace',
+    run: ({ agent, say, lang }) => {
       const traces = agent.store.getState().traces.slice(-5);
       if (traces.length === 0) {
-        say('no turns yet');
+        say(t(lang, 'cmd.noTurns'));
         return 'listen';
       }
       const out = traces.map(
@@ -201,11 +206,11 @@ export const COMMANDS: readonly SlashCommand[] = [
   {
     name: 'export',
     usage: '/export md',
-    description: 'write a readable transcript of this session',
-    run: async ({ env, args, say }): Promise<AfterCommand> => {
+    description: 'command.export',
+    run: async ({ env, args, say, lang }): Promise<AfterCommand> => {
       const format = args.trim() || 'md';
       if (format !== 'md') {
-        say('/export knows one format: md (Markdown). Try /export md');
+        say(t(lang, 'cmd.exportFormat'));
         return 'listen';
       }
       const session = env.currentSession();
@@ -216,20 +221,20 @@ export const COMMANDS: readonly SlashCommand[] = [
       await mkdir(env.exportsDir, { recursive: true });
       const file = path.join(env.exportsDir, `${session.id}.md`);
       await writeFile(file, text, { mode: 0o600 });
-      say(`transcript written to ${file}`);
+      say(t(lang, 'cmd.exportWritten', { file }));
       return 'listen';
     },
   },
   {
     name: 'approve',
     usage: '/approve [KIND POLICY]',
-    description: 'show or change the approval policy',
+    description: 'command.approve',
     run: approve,
   },
   {
     name: 'clear',
     usage: '/clear',
-    description: 'clear the screen (the history is kept)',
+    description: 'command.clear',
     run: ({ agent }) => {
       agent.emit({ type: 'messages_replaced', messages: [] });
       return 'listen';
@@ -238,7 +243,7 @@ export const COMMANDS: readonly SlashCommand[] = [
   {
     name: 'exit',
     usage: '/exit',
-    description: 'quit Cogito',
+    description: 'command.exit',
     run: ({ agent }) => {
       agent.requestExit();
       return 'listen';

@@ -1,3 +1,4 @@
+import { t } from '../i18n/messages.js';
 import type { Agent, CommandRunner } from '../agent/agent.js';
 import { COMMANDS } from './builtin.js';
 import type { CommandEnv } from './table.js';
@@ -17,18 +18,19 @@ export function createCommandRunner(env: CommandEnv): CommandRunner {
     const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text.trim());
     const name = (match?.[1] ?? '').toLowerCase();
     const args = match?.[2] ?? '';
-    const say = (t: string): void => agent.notice(t);
+    const say = (text: string): void => agent.notice(text);
+    const lang = agent.settings.lang;
     const command = COMMANDS.find((c) => c.name === name);
     if (!command) {
-      say(`unknown command /${name}. Commands: ${COMMANDS.map((c) => `/${c.name}`).join(' ')}`);
+      say(t(lang, 'cmd.unknown', { name, list: COMMANDS.map((c) => `/${c.name}`).join(' ') }));
       agent.transition('WAIT');
       return true;
     }
     try {
-      const after = await command.run({ agent, args, env, signal, say });
+      const after = await command.run({ agent, args, env, signal, say, lang });
       if (after === 'listen') agent.transition('WAIT');
     } catch (err) {
-      say(`/${name} failed: ${(err as Error).message}`);
+      say(t(lang, 'cmd.failed', { name, error: (err as Error).message }));
       agent.transition('WAIT');
     }
     return true;

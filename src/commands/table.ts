@@ -1,3 +1,7 @@
+import type { Lang, MessageKey } from '../i18n/messages.js';
+
+/** The message-table keys of the commands' descriptions. */
+export type CommandDescriptionKey = Extract<MessageKey, `command.${string}`>;
 import type { Agent } from '../agent/agent.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { Session, SessionStore } from '../history/index.js';
@@ -22,6 +26,8 @@ export interface CommandCall {
   env: CommandEnv;
   signal: AbortSignal;
   say(text: string): void;
+  /** The language to answer in. */
+  lang: Lang;
 }
 
 /**
@@ -33,6 +39,7 @@ export type AfterCommand = 'listen' | 'keep';
 export interface SlashCommand {
   name: string;
   usage: string;
-  description: string;
+  /** Its one-line description in the message table. */
+  description: CommandDescriptionKey;
   run(call: CommandCall): Promise<AfterCommand> | AfterCommand;
 }

@@ -83,12 +83,48 @@ export const en = {
 
   // Why the agent paused by itself.
   'pause.user': 'Paused. Resume with the pause key or /resume.',
-  'pause.cycleLimit': 'Paused: reached the limit of {max} autonomous cycles.',
-  'pause.tokenBudget': 'Paused: token budget reached ({used} of {limit} tokens this hour).',
-  'pause.loopGuard': 'Paused: loop guard, the same call was repeated ({call}).',
-  'pause.apiFailures': 'Paused: {count} API failures in a row. Last error: {error}',
+  'pause.cycleLimit':
+    'paused after {max} autonomous cycles without input (maxAutonomousCycles); press Ctrl+P or type a message to go on',
+  'pause.tokenBudget':
+    'paused: {used} tokens used in the last hour, over the budget of {limit} (tokenBudgetPerHour); press Ctrl+P to go on anyway',
+  'pause.loopGuard':
+    'paused by the loop guard: the same tool call ran {count} times in a row ({call})',
+  'pause.apiFailures': 'paused after {count} failed requests in a row; last error: {error}',
   'pause.resumeHint': 'Press the pause key or type /resume to continue.',
   'pause.resumed': 'Resumed.',
+  'pause.nearIdentical': 'paused by the loop guard: the last {count} replies were nearly identical',
+  'pause.permanent': 'paused: {error}',
+  'pause.historyWrite': 'paused: the history could not be saved ({error})',
+  'command.export': 'Write a readable transcript of this session: /export md',
+  'cmd.helpTitle': 'Commands:',
+  'cmd.unknown': 'unknown command /{name}. Commands: {list}',
+  'cmd.failed': '/{name} failed: {error}',
+  'cmd.paused':
+    'paused: autonomy is off; messages still get an answer. /resume or Ctrl+P to go on.',
+  'cmd.newSession': 'new session {id}; the previous one ({previous}) is kept: /sessions lists them',
+  'cmd.sessionsTitle': 'Sessions (newest first; resume one with --session ID):',
+  'cmd.noSessions': 'no sessions yet',
+  'cmd.messages': '{count} msgs',
+  'cmd.personaNow': 'Persona: {name} ({id})',
+  'cmd.personaMissing': 'no persona "{name}". Available: {list}',
+  'cmd.personaSet': 'persona: {name} ({nameZh})',
+  'cmd.modelNow': 'model: {model} at {url}',
+  'cmd.modelSet': 'model: {model} (for this run; set "model" in config.json to keep it)',
+  'cmd.toolsTitle': 'Tools (signature, kind, approval):',
+  'cmd.noTurns': 'no turns yet',
+  'cmd.approveTitle': 'Approval policy (this run):',
+  'cmd.approveHint': 'Change with /approve KIND auto|ask|deny',
+  'cmd.approveUsage':
+    'usage: /approve KIND POLICY, where KIND is one of {kinds} and POLICY one of {policies}',
+  'cmd.approveSet':
+    '{kind} tools: {policy} for the rest of this run (set "approval" in config.json to keep it)',
+  'cmd.exportFormat': '/export knows one format: md (Markdown). Try /export md',
+  'cmd.exportWritten': 'transcript written to {file}',
+  'cmd.nothingToCompact': 'nothing to compress yet',
+  'compact.done':
+    "compressed {count} older messages into a summary ({before} → {after} tokens); the originals are kept in the session's archive",
+  'compact.failed':
+    'could not compress the history ({reason}); older tool results are left out of requests instead, and nothing is lost',
 
   // Interrupts.
   'interrupted.marker': 'interrupted',

@@ -1,10 +1,11 @@
+import { t } from '../i18n/messages.js';
 import type { Agent, AgentDeps } from '../agent/agent.js';
 import type { HistoryPort } from '../pipeline/turn.js';
 import type { CompactableHistory, Compactor } from './compactor.js';
 
 /**
  * Binds a compactor to the agent's COMPACT phase and /compact: runs it on the current
- * session and tells the user what happened. After a compression the screen shows what the
+ * session and tells the user what happened (it returns text only when it said nothing). After a compression the screen shows what the
  * model now sees (the summary and the recent messages); the originals are in the archive.
  */
 export function createCompactHook(
@@ -14,17 +15,23 @@ export function createCompactHook(
   return async (agent: Agent, signal: AbortSignal, force: boolean) => {
     const history = current();
     const out = await compactor.run(history, signal, force);
+    const lang = agent.settings.lang;
     if (out.kind === 'done') {
       agent.setHistory(history);
-      const text = `compressed ${out.summarised} older messages into a summary (${out.tokensBefore} → ${out.tokensAfter} tokens); the originals are kept in the session's archive`;
-      agent.notice(text);
-      return text;
+      agent.notice(
+        t(lang, 'compact.done', {
+          count: out.summarised,
+          before: out.tokensBefore,
+          after: out.tokensAfter,
+        }),
+      );
+      return undefined;
     }
     if (out.kind === 'failed') {
-      const text = `could not compress the history (${out.reason}); older tool results are left out of requests instead, and nothing is lost`;
-      agent.notice(text, 'warn');
-      return text;
+      agent.notice(t(lang, 'compact.failed', { reason: out.reason }), 'warn');
+      return undefined;
     }
-    return force ? out.reason : undefined;
+    // Said only when asked for (/compact): otherwise there is nothing to tell.
+    return force ? t(lang, 'cmd.nothingToCompact') : undefined;
   };
 }

@@ -201,3 +201,21 @@ describe('slash commands', () => {
     expect(completeCommand('/zz')).toEqual([]);
   });
 });
+
+describe('in Chinese', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it('commands and pause reasons answer in the UI language', async () => {
+    h = await createHarness({ settings: { lang: 'zh', maxAutonomousCycles: 1 } });
+    h.agent.start();
+    const help = await run(h, '/help');
+    expect(help).toContain('命令：');
+    expect(help).toContain('列出已保存的会话');
+    expect(await run(h, '/nope')).toContain('没有命令 /nope');
+    h.server.setDefault({ kind: 'stream', content: '看了一圈。' });
+    h.agent.resume();
+    const s = await waitForStore(h.agent.store, (st) => st.machine === 'PAUSED', 'the cycle pause');
+    expect(s.pauseReason).toContain('已暂停：连续 1 轮自主思考');
+  });
+});

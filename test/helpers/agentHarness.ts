@@ -40,6 +40,7 @@ export const FAST_SETTINGS: AgentSettings = {
   approval: { read: 'auto', write: 'auto', destructive: 'ask', network: 'auto', process: 'ask' },
   sendReasoningInHistory: false,
   contextWindow: 128_000,
+  lang: 'en',
 };
 
 export async function createHarness(

@@ -60,7 +60,9 @@ describe('t', () => {
       'Allow delete? y = yes, n = no, a = always for this run',
     );
     expect(t('zh', 'approval.prompt', { tool: 'delete' })).toContain('允许 delete 吗');
-    expect(t('en', 'pause.tokenBudget', { used: 1200, limit: 1000 })).toContain('1200 of 1000');
+    expect(t('en', 'pause.tokenBudget', { used: 1200, limit: 1000 })).toContain(
+      '1200 tokens used in the last hour, over the budget of 1000',
+    );
     expect(t('zh', 'state.PAUSED')).toBe('已暂停');
   });
 

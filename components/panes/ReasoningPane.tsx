@@ -1,6 +1,5 @@
 import React, { useRef } from 'react';
 import { Box } from 'ink';
-import type { AgentStore } from '../../src/store/agentStore.js';
 import { t } from '../../src/i18n/messages.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
 import { useLang } from '../i18n.js';
@@ -8,21 +7,9 @@ import { GrowingWrap } from '../text/growingWrap.js';
 import { sanitize } from '../text/sanitize.js';
 import { PaneRows, TitleRule } from './PaneRows.js';
 import type { Row } from './rows.js';
-import { useScrollAnchor } from './scrollAnchor.js';
+import { useScrollAnchor, type ScrollPaneProps } from './scrollAnchor.js';
 
-export interface ReasoningPaneProps {
-  store: AgentStore;
-  width: number;
-  height: number;
-  title: boolean;
-  focused: boolean;
-  /** Rows scrolled up from the bottom, as last asked for (0 follows the newest). */
-  offset: number;
-  /** Bumped by every scroll key (see scrollAnchor.ts). */
-  mark?: number;
-  /** Told where the view is now and how far up it can go. */
-  onScrolled?(offset: number, maxOffset: number): void;
-}
+export type ReasoningPaneProps = ScrollPaneProps;
 
 /** The model's reasoning, dim: the live one while it streams, else the last turn's. */
 export function ReasoningPane(p: ReasoningPaneProps): React.JSX.Element {

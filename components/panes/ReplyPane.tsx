@@ -1,6 +1,5 @@
 import React, { useMemo, useRef } from 'react';
 import { Box } from 'ink';
-import type { AgentStore } from '../../src/store/agentStore.js';
 import { t } from '../../src/i18n/messages.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
 import { useLang } from '../i18n.js';
@@ -9,22 +8,9 @@ import { blockRows, buildBlocks, type Block } from './conversation.js';
 import { LiveRows } from './liveRows.js';
 import { PaneRows, TitleRule } from './PaneRows.js';
 import { bottomWindow, type Row } from './rows.js';
-import { useScrollAnchor } from './scrollAnchor.js';
+import { useScrollAnchor, type ScrollPaneProps } from './scrollAnchor.js';
 
-export interface ReplyPaneProps {
-  store: AgentStore;
-  width: number;
-  /** Body rows (the title takes one more when `title`). */
-  height: number;
-  title: boolean;
-  focused: boolean;
-  /** Rows scrolled up from the bottom, as last asked for (0 follows the newest). */
-  offset: number;
-  /** Bumped by every scroll key (see scrollAnchor.ts). */
-  mark?: number;
-  /** Told where the view is now and how far up it can go (Infinity while unknown). */
-  onScrolled?(offset: number, maxOffset: number): void;
-}
+export type ReplyPaneProps = ScrollPaneProps;
 
 /** What was below the view when the user scrolled: the newest settled block, the live rows. */
 interface Below {

@@ -1,3 +1,4 @@
+import type { AgentStore } from '../../src/store/agentStore.js';
 /**
  * Keeps a scrolled-up pane on the same content while rows are appended below it (a reply
  * streaming in, new messages). Scroll positions count rows up from the bottom, so without
@@ -9,6 +10,22 @@
  * resize starts a new base from the position shown, so the view stays where it was.
  */
 import { useRef } from 'react';
+
+/** The props the conversation and reasoning panes share: size, focus and scrolling. */
+export interface ScrollPaneProps {
+  store: AgentStore;
+  width: number;
+  /** Body rows (the title takes one more when `title`). */
+  height: number;
+  title: boolean;
+  focused: boolean;
+  /** Rows scrolled up from the bottom, as last asked for (0 follows the newest). */
+  offset: number;
+  /** Bumped by every scroll key. */
+  mark?: number;
+  /** Told where the view is now and how far up it can go (Infinity while unknown). */
+  onScrolled?(offset: number, maxOffset: number): void;
+}
 
 export interface AnchorInput<S> {
   /** The offset the screen asked for (rows up from the bottom). */

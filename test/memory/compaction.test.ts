@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, HistoryMessage } from '../../src/core/messages.js';
 import { TokenCounter } from '../../src/memory/tokenCounter.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
-import type { RecordedRequest } from '../helpers/scriptedServer.js';
+import type { RecordedRequest, Step } from '../helpers/scriptedServer.js';
 import { waitForStore, waitUntil } from '../helpers/waitFor.js';
 
 const WINDOW = 3000;
@@ -35,21 +35,25 @@ async function converse(h: Harness, turns: number): Promise<void> {
   }
 }
 
+/** A harness with real compression whose summary requests get `summary`. */
+async function compacting(contextWindow: number, summary: Step): Promise<Harness> {
+  const h = await createHarness({
+    settings: { contextWindow },
+    compaction: { compressAt: COMPRESS_AT, compressTurns: 150 },
+  });
+  let turn = 0;
+  h.server.setDefault((req) =>
+    isSummaryRequest(req) ? summary : { kind: 'stream', content: replyLine(turn++) },
+  );
+  return h;
+}
+
 describe('compression', () => {
   let h: Harness;
   afterEach(async () => h?.dispose());
 
   it('summarises the older part once, sends summary + recent under budget, and archives every original', async () => {
-    h = await createHarness({
-      settings: { contextWindow: WINDOW },
-      compaction: { compressAt: COMPRESS_AT, compressTurns: 150 },
-    });
-    let turn = 0;
-    h.server.setDefault((req) =>
-      isSummaryRequest(req)
-        ? { kind: 'stream', content: SUMMARY }
-        : { kind: 'stream', content: replyLine(turn++) },
-    );
+    h = await compacting(WINDOW, { kind: 'stream', content: SUMMARY });
     const added: HistoryMessage[] = [];
     h.agent.subscribe((e) => {
       if (e.type === 'message_added') added.push(e.message);
@@ -86,16 +90,7 @@ describe('compression', () => {
   });
 
   it('a failed summarisation (server 500) leaves the agent working and loses nothing', async () => {
-    h = await createHarness({
-      settings: { contextWindow: WINDOW },
-      compaction: { compressAt: COMPRESS_AT, compressTurns: 150 },
-    });
-    let turn = 0;
-    h.server.setDefault((req) =>
-      isSummaryRequest(req)
-        ? { kind: 'error', status: 500 }
-        : { kind: 'stream', content: replyLine(turn++) },
-    );
+    h = await compacting(WINDOW, { kind: 'error', status: 500 });
     const added: HistoryMessage[] = [];
     h.agent.subscribe((e) => {
       if (e.type === 'message_added') added.push(e.message);
@@ -119,16 +114,7 @@ describe('compression', () => {
   });
 
   it('/compact forces a summary', async () => {
-    h = await createHarness({
-      settings: { contextWindow: 100_000 },
-      compaction: { compressAt: COMPRESS_AT, compressTurns: 150 },
-    });
-    let turn = 0;
-    h.server.setDefault((req) =>
-      isSummaryRequest(req)
-        ? { kind: 'stream', content: SUMMARY }
-        : { kind: 'stream', content: replyLine(turn++) },
-    );
+    h = await compacting(100_000, { kind: 'stream', content: SUMMARY });
     h.agent.start();
     await converse(h, 3);
     expect(h.server.requests.some(isSummaryRequest)).toBe(false);

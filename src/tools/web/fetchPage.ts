@@ -3,7 +3,7 @@ import type { Tool } from '../types.js';
 import { decodeBody } from './charset.js';
 import { classifyMediaType, mediaType, sniffContent } from './content.js';
 import type { ContentKind } from './content.js';
-import type { FetchConfig } from './config.js';
+import type { FetchConfig, FetchLimits } from './config.js';
 import { resolveFetchConfig } from './config.js';
 import { guard, optionalStringArg, stringArg, ToolFailure } from './errors.js';
 import type { PageLink } from './htmlToText.js';
@@ -86,7 +86,7 @@ export async function fetchPage(
 
 async function download(
   start: URL,
-  limits: Required<FetchConfig>,
+  limits: Required<FetchLimits>,
   fetch: FetchLike,
   signal: AbortSignal,
 ): Promise<Raw> {
@@ -168,6 +168,7 @@ export function createFetchPageTool(limits: FetchConfig, fetch: FetchLike): Tool
   return {
     name: 'fetchPage',
     kind: 'network',
+    untrustedOutput: true,
     description: `Downloads an http(s) page and returns its readable text and up to ${resolved.maxLinks} links; plain text and JSON are returned as they are.`,
     params: [
       { name: 'url', type: 'string', description: 'an http or https address' },

@@ -10,7 +10,7 @@
 import { parseCallAt, type CallParse } from './callParser.js';
 import { backtickRunLength, fenceAt, fenceBlockEnd, isLineStart } from './codeSpans.js';
 import { firstAtOrAfter, indexReplySteps, tagAt, type ReplyIndex } from './replyIndex.js';
-import { drain, drainYielding } from './steps.js';
+import { drain, drainYielding } from '../core/steps.js';
 import type { CallItem, ParsedReply } from './types.js';
 
 export type { CallItem, MalformedCall, ParsedCall, ParsedReply } from './types.js';

@@ -4,7 +4,7 @@
  * full of stray backticks or broken calls would be rescanned from each one (quadratic).
  */
 import { fenceAt } from './codeSpans.js';
-import { drain } from './steps.js';
+import { drain } from '../core/steps.js';
 
 export interface ReplyIndex {
   /** The reply itself. */

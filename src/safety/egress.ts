@@ -9,6 +9,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { ToolFailure } from '../tools/web/errors.js';
 import { classifyAddress } from './addresses.js';
+import { bareHost, parseAllowEntry } from './allowHosts.js';
 
 /** What the user allowed beyond the public internet (config.json → `fetch`). */
 export interface EgressPolicy {
@@ -32,32 +33,9 @@ const systemResolver: Resolver = async (host) => {
   return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
-/** The host as URLs spell it after normalisation: lower case, IPv6 without brackets. */
-function bareHost(url: URL): string {
-  return url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-}
 
 function portOf(url: URL): string {
   return url.port || (url.protocol === 'https:' ? '443' : '80');
-}
-
-/**
- * Normalises an allowHosts entry the way the URL parser normalises hosts, so `127.1:8888`
- * in the config matches `http://127.0.0.1:8888`. Returns undefined for an entry that is not
- * a `host` or `host:port` (the config validator reports those).
- */
-export function parseAllowEntry(entry: string): { host: string; port?: string } | undefined {
-  const text = entry.trim();
-  if (text === '' || /[/?#@\s]/.test(text) || /^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
-    return undefined;
-  }
-  try {
-    const url = new URL(`http://${text}`);
-    const explicitPort = /:\d+$/.test(text);
-    return explicitPort ? { host: bareHost(url), port: url.port || '80' } : { host: bareHost(url) };
-  } catch {
-    return undefined;
-  }
 }
 
 /** Whether the policy names this URL's host (and port, when the entry has one). */

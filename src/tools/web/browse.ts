@@ -48,7 +48,10 @@ export function createBrowseTool(deps: BrowseDeps): Tool {
         // The parsed, re-serialised href is what is passed on: never the raw model text.
         const parsed = parseWebUrl(stringArg(args, 0, 'url'));
         // The browser cannot be pinned to an address, but a local target is refused up front.
-        await deps.guard?.check(parsed);
+        // A name we cannot resolve is left to the browser (it may go through a proxy).
+        await deps.guard?.check(parsed).catch((error: unknown) => {
+          if (!(error instanceof ToolFailure && error.kind === 'network')) throw error;
+        });
         const url = parsed.href;
         const command = deps.command?.(url) ?? browserCommand(deps.platform, url);
         try {

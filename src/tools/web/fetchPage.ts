@@ -10,6 +10,8 @@ import type { PageLink } from './htmlToText.js';
 import { discard, formatBytes, readCapped, requestFollowing, withDeadline } from './http.js';
 import type { FetchLike } from './http.js';
 import { loadPageReader } from './lazy.js';
+import { capHtmlDepthSteps, MAX_HTML_DEPTH } from './htmlDepth.js';
+import { drainYielding } from '../../core/steps.js';
 import type { PageMode } from './pageReader.js';
 import { parseWebUrl } from './url.js';
 
@@ -26,6 +28,8 @@ export interface FetchedPage {
   links: PageLink[];
   /** The body was longer than the byte cap and was cut there. */
   truncated: boolean;
+  /** The page nested deeper than MAX_HTML_DEPTH and was flattened before parsing. */
+  flattened?: boolean;
   /** Bytes read (at most the cap). */
   bytes: number;
   encoding: string;
@@ -74,7 +78,16 @@ export async function fetchPage(
   };
   if (kind === 'html') {
     const { readHtml } = await loadPageReader();
-    return { ...common, ...readHtml(decoded.text, raw.url, mode, limits.maxLinks) };
+    // Depth is capped before parsing: parse time grows with the square of the nesting.
+    const capped = await drainYielding(capHtmlDepthSteps(decoded.text), options.signal);
+    if (capped === undefined) {
+      throw new ToolFailure(
+        'aborted',
+        `Stopped reading ${raw.url.href}: the turn was interrupted.`,
+      );
+    }
+    const page = readHtml(capped.html, raw.url, mode, limits.maxLinks);
+    return { ...common, ...page, ...(capped.flattened ? { flattened: true } : {}) };
   }
   return {
     ...common,
@@ -146,6 +159,11 @@ export function renderPage(page: FetchedPage, maxBytes: number): string {
   if (page.kind !== 'html') lines.push(`Content-Type: ${page.contentType}`);
   if (page.truncated) {
     lines.push(`Note: the page was cut at ${formatBytes(maxBytes)}: only its beginning was read.`);
+  }
+  if (page.flattened === true) {
+    lines.push(
+      `Note: the page nests deeper than ${MAX_HTML_DEPTH} levels; the deeper part was flattened.`,
+    );
   }
   lines.push('');
   lines.push(

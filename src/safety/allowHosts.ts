@@ -27,4 +27,3 @@ export function parseAllowEntry(entry: string): { host: string; port?: string } 
     return undefined;
   }
 }
-

@@ -33,7 +33,6 @@ const systemResolver: Resolver = async (host) => {
   return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
-
 function portOf(url: URL): string {
   return url.port || (url.protocol === 'https:' ? '443' : '80');
 }

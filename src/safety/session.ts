@@ -6,6 +6,7 @@
  */
 import { Redactor } from '../core/redact.js';
 import type { Tool, ToolArg } from '../tools/types.js';
+import { outgoingForms } from './decodings.js';
 import { ReadIndex } from './readIndex.js';
 import { secretShapeIn } from './secretShapes.js';
 import { newBoundary, wrapUntrusted } from './untrusted.js';
@@ -35,8 +36,10 @@ export class SessionSafety {
   egressReason(tool: Tool, args: readonly ToolArg[]): string | undefined {
     if (!SessionSafety.sendsOut(tool)) return undefined;
     const strings = args.filter((a): a is string => typeof a === 'string');
-    if (strings.some((s) => this.redactor.contains(s))) {
-      return `it would send a configured API key off the machine`;
+    for (const s of strings) {
+      const key = outgoingForms(s).find((f) => this.redactor.contains(f.form));
+      if (key !== undefined)
+        return `it would send a configured API key (${key.how}) off the machine`;
     }
     for (const s of strings) {
       const shape = secretShapeIn(s);

@@ -7,7 +7,7 @@
  * characters of a key is caught too, so a key cut short by truncation cannot leak a prefix.
  * Callers redact before they truncate.
  */
-import { forEachGram, gramHashes } from '../safety/grams.js';
+import { gramHashes, isSpaceCode, spacedCandidates } from '../safety/grams.js';
 
 /** Shorter strings are too likely to occur by chance to be worth replacing. */
 const MIN_SECRET_LENGTH = 8;
@@ -16,30 +16,11 @@ export const MIN_PARTIAL = 12;
 /** What a secret is replaced by. */
 export const REDACTED = '[redacted secret]';
 
-const isSpace = (c: number): boolean =>
-  c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x2028 || c === 0x2029;
+const SPACE = /[\s\u00a0\u2028\u2029]+/g;
 
-interface Compact {
-  /** The text without whitespace. */
-  text: string;
-  /** `index[i]` is where `text[i]` sits in the original. */
-  index: number[];
-}
-
-function compact(text: string): Compact {
-  let out = '';
-  const index: number[] = [];
-  let runStart = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (!isSpace(text.charCodeAt(i))) {
-      index.push(i);
-      continue;
-    }
-    out += text.slice(runStart, i);
-    runStart = i + 1;
-  }
-  out += text.slice(runStart);
-  return { text: out, index };
+/** The text without whitespace, so a key split over lines is whole again. */
+function compact(text: string): string {
+  return text.replace(SPACE, '');
 }
 
 /** Removes configured secrets from text; build one per set of secrets and reuse it. */
@@ -49,7 +30,7 @@ export class Redactor {
 
   constructor(secrets: readonly (string | undefined)[]) {
     const clean = secrets
-      .map((s) => (s === undefined ? '' : compact(s).text))
+      .map((s) => (s === undefined ? '' : compact(s)))
       .filter((s) => s.length >= MIN_SECRET_LENGTH);
     this.secrets = [...new Set(clean)];
     this.partial = new Set<number>();
@@ -87,25 +68,37 @@ export class Redactor {
   /** The merged `[start, end)` spans of `text` that must go, in order. */
   ranges(text: string): [number, number][] {
     if (this.secrets.length === 0 || text.length < MIN_SECRET_LENGTH) return [];
-    const c = compact(text);
     const hits: [number, number][] = [];
-    for (const s of this.secrets) {
-      if (s.length >= MIN_PARTIAL) continue;
-      for (let at = c.text.indexOf(s); at !== -1; at = c.text.indexOf(s, at + 1)) {
-        hits.push([at, at + s.length]);
+    for (const w of spacedCandidates(text, MIN_PARTIAL, this.partial)) {
+      if (this.secrets.some((s) => s.length >= MIN_PARTIAL && s.includes(w.gram))) {
+        hits.push([w.start, w.end]);
       }
     }
-    forEachGram(c.text, MIN_PARTIAL, (start, h) => {
-      if (!this.partial.has(h)) return;
-      const gram = c.text.slice(start, start + MIN_PARTIAL);
-      if (this.secrets.some((s) => s.includes(gram))) hits.push([start, start + MIN_PARTIAL]);
-    });
-    return mergeToOriginal(hits, c.index);
+    for (const s of this.secrets) {
+      if (s.length < MIN_PARTIAL) hits.push(...shortMatches(text, s));
+    }
+    return merge(hits);
   }
 }
 
-/** Sorts and merges spans of the compacted text and maps them back to the original. */
-function mergeToOriginal(hits: [number, number][], index: readonly number[]): [number, number][] {
+/** Where a secret shorter than MIN_PARTIAL occurs whole, whitespace between its characters allowed. */
+function shortMatches(text: string, secret: string): [number, number][] {
+  const out: [number, number][] = [];
+  for (let at = text.indexOf(secret[0]!); at !== -1; at = text.indexOf(secret[0]!, at + 1)) {
+    let i = at;
+    let k = 0;
+    while (i < text.length && k < secret.length) {
+      if (text[i] === secret[k]) k += 1;
+      else if (!isSpaceCode(text.charCodeAt(i))) break;
+      i += 1;
+    }
+    if (k === secret.length) out.push([at, i]);
+  }
+  return out;
+}
+
+/** Sorts and merges overlapping spans. */
+function merge(hits: [number, number][]): [number, number][] {
   if (hits.length === 0) return [];
   hits.sort((x, y) => x[0] - y[0]);
   const merged: [number, number][] = [];
@@ -114,7 +107,7 @@ function mergeToOriginal(hits: [number, number][], index: readonly number[]): [n
     if (last !== undefined && a <= last[1]) last[1] = Math.max(last[1], b);
     else merged.push([a, b]);
   }
-  return merged.map(([a, b]) => [index[a] ?? 0, (index[b - 1] ?? 0) + 1]);
+  return merged;
 }
 
 /**

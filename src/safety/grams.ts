@@ -43,3 +43,54 @@ export function gramHashes(text: string, n: number): Set<number> {
   });
   return out;
 }
+
+/** Whitespace for the purpose of matching across line breaks. */
+export function isSpaceCode(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x2028 || c === 0x2029;
+}
+
+/** A window of `n` non-space characters found by {@link spacedCandidates}. */
+export interface SpacedWindow {
+  /** Where its first character is in the text. */
+  start: number;
+  /** Just past its last character. */
+  end: number;
+  /** Its characters without the whitespace between them. */
+  gram: string;
+}
+
+/**
+ * The windows of `n` non-whitespace characters of `text` (whitespace between them skipped)
+ * whose hash is in `hashes`: candidates the caller verifies. One pass, no copy of the text,
+ * so it is cheap enough to run over every tool result.
+ */
+export function spacedCandidates(
+  text: string,
+  n: number,
+  hashes: ReadonlySet<number>,
+): SpacedWindow[] {
+  const out: SpacedWindow[] = [];
+  if (n <= 0 || hashes.size === 0) return out;
+  const drop = dropFactor(n);
+  const codes = new Array<number>(n).fill(0);
+  const where = new Array<number>(n).fill(0);
+  let count = 0;
+  let h = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isSpaceCode(c)) continue;
+    const slot = count % n;
+    if (count >= n) h = (h - Math.imul(codes[slot]!, drop)) | 0;
+    h = (Math.imul(h, BASE) + c) | 0;
+    codes[slot] = c;
+    where[slot] = i;
+    count += 1;
+    if (count >= n && hashes.has(h)) {
+      const first = count % n;
+      let gram = '';
+      for (let k = 0; k < n; k++) gram += String.fromCharCode(codes[(first + k) % n]!);
+      out.push({ start: where[first]!, end: i + 1, gram });
+    }
+  }
+  return out;
+}

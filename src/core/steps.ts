@@ -14,7 +14,7 @@ export function drain<T>(steps: Generator<void, T, void>): T {
 }
 
 /** Default time slice: far under the 50 ms a keypress may wait. */
-export const SLICE_MS = 8;
+export const SLICE_MS = 4;
 
 /**
  * Runs the steps, yielding to the event loop (setImmediate, so I/O callbacks run) once a

@@ -38,7 +38,7 @@ export function parseReplyYielding(
 }
 
 /** Scanner steps between two pauses: a few thousand characters or calls. */
-const STEP = 2048;
+const STEP = 256;
 
 /** The parse as steps (see steps.ts); linear in the reply. */
 function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, ParsedReply, void> {

@@ -35,7 +35,7 @@ export function indexReply(src: string): ReplyIndex {
 }
 
 /** Landmarks visited between two pauses of {@link indexReplySteps}. */
-const STEP = 4096;
+const STEP = 256;
 
 /**
  * {@link indexReply} as steps: it pauses (yields) every few thousand landmarks, so a caller

@@ -9,7 +9,7 @@
 import { drain } from '../../core/steps.js';
 
 /** Deeper elements than this are flattened into their ancestor at this depth. */
-export const MAX_HTML_DEPTH = 256;
+export const MAX_HTML_DEPTH = 128;
 
 const VOID = new Set([
   'area',
@@ -119,7 +119,7 @@ export function* capHtmlDepthSteps(
       dropped -= 1;
     } else if (tag.closing && depth > 0) depth -= 1;
     tag = nextTag(html, resume);
-    if (++steps % 4096 === 0) yield;
+    if (++steps % 256 === 0) yield;
   }
   if (prev === 0) return { html, flattened: false };
   kept.push(html.slice(prev));

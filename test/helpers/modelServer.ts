@@ -13,6 +13,8 @@ export interface ServedFile {
   sha256?: true | string;
   /** Send this many bytes of the first full-body response, then destroy the socket. */
   dropAfterBytes?: number;
+  /** Send this many bytes, then keep the connection open without sending more. */
+  stallAfterBytes?: number;
 }
 
 export interface ModelServer {
@@ -64,6 +66,10 @@ export async function startModelServer(files: Record<string, ServedFile>): Promi
       'accept-ranges': 'bytes',
       ...(start > 0 ? { 'content-range': `bytes ${start}-${total - 1}/${total}` } : {}),
     });
+    if (served.stallAfterBytes !== undefined) {
+      res.write(chunk.subarray(0, served.stallAfterBytes));
+      return;
+    }
     if (served.dropAfterBytes !== undefined && !dropped.has(name)) {
       dropped.add(name);
       res.write(chunk.subarray(0, served.dropAfterBytes), () => res.socket?.destroy());

@@ -88,24 +88,48 @@ export function DownloadStep(): React.JSX.Element {
   }
   if (phase.kind === 'downloading') return <Progress phase={phase} plan={plan} spinner={spinner} />;
 
-  const items = downloadItems(lang, plan);
+  return (
+    <ChooseModel
+      plan={plan}
+      note={phase.note}
+      onStart={start}
+      onRefuse={(note) => setPhase({ kind: 'choose', note })}
+    />
+  );
+}
+
+/** The catalogue to pick from, the proposal preselected; a model that does not fit is refused. */
+function ChooseModel(p: {
+  plan: LocalModelsPlan;
+  note: Note | undefined;
+  onStart(model: CatalogModel): void;
+  onRefuse(note: Note): void;
+}): React.JSX.Element {
+  const lang = useLang();
+  const w = useWizard();
+  const { plan } = p;
   const message =
-    phase.note ??
+    p.note ??
     (plan.proposal.proposed === undefined
       ? { text: t(lang, 'setup.downloadNothingFits'), tone: 'warn' as const }
       : undefined);
   return (
-    <StepLayout title={title} hint={machineLine(lang, plan)} hints="list" message={message}>
+    <StepLayout
+      title={t(lang, 'setup.download')}
+      hint={machineLine(lang, plan)}
+      hints="list"
+      message={message}
+    >
       <SelectList
-        items={items}
+        items={downloadItems(lang, plan)}
         initialKey={plan.proposal.proposed}
         width={w.width}
         rows={w.listRows}
         onSubmit={(item) => {
           const why = fitText(lang, plan, item.value);
-          if (!why) return start(item.value.model);
+          if (!why) return p.onStart(item.value.model);
           const text = t(lang, 'setup.downloadRefused', { model: item.value.model.label, why });
-          setPhase({ kind: 'choose', note: { text, tone: 'error' } });
+          p.onRefuse({ text, tone: 'error' });
         }}
         onBack={w.back}
       />

@@ -4,35 +4,17 @@
  * the download resumes, is verified, is configured, and a `-p` turn then runs on it with no
  * network but that server (which is closed by then).
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { catalogModel } from '../../src/models/catalog.js';
+import { runCogito } from '../helpers/cogitoProcess.js';
 import { startModelServer, type ModelServer } from '../helpers/modelServer.js';
 import { writeTinyGguf } from '../helpers/tinyGguf.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const SMALL = catalogModel('small').file;
-
-function cogito(args: string[], env: Record<string, string>) {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'bin/cogito.ts'), ...args],
-    {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const code = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-  return { code, stdout: () => out, stderr: () => err };
-}
+const cogito = runCogito;
 
 let dir: string;
 let home: string;

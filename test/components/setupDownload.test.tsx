@@ -13,6 +13,7 @@ import { catalogModel } from '../../src/models/catalog.js';
 import type { MachineProfile } from '../../src/models/propose.js';
 import { inspectModelFile } from '../../src/providers/local/modelFile.js';
 import { createSetupServices } from '../../src/setup/services.js';
+import { runCogito } from '../helpers/cogitoProcess.js';
 import { startModelServer, type ModelServer, type ServedFile } from '../helpers/modelServer.js';
 import { KEY, renderWizard, type WizardHarness } from '../helpers/renderWizard.js';
 import { writeTinyGguf } from '../helpers/tinyGguf.js';
@@ -40,7 +41,9 @@ beforeEach(async () => {
   ws = path.join(tmp, 'ws');
   await fs.mkdir(home);
   await fs.mkdir(ws);
-  await writeTinyGguf(path.join(tmp, 'tiny.gguf'));
+  // Replies end at once and the trained context holds Cogito's prompt in the tiny model's
+  // character-sized tokens, so a real -p turn can run on the downloaded file.
+  await writeTinyGguf(path.join(tmp, 'tiny.gguf'), { contextLength: 32_768, endsAtOnce: true });
   gguf = await fs.readFile(path.join(tmp, 'tiny.gguf'));
 });
 afterEach(async () => {
@@ -104,7 +107,18 @@ describe('the Private choice', () => {
     const installed = path.join(home, 'models', MEDIUM.file);
     expect(loaded.ok && loaded.config).toMatchObject({ provider: 'local', modelPath: installed });
     expect((await fs.readFile(installed)).equals(gguf)).toBe(true);
-  }, 60_000);
+
+    // A -p turn on what the wizard configured, offline (the model server is closed).
+    await server!.close();
+    server = undefined;
+    const saved = JSON.parse(await fs.readFile(path.join(home, 'config.json'), 'utf8')) as object;
+    const room = { contextSize: 16_384, contextWindow: 16_384 }; // see writeTinyGguf above
+    await fs.writeFile(path.join(home, 'config.json'), JSON.stringify({ ...saved, ...room }));
+    const turn = runCogito(['-p', 'hello', '--json', '--max-cycles', '1'], { COGITO_HOME: home });
+    expect(await turn.code, turn.stderr()).toBe(0);
+    expect(turn.stdout()).toContain(`"model":"${MEDIUM.file}"`);
+    expect(turn.stdout()).toMatch(/"type":"usage".*"estimated":false/);
+  }, 120_000);
 
   test('Esc cancels the download: nothing configured, the part kept for a resume', async () => {
     h = await open({ body: gguf, stallAfterBytes: 4096 });

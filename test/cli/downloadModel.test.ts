@@ -8,6 +8,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseCliArgs } from '../../src/cli/args.js';
 import { catalogModel } from '../../src/models/catalog.js';
 import { runCogito } from '../helpers/cogitoProcess.js';
 import { startModelServer, type ModelServer } from '../helpers/modelServer.js';
@@ -103,4 +104,19 @@ describe('cogito --download-model', () => {
     expect(await dl.code).toBe(2);
     expect(dl.stderr()).toContain('Use small, medium or large');
   }, 60_000);
+});
+
+describe('--download-model on the command line', () => {
+  it('takes an optional name; alone it lets the machine decide', () => {
+    expect(parseCliArgs(['--download-model']).downloadModel).toBe('');
+    expect(parseCliArgs(['--download-model', '--home', '/h'])).toMatchObject({
+      downloadModel: '',
+      home: '/h',
+    });
+    expect(parseCliArgs(['--download-model', 'large', '-p', 'hi'])).toMatchObject({
+      downloadModel: 'large',
+      print: 'hi',
+    });
+    expect(parseCliArgs(['-p', 'hi']).downloadModel).toBeUndefined();
+  });
 });

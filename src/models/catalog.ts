@@ -151,7 +151,12 @@ function resolveUrl(raw: string): ResolvedSource {
   } catch {
     return { ok: false, message: `"${raw}" is not a valid URL.` };
   }
-  const file = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+  let file: string;
+  try {
+    file = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+  } catch {
+    file = ''; // A malformed %-escape: not a usable file name.
+  }
   if (!FILE_NAME.test(file)) {
     return {
       ok: false,

@@ -101,6 +101,7 @@ describe('resolveModelSpec', () => {
       ['hf:Qwen/Qwen2.5-3B-Instruct-GGUF:Q4_K_M', 'hf:<user>/<repo>/<file>.gguf'],
       ['https://example.org/models/', 'does not end in a .gguf'],
       ['hf:a/b/../../x.gguf', 'does not name a file'],
+      ['https://example.org/%E0%A4%A.gguf', 'does not end in a .gguf'],
     ] as const) {
       const r = resolveModelSpec(spec, {});
       expect(r.ok).toBe(false);

@@ -3,6 +3,7 @@ import { createApp } from '../app/createApp.js';
 import { projectRoot } from '../config/paths.js';
 import { HELP, UsageError, parseCliArgs, type CliFlags } from './args.js';
 import { runPrintMode } from './printMode.js';
+import { describeWhere } from './where.js';
 
 export interface MainIo {
   argv: readonly string[];
@@ -42,6 +43,10 @@ export async function main(io: MainIo): Promise<number> {
   }
   if (flags.version) {
     io.stdout.write(`cogito ${version()}\n`);
+    return 0;
+  }
+  if (flags.where) {
+    io.stdout.write(`${describeWhere({ home: flags.home, env: io.env })}\n`);
     return 0;
   }
   if (flags.print === undefined) {

@@ -295,4 +295,12 @@ export const zh = {
   'hint.save': '保存',
   'hint.clear': '清空',
   'hint.filter': '筛选',
+  'cmd.sessionsHere': '本文件夹的会话（最新在前；用 --session ID 恢复）：',
+  'cmd.sessionsElsewhere': '其他文件夹（用 --session ID --force 在这里继续）：',
+  'cmd.sessionFolder': '文件夹：{path}',
+  'cmd.sessionNoFolder': '无文件夹',
+  'session.foreignTitle': '这个会话属于另一个文件夹',
+  'session.foreignBody':
+    '会话 {id} 是在 {other} 中开始的。它的历史说的是那个文件夹，而这次运行的工作区是 {here}。',
+  'session.foreignAsk': '仍然在这里继续吗？y 是 · n 否（退出）',
 } as const satisfies Record<MessageKey, string>;

@@ -74,13 +74,35 @@ describe('print mode (-p)', () => {
       env,
     );
     expect(await run.code).toBe(0);
+    // stdout: the replies only, without the [WAIT] marker, ending with a newline.
     const out = run.stdout();
-    expect(out).toContain('[reasoning]\nI should read the file.');
-    expect(out).toContain('[reply]\nReading.');
-    expect(out).toMatch(/✓ read\("hello.txt"\)/);
-    expect(out).toContain('It says hello. [WAIT]');
+    expect(out).toMatch(/^Reading\.\n\[TOOL\] read\("hello.txt"\) \[\/TOOL\]\nIt says hello\.\n$/);
+    // stderr: reasoning and tool progress.
+    const err = run.stderr();
+    expect(err).toContain('[reasoning]\nI should read the file.\n');
+    expect(err).toMatch(/✓ read\("hello.txt"\)/);
+    expect(out).not.toContain('I should read the file');
     expect(server.requests[1]!.body.messages.at(-1).content).toContain('hello from the workspace');
-    expect(out + run.stderr()).not.toContain('sk-secret-test-key');
+    expect(out + err).not.toContain('sk-secret-test-key');
+  });
+
+  it('stdout holds just the answer, so `> answer.md` captures it; notices go to stderr', async () => {
+    server.push({
+      kind: 'stream',
+      reasoning: 'Short answer.',
+      content: ['# Tea\n\nGreen tea is ', 'steamed.', ' [WA', 'IT]'],
+    });
+    const run = cogito(['-p', 'tea?', '--workspace', ws, '--home', home], env);
+    expect(await run.code).toBe(0);
+    expect(run.stdout()).toBe('# Tea\n\nGreen tea is steamed.\n');
+    expect(run.stderr()).toContain('Short answer.');
+  });
+
+  it('a [WAIT] that is not the last thing in the reply is text, and kept', async () => {
+    server.push({ kind: 'stream', content: 'Write [WAIT] at the end of a reply to stop. [WAIT]' });
+    const run = cogito(['-p', 'how do I stop?', '--workspace', ws, '--home', home], env);
+    expect(await run.code).toBe(0);
+    expect(run.stdout()).toBe('Write [WAIT] at the end of a reply to stop.\n');
   });
 
   it('--json prints one JSON event per line', async () => {

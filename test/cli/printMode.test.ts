@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -104,6 +104,46 @@ describe('print mode (-p)', () => {
     expect(await run.code).toBe(0);
     expect(run.stdout()).toBe('Write [WAIT] at the end of a reply to stop.\n');
   });
+
+  // Three runs of the CLI from the sources: more than the default timeout on a busy machine.
+  it('--session of another workspace is refused in -p unless --force', async () => {
+    const other = await mkdtemp(path.join(os.tmpdir(), 'cogito-cli-other-'));
+    try {
+      server.push({ kind: 'stream', content: 'Noted. [WAIT]' });
+      const first = cogito(['-p', 'remember tea', '--workspace', ws, '--home', home], env);
+      expect(await first.code).toBe(0);
+      const [id] = await readdir(path.join(home, 'data', 'sessions'));
+
+      const refused = cogito(
+        ['-p', 'hi', '--workspace', other, '--home', home, '--session', id!],
+        env,
+      );
+      expect(await refused.code).toBe(2);
+      expect(refused.stderr()).toContain('--force');
+      expect(refused.stdout()).toBe('');
+      expect(server.requests).toHaveLength(1);
+
+      server.push({ kind: 'stream', content: 'You said tea. [WAIT]' });
+      const forced = cogito(
+        [
+          '-p',
+          'what did I say?',
+          '--workspace',
+          other,
+          '--home',
+          home,
+          '--session',
+          id!,
+          '--force',
+        ],
+        env,
+      );
+      expect(await forced.code).toBe(0);
+      expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('remember tea');
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('--json prints one JSON event per line', async () => {
     server.push({ kind: 'stream', content: 'hi there [WAIT]' });

@@ -18,6 +18,8 @@ export interface CliFlags {
   help: boolean;
   maxCycles?: number;
   thinkIntervalMs?: number;
+  /** `--download-model [NAME]`: '' when no name was given (the machine decides). */
+  downloadModel?: string;
 }
 
 /** One command-line option: how it parses and how `--help` describes it. */
@@ -27,6 +29,9 @@ export interface CliOption {
   short?: string;
   /** A string option's value in `--help`, e.g. `DIR`; boolean options have none. */
   value?: string;
+  /** The value may be left out (then it is ''). */
+  optionalValue?: boolean;
+  /** One line, or several separated by `\n`. */
   help: string;
 }
 
@@ -65,6 +70,15 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   { name: 'paused', help: 'start with autonomy paused' },
   { name: 'think-interval', value: 'MS', help: 'delay between autonomous turns' },
   { name: 'setup', help: 'run the setup wizard' },
+  {
+    name: 'download-model',
+    value: '[small|medium|large|hf:USER/REPO/FILE.gguf|URL]',
+    optionalValue: true,
+    help:
+      "download a local model into the home's models/ and\n" +
+      'configure it (no name: the size that fits this machine;\n' +
+      'env COGITO_MODELS_URL redirects the source to a mirror)',
+  },
   { name: 'debug', help: 'write a debug log under the home' },
   { name: 'where', help: 'print where the home, config, data and personas are, then exit' },
   { name: 'version', short: 'v', help: 'print the version' },
@@ -76,8 +90,14 @@ const HELP_COLUMN = 24;
 
 function usageOf(o: CliOption): string {
   const names = `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.value ? ` ${o.value}` : ''}`;
-  const padded = names.length < HELP_COLUMN ? names.padEnd(HELP_COLUMN) : `${names} `;
-  return `  ${padded}${o.help}`;
+  const indent = `  ${' '.repeat(HELP_COLUMN)}`;
+  const [first = '', ...more] = o.help.split('\n');
+  // A long option name puts its description on the next line.
+  const head =
+    names.length < HELP_COLUMN
+      ? `  ${names.padEnd(HELP_COLUMN)}${first}`
+      : `  ${names}\n${indent}${first}`;
+  return [head, ...more.map((line) => `${indent}${line}`)].join('\n');
 }
 
 /** The `--help` text, from {@link CLI_OPTIONS}. */
@@ -119,12 +139,24 @@ function parserOptions(): ParseOptions {
   );
 }
 
+/** An option with an optional value, alone (or before another flag), gets ''. */
+function withOptionalValues(argv: readonly string[]): string[] {
+  const optional = new Set(CLI_OPTIONS.filter((o) => o.optionalValue).map((o) => `--${o.name}`));
+  const out: string[] = [];
+  argv.forEach((arg, i) => {
+    out.push(arg);
+    const next = argv[i + 1];
+    if (optional.has(arg) && (next === undefined || next.startsWith('-'))) out.push('');
+  });
+  return out;
+}
+
 /** Parses argv (without node and script). Throws UsageError with a message naming the fix. */
 export function parseCliArgs(argv: readonly string[]): CliFlags {
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({
-      args: [...argv],
+      args: withOptionalValues(argv),
       allowPositionals: false,
       strict: true,
       options: parserOptions(),
@@ -153,6 +185,7 @@ export function parseCliArgs(argv: readonly string[]): CliFlags {
     ['home', 'home'],
     ['persona', 'persona'],
     ['session', 'session'],
+    ['download-model', 'downloadModel'],
   ] as const;
   for (const [name, field] of strings) {
     const value = text(name);

@@ -16,7 +16,7 @@ import { ms, summarize, type Summary } from './lib/stats.js';
 import { isFullFrame, startTui } from './lib/tui.js';
 
 /** Runs a command to its end; resolves with spawn → exit in ms and its stdout. */
-function timeCommand(
+export function timeCommand(
   cmd: string[],
   env: NodeJS.ProcessEnv,
 ): Promise<{ ms: number; stdout: string; code: number | null }> {
@@ -38,7 +38,7 @@ function timeCommand(
  * Whether `node bin/cogito.js` runs the production build now: the same check it makes
  * (dist/build.json exists and no file listed there changed since the build).
  */
-function runsBuild(): boolean {
+export function runsBuild(): boolean {
   if (process.env.COGITO_FROM_SOURCE === '1') return false;
   try {
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist', 'build.json'), 'utf8')) as {
@@ -55,9 +55,12 @@ function runsBuild(): boolean {
 }
 
 /** One full-screen start: spawn → first full frame, and → first request. */
-async function tuiSample(server: ScriptedServer): Promise<{ frame: number; request: number }> {
+export async function tuiSample(
+  server: ScriptedServer,
+  cmd?: string[],
+): Promise<{ frame: number; request: number }> {
   const before = server.requests.length;
-  const tui = await startTui({ server });
+  const tui = await startTui({ server, ...(cmd ? { cmd } : {}) });
   try {
     const frame = await tui.app.waitFor(isFullFrame, 'the first full frame');
     const req = await server.waitForRequest(before, 20_000);

@@ -5,11 +5,13 @@
  */
 import React from 'react';
 import type { AppOptions } from '../src/app/createApp.js';
+import type { ForeignSession } from '../src/app/openSession.js';
 import type { CliFlags } from '../src/cli/args.js';
 import { resolveLanguage, t, type Lang } from '../src/i18n/messages.js';
 import type { SetupPlan } from '../src/setup/prepare.js';
 import type { SetupServices } from '../src/setup/services.js';
 import { App } from './App.js';
+import { ConfirmSession } from './ConfirmSession.js';
 import type { AgentController, AgentLoop } from './controller.js';
 import { SetupWizard, type SetupOutcome } from './setup/SetupWizard.js';
 import { openSession, type ScreenSession, type SessionIo } from './terminal/session.js';
@@ -121,7 +123,18 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
     session.between();
   }
 
-  const made = await create({ flags, env });
+  // --session naming another workspace's session: the user decides, before anything starts.
+  const confirmSession = async (foreign: ForeignSession): Promise<boolean> => {
+    if (!stdout.isTTY || !stdin.isTTY) return false;
+    session ??= openSession(io);
+    const answer = await session.show<boolean>((finish) => (
+      <ConfirmSession session={foreign} lang={lang} onAnswer={finish} />
+    ));
+    if (answer.ended) return false;
+    session.between();
+    return answer.value;
+  };
+  const made = await create({ flags, env, confirmSession });
   if (!made.ok) {
     session?.end(made.exitCode);
     stderr.write(`${made.message}\n`);

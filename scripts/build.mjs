@@ -6,6 +6,7 @@
  *
  *   node scripts/build.mjs                 # npm run build: dist/cogito.mjs + dist/chunks/
  *   node scripts/build.mjs --prepare       # npm's prepare hook: a failure only warns
+ *                                          # (skipped under npm pack/publish: prepack built)
  *   node scripts/build.mjs --outdir <dir> --entry <name>=<file> ...   # tests
  *
  * ESM, code-split: what the program imports with `import()` (the full-screen UI, the web
@@ -126,6 +127,10 @@ function parseArgs(argv) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = parseArgs(process.argv.slice(2));
+  // `npm pack` runs prepack (a strict build: no tarball ships without dist/) and then
+  // prepare; building twice would only cost time.
+  const packing = ['pack', 'publish'].includes(process.env.npm_command ?? '');
+  if (args.prepare && packing) process.exit(0);
   try {
     const { outdir, ms, files } = await build(args);
     const chunks = files.filter((file) => file.startsWith('chunks') && file.endsWith('.mjs'));

@@ -33,6 +33,8 @@ export interface TuiOptions {
   /** config.json contents. */
   config?: Record<string, unknown>;
   server?: ScriptedServer;
+  /** The command to start instead of the checkout's (e.g. a globally installed `cogito`). */
+  cmd?: string[];
   /** Called with the home before the app starts (e.g. to write a session into it). */
   prepare?(home: BenchHome): void | Promise<void>;
 }
@@ -48,7 +50,7 @@ export async function startTui(opts: TuiOptions = {}): Promise<Tui> {
   const server = opts.server ?? (await startScriptedServer());
   const home = makeHome(server.url, opts.config ?? {});
   await opts.prepare?.(home);
-  const app = new PtyApp([...COGITO, ...(opts.args ?? [])], {
+  const app = new PtyApp([...(opts.cmd ?? COGITO), ...(opts.args ?? [])], {
     env: home.env(),
     cwd: home.workspace,
     cols: COLS,

@@ -5,6 +5,7 @@ import { loadConfig, type ConfigFlags, type LoadedConfig } from '../config/load.
 import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
 import { SessionStore, type Session } from '../history/index.js';
+import { openSession, type ForeignSession } from './openSession.js';
 import { acquireHomeLock, LOCK_FILE } from '../history/lock.js';
 import { importConversationJson } from '../history/importConversation.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -24,6 +25,8 @@ import { contextWindowFor } from '../config/models.js';
 export interface AppOptions {
   flags: ConfigFlags & {
     session?: string | undefined;
+    /** Open a `--session` of another workspace without asking. */
+    force?: boolean | undefined;
     thinkIntervalMs?: number | undefined;
     debug?: boolean | undefined;
   };
@@ -33,6 +36,11 @@ export interface AppOptions {
   initialState?: MachineState;
   /** Tests inject a provider; otherwise it is built from the config. */
   provider?: Provider;
+  /**
+   * Asks whether to open a `--session` that belongs to another workspace (the full-screen
+   * app asks the user). Without it such a session is refused unless `flags.force`.
+   */
+  confirmSession?(session: ForeignSession): Promise<boolean>;
 }
 
 export interface App {
@@ -41,6 +49,8 @@ export interface App {
   home: string;
   /** Warnings to show once at start (recovered history, persona files…). */
   warnings: string[];
+  /** The id of the session in use now (`/new` switches it). */
+  currentSessionId(): string;
   /** Stops the agent, closes the session and releases the home lock. Idempotent. */
   close(): Promise<void>;
 }
@@ -74,16 +84,27 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
 
   const warnings: string[] = [];
   let session: Session;
-  const store = new SessionStore(appPaths(home).data, { durability: config.durability });
+  const store = new SessionStore(appPaths(home).data, {
+    durability: config.durability,
+    workspace: workspace.root,
+    caseInsensitive: workspace.caseInsensitive,
+  });
   try {
     const imported = await importConversationJson(
       path.join(appPaths(home).data, 'conversation.json'),
       store,
     );
     if (imported) warnings.push(...imported.warnings);
-    session = opts.flags.session
-      ? await store.open(opts.flags.session)
-      : await store.openLatestOrCreate();
+    const opened = await openSession(store, {
+      id: opts.flags.session,
+      force: opts.flags.force,
+      confirm: opts.confirmSession,
+    });
+    if (!opened.ok) {
+      lock.release();
+      return opened;
+    }
+    session = opened.session;
   } catch (err) {
     lock.release();
     return { ok: false, message: (err as Error).message, exitCode: 2 };
@@ -145,6 +166,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
       config,
       home,
       warnings,
+      currentSessionId: () => currentSession().id,
       async close() {
         if (closed) return;
         closed = true;

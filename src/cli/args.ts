@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export interface CliFlags {
   print?: string;
@@ -9,9 +9,11 @@ export interface CliFlags {
   home?: string;
   persona?: string;
   session?: string;
+  force: boolean;
   paused: boolean;
   setup: boolean;
   debug: boolean;
+  where: boolean;
   version: boolean;
   help: boolean;
   maxCycles?: number;
@@ -20,34 +22,98 @@ export interface CliFlags {
   downloadModel?: string;
 }
 
-export const HELP = `Cogito: a local, always-on AI agent in your terminal.
+/** One command-line option: how it parses and how `--help` describes it. */
+export interface CliOption {
+  /** The long name, without the dashes. */
+  name: string;
+  short?: string;
+  /** A string option's value in `--help`, e.g. `DIR`; boolean options have none. */
+  value?: string;
+  /** The value may be left out (then it is ''). */
+  optionalValue?: boolean;
+  /** One line, or several separated by `\n`. */
+  help: string;
+}
 
-Usage:
-  cogito                          open the full-screen app in the current folder
-  cogito -p "PROMPT" [options]    run headless: stream to stdout, exit on [WAIT]
+/**
+ * Every option, in `--help` order. The parser is built from this table and so is the help
+ * text, so the two cannot disagree.
+ */
+export const CLI_OPTIONS: readonly CliOption[] = [
+  {
+    name: 'print',
+    short: 'p',
+    value: 'PROMPT',
+    help: 'headless print mode with this first message',
+  },
+  { name: 'json', help: 'print mode: one JSON event per line' },
+  { name: 'max-cycles', value: 'N', help: 'print mode: stop after N turns (default 10)' },
+  {
+    name: 'workspace',
+    value: 'DIR',
+    help: 'the folder the agent works in (default: current folder)',
+  },
+  { name: 'model', value: 'NAME', help: 'model name (env COGITO_MODEL)' },
+  { name: 'base-url', value: 'URL', help: 'OpenAI-compatible endpoint (env COGITO_BASE_URL)' },
+  {
+    name: 'home',
+    value: 'DIR',
+    help: 'app home holding config.json and data/ (env COGITO_HOME)',
+  },
+  { name: 'persona', value: 'ID', help: 'persona to use' },
+  {
+    name: 'session',
+    value: 'ID',
+    help: "resume this session instead of this workspace's latest",
+  },
+  { name: 'force', help: "with --session: continue another workspace's session here" },
+  { name: 'paused', help: 'start with autonomy paused' },
+  { name: 'think-interval', value: 'MS', help: 'delay between autonomous turns' },
+  { name: 'setup', help: 'run the setup wizard' },
+  {
+    name: 'download-model',
+    value: '[small|medium|large|hf:USER/REPO/FILE.gguf|URL]',
+    optionalValue: true,
+    help:
+      "download a local model into the home's models/ and\n" +
+      'configure it (no name: the size that fits this machine;\n' +
+      'env COGITO_MODELS_URL redirects the source to a mirror)',
+  },
+  { name: 'debug', help: 'write a debug log under the home' },
+  { name: 'where', help: 'print where the home, config, data and personas are, then exit' },
+  { name: 'version', short: 'v', help: 'print the version' },
+  { name: 'help', short: 'h', help: 'show this help' },
+];
 
-Options:
-  -p, --print PROMPT      headless print mode with this first message
-      --json              print mode: one JSON event per line
-      --max-cycles N      print mode: stop after N turns (default 10)
-      --workspace DIR     the folder the agent works in (default: current folder)
-      --model NAME        model name (env COGITO_MODEL)
-      --base-url URL      OpenAI-compatible endpoint (env COGITO_BASE_URL)
-      --home DIR          app home holding config.json and data/ (env COGITO_HOME)
-      --persona ID        persona to use
-      --session ID        resume this session instead of the latest
-      --paused            start with autonomy paused
-      --think-interval MS delay between autonomous turns
-      --setup             run the setup wizard
-      --download-model [small|medium|large|hf:USER/REPO/FILE.gguf|URL]
-                          download a local model into the home's models/ and
-                          configure it (no name: the size that fits this machine;
-                          env COGITO_MODELS_URL redirects the source to a mirror)
-      --debug             write a debug log under the home
-  -v, --version           print the version
-  -h, --help              show this help
+/** Where the descriptions start in `--help`. */
+const HELP_COLUMN = 24;
 
-The API key comes from COGITO_API_KEY or OPENAI_API_KEY (or config.json); it is never printed.`;
+function usageOf(o: CliOption): string {
+  const names = `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.value ? ` ${o.value}` : ''}`;
+  const indent = `  ${' '.repeat(HELP_COLUMN)}`;
+  const [first = '', ...more] = o.help.split('\n');
+  // A long option name puts its description on the next line.
+  const head =
+    names.length < HELP_COLUMN
+      ? `  ${names.padEnd(HELP_COLUMN)}${first}`
+      : `  ${names}\n${indent}${first}`;
+  return [head, ...more.map((line) => `${indent}${line}`)].join('\n');
+}
+
+/** The `--help` text, from {@link CLI_OPTIONS}. */
+export const HELP = [
+  'Cogito: a local, always-on AI agent in your terminal.',
+  '',
+  'Usage:',
+  '  cogito                          open the full-screen app in the current folder',
+  '  cogito -p "PROMPT" [options]    run headless: the reply to stdout, progress to stderr',
+  '',
+  'Options:',
+  ...CLI_OPTIONS.map(usageOf),
+  '',
+  'The API key comes from COGITO_API_KEY or OPENAI_API_KEY (or config.json); it is never printed.',
+  'Exit codes: 0 done, 1 failed, 2 bad configuration or arguments, 130 interrupted.',
+].join('\n');
 
 export class UsageError extends Error {}
 
@@ -60,69 +126,78 @@ function parseCount(name: string, raw: string | undefined, min: number): number 
   return n;
 }
 
-/** `--download-model` takes an optional name: alone (or before another flag) it means ''. */
+type ParseOptions = NonNullable<ParseArgsConfig['options']>;
+
+function parserOptions(): ParseOptions {
+  return Object.fromEntries(
+    CLI_OPTIONS.map((o) => [
+      o.name,
+      o.value
+        ? { type: 'string' as const, ...(o.short ? { short: o.short } : {}) }
+        : { type: 'boolean' as const, default: false, ...(o.short ? { short: o.short } : {}) },
+    ]),
+  );
+}
+
+/** An option with an optional value, alone (or before another flag), gets ''. */
 function withOptionalValues(argv: readonly string[]): string[] {
+  const optional = new Set(CLI_OPTIONS.filter((o) => o.optionalValue).map((o) => `--${o.name}`));
   const out: string[] = [];
   argv.forEach((arg, i) => {
     out.push(arg);
     const next = argv[i + 1];
-    if (arg === '--download-model' && (next === undefined || next.startsWith('-'))) out.push('');
+    if (optional.has(arg) && (next === undefined || next.startsWith('-'))) out.push('');
   });
   return out;
 }
 
 /** Parses argv (without node and script). Throws UsageError with a message naming the fix. */
 export function parseCliArgs(argv: readonly string[]): CliFlags {
-  let parsed;
+  let values: Record<string, string | boolean | undefined>;
   try {
-    parsed = parseArgs({
+    values = parseArgs({
       args: withOptionalValues(argv),
       allowPositionals: false,
       strict: true,
-      options: {
-        print: { type: 'string', short: 'p' },
-        json: { type: 'boolean', default: false },
-        workspace: { type: 'string' },
-        model: { type: 'string' },
-        'base-url': { type: 'string' },
-        home: { type: 'string' },
-        persona: { type: 'string' },
-        session: { type: 'string' },
-        paused: { type: 'boolean', default: false },
-        setup: { type: 'boolean', default: false },
-        debug: { type: 'boolean', default: false },
-        version: { type: 'boolean', short: 'v', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        'max-cycles': { type: 'string' },
-        'think-interval': { type: 'string' },
-        'download-model': { type: 'string' },
-      },
-    });
+      options: parserOptions(),
+    }).values as Record<string, string | boolean | undefined>;
   } catch (err) {
     throw new UsageError(`${(err as Error).message}. Run cogito --help for the options.`);
   }
-  const v = parsed.values;
+  const text = (name: string): string | undefined =>
+    typeof values[name] === 'string' ? values[name] : undefined;
+  const on = (name: string): boolean => values[name] === true;
   const flags: CliFlags = {
-    json: v.json ?? false,
-    paused: v.paused ?? false,
-    setup: v.setup ?? false,
-    debug: v.debug ?? false,
-    version: v.version ?? false,
-    help: v.help ?? false,
+    json: on('json'),
+    force: on('force'),
+    paused: on('paused'),
+    setup: on('setup'),
+    debug: on('debug'),
+    where: on('where'),
+    version: on('version'),
+    help: on('help'),
   };
-  if (v.print !== undefined) flags.print = v.print;
-  if (v.workspace !== undefined) flags.workspace = v.workspace;
-  if (v.model !== undefined) flags.model = v.model;
-  if (v['base-url'] !== undefined) flags.baseUrl = v['base-url'];
-  if (v.home !== undefined) flags.home = v.home;
-  if (v.persona !== undefined) flags.persona = v.persona;
-  if (v.session !== undefined) flags.session = v.session;
-  if (v['download-model'] !== undefined) flags.downloadModel = v['download-model'];
-  const maxCycles = parseCount('max-cycles', v['max-cycles'], 1);
+  const strings = [
+    ['print', 'print'],
+    ['workspace', 'workspace'],
+    ['model', 'model'],
+    ['base-url', 'baseUrl'],
+    ['home', 'home'],
+    ['persona', 'persona'],
+    ['session', 'session'],
+    ['download-model', 'downloadModel'],
+  ] as const;
+  for (const [name, field] of strings) {
+    const value = text(name);
+    if (value !== undefined) flags[field] = value;
+  }
+  const maxCycles = parseCount('max-cycles', text('max-cycles'), 1);
   if (maxCycles !== undefined) flags.maxCycles = maxCycles;
-  const interval = parseCount('think-interval', v['think-interval'], 0);
+  const interval = parseCount('think-interval', text('think-interval'), 0);
   if (interval !== undefined) flags.thinkIntervalMs = interval;
   if (flags.json && flags.print === undefined)
     throw new UsageError('--json works with -p "PROMPT" (print mode)');
+  if (flags.force && flags.session === undefined)
+    throw new UsageError('--force works with --session ID (it opens that session here)');
   return flags;
 }

@@ -4,6 +4,7 @@ import { projectRoot } from '../config/paths.js';
 import { HELP, UsageError, parseCliArgs, type CliFlags } from './args.js';
 import { runDownloadModel } from './downloadModel.js';
 import { runPrintMode } from './printMode.js';
+import { describeWhere } from './where.js';
 
 export interface MainIo {
   argv: readonly string[];
@@ -43,6 +44,10 @@ export async function main(io: MainIo): Promise<number> {
   }
   if (flags.version) {
     io.stdout.write(`cogito ${version()}\n`);
+    return 0;
+  }
+  if (flags.where) {
+    io.stdout.write(`${describeWhere({ home: flags.home, env: io.env })}\n`);
     return 0;
   }
   if (flags.downloadModel !== undefined) {

@@ -1,5 +1,6 @@
 import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
+import { createProgressWriter, createReplyWriter } from './printWriters.js';
 
 export interface PrintModeOptions {
   prompt: string;
@@ -7,7 +8,7 @@ export interface PrintModeOptions {
   /** Stop after this many turns. */
   maxCycles: number;
   out: NodeJS.WritableStream & { isTTY?: boolean };
-  err: NodeJS.WritableStream;
+  err: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 export interface PrintModeResult {
@@ -16,21 +17,20 @@ export interface PrintModeResult {
   reason: 'wait' | 'max-cycles' | 'paused' | 'interrupted' | 'exit';
 }
 
-type Channel = 'none' | 'reasoning' | 'reply';
-
 /**
- * Headless print mode: drives the same agent as the screen and prints its events. Text
- * mode keeps reasoning and reply visibly apart (labels, and dim reasoning on a terminal);
- * `--json` writes one JSON event per line. Approval requests are declined, since nobody is
- * there to answer; the model sees why.
+ * Headless print mode: drives the same agent as the screen and prints its events. Text mode
+ * writes the model's reply, and only that, to stdout (without the `[WAIT]` marker, ending
+ * with a newline), so `cogito -p "…" > answer.md` captures the answer; reasoning (dim on a
+ * terminal), tool progress and notices go to stderr. `--json` writes one JSON event per
+ * line to stdout. Approval requests are declined, since nobody is there to answer; the
+ * model sees why.
  */
 export function runPrintMode(
   agent: Agent,
   opts: PrintModeOptions,
 ): { done: Promise<PrintModeResult>; cancel(): void } {
-  const color = opts.out.isTTY === true;
-  const dim = (s: string): string => (color ? `\x1b[2m${s}\x1b[22m` : s);
-  let channel: Channel = 'none';
+  const reply = createReplyWriter(opts.out);
+  const progress = createProgressWriter(opts.err);
   let turns = 0;
   let finish!: (r: PrintModeResult) => void;
   const done = new Promise<PrintModeResult>((resolve) => (finish = resolve));
@@ -41,40 +41,35 @@ export function runPrintMode(
     finished = true;
     unsubscribe();
     void agent.stop().then(() => {
-      if (!opts.json && channel !== 'none') opts.out.write('\n');
+      if (!opts.json) {
+        reply.close();
+        progress.close();
+      }
       finish({ exitCode, turns, reason });
     });
-  };
-
-  const switchTo = (next: Channel): void => {
-    if (channel === next) return;
-    if (channel !== 'none') opts.out.write('\n');
-    opts.out.write(next === 'reasoning' ? dim('[reasoning]\n') : '[reply]\n');
-    channel = next;
   };
 
   const printText = (e: AgentEvent): void => {
     switch (e.type) {
       case 'reasoning_delta':
-        switchTo('reasoning');
-        opts.out.write(dim(e.text));
+        progress.reasoning(e.text);
         break;
       case 'text_delta':
-        switchTo('reply');
-        opts.out.write(e.text);
+        reply.write(e.text);
         break;
       case 'tool_end': {
-        if (channel !== 'none') opts.out.write('\n');
-        channel = 'none';
         const mark = e.entry.status === 'ok' ? '✓' : '✗';
-        opts.out.write(`${mark} ${e.entry.call} → ${e.entry.summary ?? ''}\n`);
+        progress.line(`${mark} ${e.entry.call} → ${e.entry.summary ?? ''}`);
         break;
       }
+      case 'turn_end':
+        reply.endReply();
+        break;
       case 'error':
-        opts.err.write(`error: ${e.error.message}\n`);
+        progress.line(`error: ${e.error.message}`);
         break;
       case 'notice':
-        opts.err.write(`${e.level === 'warn' ? 'warning' : 'note'}: ${e.text}\n`);
+        progress.line(`${e.level === 'warn' ? 'warning' : 'note'}: ${e.text}`);
         break;
       default:
         break;
@@ -86,7 +81,7 @@ export function runPrintMode(
     else printText(e);
     if (e.type === 'approval_request') {
       const text = `${e.request.call} needs approval, declined in print mode (set approval.${e.request.kind} to "auto" in config.json to allow it)`;
-      if (!opts.json) opts.err.write(`note: ${text}\n`);
+      if (!opts.json) progress.line(`note: ${text}`);
       queueMicrotask(() => agent.answerApproval('no'));
     }
     if (e.type === 'exit_requested') end('exit', 0);

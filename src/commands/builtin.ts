@@ -5,6 +5,7 @@ import { t } from '../i18n/messages.js';
 import type { ToolKind } from '../tools/types.js';
 import { MODEL_COMMAND } from './model.js';
 import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
+import { sessionList } from './sessionList.js';
 
 const KINDS: readonly ToolKind[] = ['read', 'write', 'destructive', 'network', 'process'];
 const POLICIES = ['auto', 'ask', 'deny'] as const;
@@ -101,15 +102,8 @@ export const COMMANDS: readonly SlashCommand[] = [
     description: 'command.sessions',
     run: async ({ env, say, lang }): Promise<AfterCommand> => {
       const list = await env.sessions.list();
-      const current = env.currentSessionId();
-      const rows = list.map(
-        (s) =>
-          `${s.id === current ? '*' : ' '} ${s.id}  ${new Date(s.updatedAt).toLocaleString()}  ${t(lang, 'cmd.messages', { count: String(s.messageCount).padStart(5) })}  ${(s.firstUserLine ?? '').slice(0, 50)}`,
-      );
       say(
-        rows.length
-          ? [t(lang, 'cmd.sessionsTitle'), ...rows].join('\n')
-          : t(lang, 'cmd.noSessions'),
+        list.length ? sessionList(list, env.currentSessionId(), lang) : t(lang, 'cmd.noSessions'),
       );
       return 'listen';
     },

@@ -38,22 +38,51 @@ function isCogitoManifest(file: string): boolean {
   }
 }
 
-/** Where the app home came from, for messages such as "config from --home /x". */
-export type HomeSource = 'flag' | 'env' | 'project';
+/**
+ * Where the app home came from, for messages such as "config from --home /x": the flag, the
+ * environment, the project folder of a git checkout, or the user's folder (`~/.cogito`) for
+ * an installed copy.
+ */
+export type HomeSource = 'flag' | 'env' | 'project' | 'user';
+
+/** The app home's folder name inside the user's home folder, for an installed copy. */
+export const USER_HOME_DIR = '.cogito';
 
 /**
- * Resolves the app home: the `--home` flag, else `COGITO_HOME`, else the project folder.
- * Relative paths resolve against `cwd`; `~` expands to the user's home folder.
+ * Whether Cogito runs from a git checkout of itself (the folder holds `.git`: a folder in a
+ * clone, a file in a worktree). An installed copy (npm install -g) never does.
  */
-export function resolveHome(
-  opts: { flag?: string | undefined; env?: NodeJS.ProcessEnv; cwd?: string } = {},
-): { home: string; source: HomeSource } {
+export function isCheckout(root: string = projectRoot()): boolean {
+  return existsSync(path.join(root, '.git'));
+}
+
+/** Inputs of {@link resolveHome}; each defaults to the real one. */
+export interface ResolveHomeOptions {
+  flag?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Cogito's own folder (tests): decides checkout or installed copy. */
+  installRoot?: string;
+  /** The user's home folder (tests); `os.homedir()`, which is %USERPROFILE% on Windows. */
+  userHome?: string;
+}
+
+/**
+ * Resolves the app home: the `--home` flag, else `COGITO_HOME`, else the project folder in a
+ * git checkout of Cogito, else `~/.cogito`: an installed copy must never keep data inside
+ * its package folder (an upgrade or uninstall deletes it, and a system Node's folder is not
+ * writable). Relative paths resolve against `cwd`; `~` expands to the user's home folder.
+ * Nothing is created here: the folder is made (0700) when something is first written.
+ */
+export function resolveHome(opts: ResolveHomeOptions = {}): { home: string; source: HomeSource } {
   const cwd = opts.cwd ?? process.cwd();
   const flag = opts.flag?.trim();
   if (flag) return { home: path.resolve(cwd, expandTilde(flag)), source: 'flag' };
   const fromEnv = opts.env?.COGITO_HOME?.trim();
   if (fromEnv) return { home: path.resolve(cwd, expandTilde(fromEnv)), source: 'env' };
-  return { home: projectRoot(), source: 'project' };
+  const root = opts.installRoot ?? projectRoot();
+  if (isCheckout(root)) return { home: root, source: 'project' };
+  return { home: path.join(opts.userHome ?? os.homedir(), USER_HOME_DIR), source: 'user' };
 }
 
 /** Well-known locations inside an app home. */

@@ -37,7 +37,7 @@ export async function saveConfig(
   if (!check.success) return { ok: false, errors: toConfigIssues(check.error.issues, config) };
   const body = withoutDefaults(check.data, defaultConfig()) ?? {};
   try {
-    await mkdir(home, { recursive: true });
+    await mkdir(home, { recursive: true, mode: 0o700 });
     await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`, {
       mode: CONFIG_FILE_MODE,
       encoding: 'utf8',

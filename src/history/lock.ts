@@ -22,7 +22,7 @@ export function acquireHomeLock(home: string): HomeLock {
     return { ok: false, message: `This process already holds the lock on ${home}.` };
   }
   try {
-    fs.mkdirSync(home, { recursive: true });
+    fs.mkdirSync(home, { recursive: true, mode: 0o700 });
   } catch (err) {
     return { ok: false, message: cannotLock(home, file, err) };
   }

@@ -9,6 +9,12 @@ export interface SessionMeta {
   createdAt: number;
   /** The first line of the first user message: the session's title in lists. */
   firstUserLine?: string;
+  /**
+   * The real path of the workspace the session belongs to. Missing in sessions made before
+   * sessions were tied to a folder: those are listed as "no folder" and never resumed
+   * automatically.
+   */
+  workspace?: string;
 }
 
 export const META_FILE = 'meta.json';
@@ -26,6 +32,7 @@ export function readMeta(fs: HistoryFs, dir: string): Partial<SessionMeta> | und
     if (typeof v.createdAt === 'number' && Number.isFinite(v.createdAt))
       meta.createdAt = v.createdAt;
     if (typeof v.firstUserLine === 'string') meta.firstUserLine = v.firstUserLine;
+    if (typeof v.workspace === 'string' && v.workspace !== '') meta.workspace = v.workspace;
     return meta;
   } catch {
     return undefined;

@@ -179,6 +179,7 @@ export class Session {
     try {
       const meta = readMeta(this.fs, this.dir);
       writeMeta(this.fs, this.dir, {
+        ...meta,
         id: this.id,
         createdAt: meta?.createdAt ?? Date.now(),
         firstUserLine: line,

@@ -18,6 +18,10 @@ export interface SessionInfo {
   /** Messages ever written (compaction does not lower it). */
   messageCount: number;
   firstUserLine?: string;
+  /** The real path of the session's workspace; `undefined` for a session from before that. */
+  workspace?: string;
+  /** Whether it belongs to the store's workspace (always true for a store without one). */
+  here: boolean;
 }
 
 /** A session that does not exist or cannot be named; `code` says which. */
@@ -37,6 +41,14 @@ export interface SessionStoreOptions {
   fs?: HistoryFs;
   /** Clock for ids and file names (tests). */
   now?: () => number;
+  /**
+   * The real path of the workspace this process works in. New sessions record it; start-up
+   * resumes only a session that has it; lists put its sessions first. Without it, every
+   * session counts as this workspace's (the behaviour before sessions had a folder).
+   */
+  workspace?: string;
+  /** Compare workspace paths ignoring case (Windows, macOS default file systems). */
+  caseInsensitive?: boolean;
 }
 
 /**
@@ -58,9 +70,24 @@ export class SessionStore {
     this.now = opts.now ?? Date.now;
   }
 
-  /** All sessions, most recently used first (then newest created). */
+  /** The workspace new sessions belong to, if the store has one. */
+  get workspace(): string | undefined {
+    return this.opts.workspace;
+  }
+
+  /** All sessions: this workspace's first, each group most recently used first. */
   async list(): Promise<SessionInfo[]> {
-    return this.scan(true);
+    const all = this.scan(true);
+    return [...all.filter((s) => s.here), ...all.filter((s) => !s.here)];
+  }
+
+  /** Whether a session recorded as belonging to `workspace` belongs to this store's. */
+  isHere(workspace: string | undefined): boolean {
+    const mine = this.opts.workspace;
+    if (mine === undefined) return true;
+    if (workspace === undefined) return false;
+    const fold = (p: string): string => (this.opts.caseInsensitive ? p.toLowerCase() : p);
+    return fold(path.resolve(workspace)) === fold(path.resolve(mine));
   }
 
   /**
@@ -90,9 +117,38 @@ export class SessionStore {
     );
   }
 
-  /** The most recently used session, if any (its messageCount is not computed: 0). */
+  /**
+   * The most recently used session of this workspace, if any (its messageCount is not
+   * computed: 0).
+   */
   async latest(): Promise<SessionInfo | undefined> {
-    return this.scan(false)[0];
+    return this.scan(false).find((s) => s.here);
+  }
+
+  /** What is known of session `id` without loading it; `undefined` when there is none. */
+  describe(id: string): SessionInfo | undefined {
+    return isSafeSessionId(id) ? this.info(id, false) : undefined;
+  }
+
+  /**
+   * Records this store's workspace in a session from before sessions had one, so it is
+   * resumed here from now on. A failure leaves it a "no folder" session, nothing worse.
+   */
+  adopt(session: Session): void {
+    const workspace = this.opts.workspace;
+    if (workspace === undefined) return;
+    const meta = readMeta(this.fs, session.dir);
+    if (meta?.workspace !== undefined) return;
+    try {
+      writeMeta(this.fs, session.dir, {
+        ...meta,
+        id: session.id,
+        createdAt: meta?.createdAt ?? this.now(),
+        workspace,
+      });
+    } catch {
+      // Only the folder link is lost; the history is untouched.
+    }
   }
 
   /** Creates an empty session with a fresh id. */
@@ -112,7 +168,12 @@ export class SessionStore {
       try {
         // Not recursive: EEXIST means another process picked the same id; pick again.
         this.fs.mkdirSync(dir);
-        writeMeta(this.fs, dir, { id, createdAt });
+        const workspace = this.opts.workspace;
+        writeMeta(this.fs, dir, {
+          id,
+          createdAt,
+          ...(workspace !== undefined ? { workspace } : {}),
+        });
         // An empty history file makes the session's last use visible (its mtime) at once.
         this.fs.closeSync(this.fs.openSync(path.join(dir, HISTORY_FILE), 'a', 0o600));
       } catch (err) {
@@ -147,7 +208,7 @@ export class SessionStore {
     return Session.load(id, dir, this.opts);
   }
 
-  /** Resumes the most recently used session, or starts the first one. */
+  /** Resumes the most recently used session of this workspace, or starts its first one. */
   async openLatestOrCreate(): Promise<Session> {
     const latest = await this.latest();
     return latest ? this.open(latest.id) : this.create();
@@ -185,8 +246,10 @@ export class SessionStore {
       createdAt,
       updatedAt: Math.max(createdAt, historyMtime ?? 0),
       messageCount,
+      here: this.isHere(meta?.workspace),
     };
     if (meta?.firstUserLine !== undefined) info.firstUserLine = meta.firstUserLine;
+    if (meta?.workspace !== undefined) info.workspace = meta.workspace;
     return info;
   }
 

@@ -320,6 +320,15 @@ export const en = {
   'hint.save': 'save',
   'hint.clear': 'clear',
   'hint.filter': 'filter',
+  // Sessions tied to a workspace (/sessions, --session from another folder).
+  'cmd.sessionsHere': 'Sessions of this folder (newest first; resume one with --session ID):',
+  'cmd.sessionsElsewhere': 'Other folders (--session ID --force continues one here):',
+  'cmd.sessionFolder': 'folder: {path}',
+  'cmd.sessionNoFolder': 'no folder',
+  'session.foreignTitle': 'This session belongs to another folder',
+  'session.foreignBody':
+    'Session {id} was started in {other}. Its history talks about that folder, and this run works in {here}.',
+  'session.foreignAsk': 'Continue it here anyway? y yes · n no (quit)',
   'setup.presetDownload': 'download a model and run it here; no key, nothing leaves this machine',
   'setup.download': 'Which model to download',
   'setup.downloadMachine': 'This machine: {mem} memory, {threads} threads, {disk} free in {dir}.',

@@ -140,9 +140,11 @@ describe('the production build', () => {
         ],
         { COGITO_API_KEY: 'sk-test', COGITO_BASE_URL: server.url, COGITO_MODEL: 'scripted' },
       );
-      expect(done.stderr).toBe('');
+      // Tool progress goes to stderr in print mode; the reply alone to stdout.
+      expect(done.stderr).toMatch(/✓ fetchPage/);
+      expect(done.stderr).not.toMatch(/error|warning/i);
       expect(done.code).toBe(0);
-      expect(done.stdout).toMatch(/✓ fetchPage/);
+      expect(done.stdout).toMatch(/Done\.\n$/);
       const result = String(server.requests[1]!.body.messages.at(-1).content);
       expect(result).toContain('Title: Tea notes');
       expect(result).toContain('Green tea is steamed');

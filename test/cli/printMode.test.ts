@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -74,13 +74,16 @@ describe('print mode (-p)', () => {
       env,
     );
     expect(await run.code).toBe(0);
+    // stdout: the replies only, without the [WAIT] marker, ending with a newline.
     const out = run.stdout();
-    expect(out).toContain('[reasoning]\nI should read the file.');
-    expect(out).toContain('[reply]\nReading.');
-    expect(out).toMatch(/✓ read\("hello.txt"\)/);
-    expect(out).toContain('It says hello. [WAIT]');
+    expect(out).toMatch(/^Reading\.\n\[TOOL\] read\("hello.txt"\) \[\/TOOL\]\nIt says hello\.\n$/);
+    // stderr: reasoning and tool progress.
+    const err = run.stderr();
+    expect(err).toContain('[reasoning]\nI should read the file.\n');
+    expect(err).toMatch(/✓ read\("hello.txt"\)/);
+    expect(out).not.toContain('I should read the file');
     expect(server.requests[1]!.body.messages.at(-1).content).toContain('hello from the workspace');
-    expect(out + run.stderr()).not.toContain('sk-secret-test-key');
+    expect(out + err).not.toContain('sk-secret-test-key');
   });
 
   it('a key in the model reply is not printed, in text or --json', async () => {
@@ -93,6 +96,65 @@ describe('print mode (-p)', () => {
       expect(run.stdout() + run.stderr()).not.toContain('secret-test');
     }
   });
+
+  it('stdout holds just the answer, so `> answer.md` captures it; notices go to stderr', async () => {
+    server.push({
+      kind: 'stream',
+      reasoning: 'Short answer.',
+      content: ['# Tea\n\nGreen tea is ', 'steamed.', ' [WA', 'IT]'],
+    });
+    const run = cogito(['-p', 'tea?', '--workspace', ws, '--home', home], env);
+    expect(await run.code).toBe(0);
+    expect(run.stdout()).toBe('# Tea\n\nGreen tea is steamed.\n');
+    expect(run.stderr()).toContain('Short answer.');
+  });
+
+  it('a [WAIT] that is not the last thing in the reply is text, and kept', async () => {
+    server.push({ kind: 'stream', content: 'Write [WAIT] at the end of a reply to stop. [WAIT]' });
+    const run = cogito(['-p', 'how do I stop?', '--workspace', ws, '--home', home], env);
+    expect(await run.code).toBe(0);
+    expect(run.stdout()).toBe('Write [WAIT] at the end of a reply to stop.\n');
+  });
+
+  // Three runs of the CLI from the sources: more than the default timeout on a busy machine.
+  it('--session of another workspace is refused in -p unless --force', async () => {
+    const other = await mkdtemp(path.join(os.tmpdir(), 'cogito-cli-other-'));
+    try {
+      server.push({ kind: 'stream', content: 'Noted. [WAIT]' });
+      const first = cogito(['-p', 'remember tea', '--workspace', ws, '--home', home], env);
+      expect(await first.code).toBe(0);
+      const [id] = await readdir(path.join(home, 'data', 'sessions'));
+
+      const refused = cogito(
+        ['-p', 'hi', '--workspace', other, '--home', home, '--session', id!],
+        env,
+      );
+      expect(await refused.code).toBe(2);
+      expect(refused.stderr()).toContain('--force');
+      expect(refused.stdout()).toBe('');
+      expect(server.requests).toHaveLength(1);
+
+      server.push({ kind: 'stream', content: 'You said tea. [WAIT]' });
+      const forced = cogito(
+        [
+          '-p',
+          'what did I say?',
+          '--workspace',
+          other,
+          '--home',
+          home,
+          '--session',
+          id!,
+          '--force',
+        ],
+        env,
+      );
+      expect(await forced.code).toBe(0);
+      expect(JSON.stringify(server.requests[1]!.body.messages)).toContain('remember tea');
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('--json prints one JSON event per line', async () => {
     server.push({ kind: 'stream', content: 'hi there [WAIT]' });

@@ -17,6 +17,8 @@ import { plain, waitFor } from '../helpers/waitForFrame.js';
 
 const flags: CliFlags = {
   json: false,
+  force: false,
+  where: false,
   paused: false,
   setup: false,
   debug: false,

@@ -21,6 +21,8 @@ import { waitFor } from '../helpers/waitForFrame.js';
 
 const flags: CliFlags = {
   json: false,
+  force: false,
+  where: false,
   paused: false,
   setup: false,
   debug: false,

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { CLI_OPTIONS, HELP, UsageError, parseCliArgs } from '../../src/cli/args.js';
+
+describe('the option table', () => {
+  it('--help lists every option the parser accepts, with its value and description', () => {
+    for (const o of CLI_OPTIONS) {
+      const usage = `--${o.name}${o.value ? ` ${o.value}` : ''}`;
+      expect(HELP).toContain(usage);
+      for (const line of o.help.split('\n')) expect(HELP).toContain(line);
+      if (o.short) expect(HELP).toContain(`-${o.short}, --${o.name}`);
+      // Every option in the help parses (a value for string options).
+      const value = o.value === 'N' || o.value === 'MS' ? '3' : 'x';
+      const argv = o.value ? [`--${o.name}`, value] : [`--${o.name}`];
+      if (o.name === 'json') argv.push('-p', 'x');
+      if (o.name === 'force') argv.push('--session', 'id');
+      expect(() => parseCliArgs(argv)).not.toThrow();
+    }
+  });
+
+  it('an option not in the table is refused with the way to the help', () => {
+    expect(() => parseCliArgs(['--frobnicate'])).toThrow(UsageError);
+    expect(() => parseCliArgs(['--frobnicate'])).toThrow(/--help/);
+  });
+
+  it('--force needs --session, and says so', () => {
+    expect(() => parseCliArgs(['--force'])).toThrow(/--force works with --session ID/);
+    expect(parseCliArgs(['--session', 'abc', '--force'])).toMatchObject({
+      session: 'abc',
+      force: true,
+    });
+  });
+
+  it('documents the exit codes', () => {
+    expect(HELP).toMatch(/0 done, 1 failed, 2 bad configuration or arguments, 130 interrupted/);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * The package as users get it (test/helpers/packInstall.ts): `npm pack`, then
+ * `npm install -g` of the tarball into a temporary prefix, with a temporary HOME and install
+ * scripts blocked, without the internet; then the installed `cogito` run for real against
+ * the scripted server. Heavy (an install of ~200 packages): it runs in the serial group.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, realpath, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packAndInstall } from '../helpers/packInstall.js';
+import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
+
+interface Done {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Every file under `dir` with its size and modification time, to see later writes. */
+async function snapshot(dir: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    const info = await stat(file).catch(() => undefined);
+    if (info) out.set(path.relative(dir, file), `${info.size}:${info.mtimeMs}`);
+  }
+  return out;
+}
+
+describe('npm pack + npm install -g', () => {
+  let dir: string;
+  let bin: string;
+  let home: string;
+  let workspace: string;
+  let tarballFiles: string[];
+  let server: ScriptedServer;
+  let installed: string;
+  let before: Map<string, string>;
+
+  /** A clean environment: nothing from the caller's shell but PATH. */
+  const baseEnv = (): NodeJS.ProcessEnv => ({
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    USERPROFILE: home,
+    LANG: 'C.UTF-8',
+  });
+
+  function cogito(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<Done> {
+    const child = spawn(bin, args, {
+      cwd: workspace,
+      env: { ...baseEnv(), ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  }
+
+  beforeAll(async () => {
+    dir = await realpath(await mkdtemp(path.join(os.tmpdir(), 'cogito-install-')));
+    home = path.join(dir, 'home');
+    workspace = path.join(dir, 'work');
+    for (const d of [home, workspace]) await mkdir(d);
+    const install = await packAndInstall(dir, home);
+    ({ tarballFiles, installed, bin } = install);
+    before = await snapshot(installed);
+    server = await startScriptedServer();
+  }, 300_000);
+
+  afterAll(async () => {
+    await server?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('ships what runs and nothing else: no tests, benches or TypeScript sources', () => {
+    expect(tarballFiles).toContain('dist/cogito.mjs');
+    expect(tarballFiles).toContain('bin/cogito.js');
+    expect(tarballFiles).toContain('personas/assistant.md');
+    expect(tarballFiles).toContain('README.md');
+    expect(tarballFiles).toContain('LICENSE');
+    const stray = tarballFiles.filter(
+      (f) => /^(test|bench|src|components|scripts|data)\//.test(f) || /\.tsx?$/.test(f),
+    );
+    expect(stray).toEqual([]);
+  });
+
+  it('runs cogito --version from the build, without tsx', async () => {
+    const done = await cogito(['--version']);
+    expect(done.stderr).toBe('');
+    expect(done.stdout).toMatch(/^cogito \d+\.\d+\.\d+\n$/);
+    expect(done.code).toBe(0);
+    const tsx = await stat(path.join(installed, 'node_modules', 'tsx')).catch(() => undefined);
+    expect(tsx).toBeUndefined();
+  });
+
+  it('a -p run keeps its history under ~/.cogito (0700) and writes nothing into the package', async () => {
+    server.push({ kind: 'stream', content: 'Hello from the installed copy. [WAIT]' });
+    const done = await cogito(['-p', 'hello there'], {
+      COGITO_BASE_URL: server.url,
+      COGITO_API_KEY: 'sk-install-test',
+      COGITO_MODEL: 'scripted',
+    });
+    expect(done.stderr).toBe('');
+    expect(done.stdout).toBe('Hello from the installed copy.\n');
+    expect(done.code).toBe(0);
+
+    const appHome = path.join(home, '.cogito');
+    expect((await stat(appHome)).mode & 0o777).toBe(0o700);
+    const sessions = await readdir(path.join(appHome, 'data', 'sessions'));
+    expect(sessions).toHaveLength(1);
+    const session = path.join(appHome, 'data', 'sessions', sessions[0]!);
+    expect(await readFile(path.join(session, 'history.jsonl'), 'utf8')).toContain('hello there');
+    const meta = JSON.parse(await readFile(path.join(session, 'meta.json'), 'utf8')) as {
+      workspace?: string;
+    };
+    expect(meta.workspace).toBe(workspace);
+
+    expect(await snapshot(installed)).toEqual(before);
+    expect(await stat(path.join(installed, 'data')).catch(() => undefined)).toBeUndefined();
+  });
+
+  it('cogito --where names the home in the user folder and the shipped personas', async () => {
+    const done = await cogito(['--where']);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain(`home      ${path.join(home, '.cogito')} (an installed copy`);
+    expect(done.stdout).toContain(`config    ${path.join(home, '.cogito', 'config.json')}`);
+    expect(done.stdout).toContain(`personas  ${path.join(installed, 'personas')} (built in)`);
+  });
+});

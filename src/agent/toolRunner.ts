@@ -2,7 +2,14 @@ import type { CallItem } from '../protocol/parser.js';
 import { redactSecrets } from '../core/redact.js';
 import { formatCall, truncateForModel } from '../protocol/format.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolArg, ToolContext, ToolKind, ToolResult } from '../tools/types.js';
+import type {
+  ApprovalNeed,
+  Tool,
+  ToolArg,
+  ToolContext,
+  ToolKind,
+  ToolResult,
+} from '../tools/types.js';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, ToolLogEntry } from './events.js';
 
 export type ApprovalPolicy = 'auto' | 'ask' | 'deny';
@@ -133,18 +140,17 @@ async function decide(
       reason: `${tool.kind} tools are denied by the approval policy (approval.${tool.kind} = "deny"); do not retry this call`,
     };
   }
-  let reason: string | undefined;
-  if (policy === 'ask') reason = `${tool.kind} tools ask before they run`;
-  else {
-    try {
-      reason = await tool.needsApproval?.(args, ctx);
-    } catch {
-      reason = undefined; // the run itself will report the problem
-    }
-  }
-  if (reason === undefined || deps.alwaysAllowed.has(name)) return { allow: true };
-  const answer = await deps.askApproval({ tool: name, kind: tool.kind, call, reason }, ctx.signal);
-  if (answer === 'always') deps.alwaysAllowed.add(name);
+  const need = await toolNeed(tool, args, ctx);
+  const reason =
+    need.reason ?? (policy === 'ask' ? `${tool.kind} tools ask before they run` : undefined);
+  if (reason === undefined) return { allow: true };
+  if (need.everyTime !== true && deps.alwaysAllowed.has(name)) return { allow: true };
+  const request = { tool: name, kind: tool.kind, call, reason };
+  const answer = await deps.askApproval(
+    need.detail === undefined ? request : { ...request, detail: need.detail },
+    ctx.signal,
+  );
+  if (answer === 'always' && need.everyTime !== true) deps.alwaysAllowed.add(name);
   if (answer === 'no') {
     return {
       allow: false,
@@ -154,4 +160,18 @@ async function decide(
     };
   }
   return { allow: true };
+}
+
+/** The tool's own approval view of a call; a throw counts as none (the run reports it). */
+async function toolNeed(
+  tool: Tool,
+  args: readonly ToolArg[],
+  ctx: ToolContext,
+): Promise<ApprovalNeed> {
+  try {
+    const need = await tool.needsApproval?.(args, ctx);
+    return typeof need === 'string' ? { reason: need } : (need ?? {});
+  } catch {
+    return {};
+  }
 }

@@ -20,6 +20,7 @@ import type { Provider } from '../providers/types.js';
 import path from 'node:path';
 import { attachDebugLog } from './debugLog.js';
 import { contextWindowFor } from '../config/models.js';
+import { realOwnPlaces } from '../safety/ownPlaces.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -68,6 +69,9 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
   await workspace.fence(own.config, "Cogito's settings file (it holds the API key)");
   await workspace.fence(own.data, "Cogito's own data (history, archives, logs)");
   await workspace.fence(path.join(home, LOCK_FILE), "Cogito's lock file");
+  // Writes into Cogito's home or program, version control and start-up files are refused
+  // or asked about by the resolver itself (docs/SAFETY.md).
+  workspace.protectOwnPlaces(await realOwnPlaces(home));
 
   const lock = acquireHomeLock(home);
   if (!lock.ok) return { ok: false, message: lock.message, exitCode: 3 };

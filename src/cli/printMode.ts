@@ -1,5 +1,6 @@
 import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
+import { stripTerminalControls, TerminalTextFilter } from '../safety/terminalFilter.js';
 
 export interface PrintModeOptions {
   prompt: string;
@@ -53,28 +54,34 @@ export function runPrintMode(
     channel = next;
   };
 
+  // Model and tool text may carry escape sequences (clipboard writes, hidden links, cursor
+  // moves); plain-text output never passes them to the terminal. `--json` stays exact.
+  const reasoningFilter = new TerminalTextFilter();
+  const replyFilter = new TerminalTextFilter();
+  const clean = stripTerminalControls;
+
   const printText = (e: AgentEvent): void => {
     switch (e.type) {
       case 'reasoning_delta':
         switchTo('reasoning');
-        opts.out.write(dim(e.text));
+        opts.out.write(dim(reasoningFilter.push(e.text)));
         break;
       case 'text_delta':
         switchTo('reply');
-        opts.out.write(e.text);
+        opts.out.write(replyFilter.push(e.text));
         break;
       case 'tool_end': {
         if (channel !== 'none') opts.out.write('\n');
         channel = 'none';
         const mark = e.entry.status === 'ok' ? '✓' : '✗';
-        opts.out.write(`${mark} ${e.entry.call} → ${e.entry.summary ?? ''}\n`);
+        opts.out.write(`${mark} ${clean(e.entry.call)} → ${clean(e.entry.summary ?? '')}\n`);
         break;
       }
       case 'error':
-        opts.err.write(`error: ${e.error.message}\n`);
+        opts.err.write(`error: ${clean(e.error.message)}\n`);
         break;
       case 'notice':
-        opts.err.write(`${e.level === 'warn' ? 'warning' : 'note'}: ${e.text}\n`);
+        opts.err.write(`${e.level === 'warn' ? 'warning' : 'note'}: ${clean(e.text)}\n`);
         break;
       default:
         break;
@@ -86,7 +93,7 @@ export function runPrintMode(
     else printText(e);
     if (e.type === 'approval_request') {
       const text = `${e.request.call} needs approval, declined in print mode (set approval.${e.request.kind} to "auto" in config.json to allow it)`;
-      if (!opts.json) opts.err.write(`note: ${text}\n`);
+      if (!opts.json) opts.err.write(`note: ${clean(text)}\n`);
       queueMicrotask(() => agent.answerApproval('no'));
     }
     if (e.type === 'exit_requested') end('exit', 0);

@@ -34,6 +34,8 @@ export interface AppOptions {
   initialState?: MachineState;
   /** Tests inject a provider; otherwise it is built from the config. */
   provider?: Provider;
+  /** Cogito's package folder, whose program files no tool may change (default: the running one). */
+  installRoot?: string;
 }
 
 export interface App {
@@ -71,7 +73,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
   await workspace.fence(path.join(home, LOCK_FILE), "Cogito's lock file");
   // Writes into Cogito's home or program, version control and start-up files are refused
   // or asked about by the resolver itself (docs/SAFETY.md).
-  workspace.protectOwnPlaces(await realOwnPlaces(home));
+  workspace.protectOwnPlaces(await realOwnPlaces(home, opts.installRoot));
 
   const lock = acquireHomeLock(home);
   if (!lock.ok) return { ok: false, message: lock.message, exitCode: 3 };

@@ -15,6 +15,7 @@ import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Workspace } from '../workspace.js';
+import { realpathLoose } from '../realpath.js';
 
 /** Thrown when what was opened is not where the check said it would be. */
 export class PathEscapeError extends Error {
@@ -31,6 +32,8 @@ const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 /** Whether handles can be named by path (Linux): the race-free mode. */
 const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
+/** Windows cannot open a folder as a file handle: folders are checked by real path alone. */
+const DIR_HANDLES = process.platform !== 'win32';
 
 /** A folder opened and verified to lie inside the workspace. */
 export interface PinnedDir {
@@ -86,6 +89,7 @@ export async function pinDir(
   access: 'read' | 'write' = 'read',
 ): Promise<PinnedDir> {
   const real = await fsp.realpath(abs);
+  if (!DIR_HANDLES) return checkedByPath(ws, real, access);
   const handle = await fsp.open(real, constants.O_RDONLY | O_DIRECTORY);
   const actual = await verifyHandle(ws, handle, real, access);
   return {
@@ -93,6 +97,16 @@ export async function pinDir(
     child: (name) => (PROC_FD ? `/proc/self/fd/${handle.fd}/${name}` : path.join(actual, name)),
     close: () => handle.close(),
   };
+}
+
+/** A folder checked by its real path only (Windows), with no handle to hold. */
+function checkedByPath(ws: Workspace, real: string, access: 'read' | 'write'): PinnedDir {
+  const rel = ws.relativeOf(real);
+  if (rel === undefined) throw new PathEscapeError(real, 'outside the workspace');
+  if (access === 'write' && ws.protectionFor(rel, real)?.level === 'never') {
+    throw new PathEscapeError(real, 'a protected place');
+  }
+  return { real, child: (name) => path.join(real, name), close: async () => undefined };
 }
 
 /**
@@ -177,8 +191,9 @@ export async function writeInside(
   data: string | Uint8Array,
   opts: WriteOptions = {},
 ): Promise<void> {
-  const dir = await mkdirInside(ws, path.dirname(abs));
-  const name = path.basename(abs);
+  const target = await followFinalLink(ws, abs);
+  const dir = await mkdirInside(ws, path.dirname(target));
+  const name = path.basename(target);
   const tmp = dir.child(`.${name}.${randomBytes(6).toString('hex')}.cogito-tmp`);
   try {
     const keep = opts.mode ?? (await existingMode(dir.child(name)));
@@ -205,6 +220,18 @@ export async function writeInside(
   } finally {
     await dir.close();
   }
+}
+
+/**
+ * Where a write to `abs` should land: `abs` itself, or, when it is a symlink the resolver
+ * allowed, the file it points to (an edit through a link changes the file, not the link).
+ */
+async function followFinalLink(ws: Workspace, abs: string): Promise<string> {
+  const st = await fsp.lstat(abs).catch(() => undefined);
+  if (st?.isSymbolicLink() !== true) return abs;
+  const real = await realpathLoose(abs);
+  if (ws.relativeOf(real) === undefined) throw new PathEscapeError(real, 'outside the workspace');
+  return real;
 }
 
 /** The permission bits of a regular file at `p` (not following a symlink), if one is there. */

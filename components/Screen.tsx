@@ -109,6 +109,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     inputLines: inputRowsNeeded(ui.line.value, p.columns),
     statusMessage: message !== undefined,
     approval: showApproval,
+    approvalDetailLines: detailLineCount(approval?.detail),
   });
   const visible = focusables(layout);
   const focus = visible.includes(ui.focus) ? ui.focus : 'input';
@@ -287,4 +288,9 @@ export function Screen(p: ScreenProps): React.JSX.Element {
       {layout.hint && <KeyHint context={ctx} width={w} completions={ui.completions} />}
     </Box>
   );
+}
+
+/** How many lines an approval's detail has (0 without one). */
+function detailLineCount(detail: string | undefined): number {
+  return detail === undefined ? 0 : detail.split('\n').length;
 }

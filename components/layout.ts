@@ -15,6 +15,8 @@ export interface LayoutInput {
   /** The status bar has a second line to show (pause reason, a fresh notice). */
   statusMessage: boolean;
   approval: boolean;
+  /** Lines of the approval's detail (content to be written, command to be run), if any. */
+  approvalDetailLines?: number;
 }
 
 export interface Layout {
@@ -47,7 +49,13 @@ export function computeLayout(inp: LayoutInput): Layout {
   const inputRule = height >= 8;
   const maxInput = height >= 20 ? 6 : height >= 12 ? 3 : 1;
   let input = clamp(inp.inputLines, 1, maxInput);
-  const approval = !inp.approval ? 0 : height >= 14 ? 4 : height >= 8 ? 2 : 1;
+  // The detail gets rows beyond the usual four while the conversation keeps at least half.
+  const detailRows = clamp(
+    inp.approvalDetailLines ?? 0,
+    0,
+    Math.min(12, Math.floor((height - 14) / 2)),
+  );
+  const approval = !inp.approval ? 0 : height >= 14 ? 4 + detailRows : height >= 8 ? 2 : 1;
 
   let free = height - status - (hint ? 1 : 0) - (inputRule ? 1 : 0) - input - approval;
   // Only on absurdly small terminals: the approval question outranks the status line, and

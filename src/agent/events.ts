@@ -12,6 +12,8 @@ export interface ApprovalRequest {
   call: string;
   /** Why it asks: the kind's policy, or a tool's own reason (overwriting a file). */
   reason: string;
+  /** What will really happen, shown in full: content written, the resolved command line. */
+  detail?: string;
 }
 
 export type ApprovalAnswer = 'yes' | 'no' | 'always';

@@ -3,7 +3,14 @@ import { SessionSafety } from '../safety/session.js';
 import { capCalls, yieldToEventLoop } from './callCap.js';
 import { formatCall, truncateForModel } from '../protocol/format.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolArg, ToolContext, ToolKind, ToolResult } from '../tools/types.js';
+import type {
+  ApprovalNeed,
+  Tool,
+  ToolArg,
+  ToolContext,
+  ToolKind,
+  ToolResult,
+} from '../tools/types.js';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, ToolLogEntry } from './events.js';
 
 export type ApprovalPolicy = 'auto' | 'ask' | 'deny';
@@ -156,25 +163,20 @@ async function decide(
       reason: `${tool.kind} tools are denied by the approval policy (approval.${tool.kind} = "deny"); do not retry this call`,
     };
   }
-  let reason: string | undefined;
-  if (policy === 'ask') reason = `${tool.kind} tools ask before they run`;
-  else {
-    try {
-      reason = await tool.needsApproval?.(args, ctx);
-    } catch {
-      reason = undefined; // the run itself will report the problem
-    }
-  }
+  const need = await toolNeed(tool, args, ctx);
+  const reason =
+    need.reason ?? (policy === 'ask' ? `${tool.kind} tools ask before they run` : undefined);
   // Data leaving the machine is asked about every time: "always" for a tool never covers it.
   const egress = safety.egressReason(tool, args);
-  if (egress === undefined && (reason === undefined || deps.alwaysAllowed.has(name))) {
-    return { allow: true };
-  }
+  const everyTime = need.everyTime === true || egress !== undefined;
+  if (egress === undefined && reason === undefined) return { allow: true };
+  if (!everyTime && deps.alwaysAllowed.has(name)) return { allow: true };
+  const request = { tool: name, kind: tool.kind, call, reason: egress ?? reason ?? '' };
   const answer = await deps.askApproval(
-    { tool: name, kind: tool.kind, call, reason: egress ?? reason ?? '' },
+    need.detail === undefined ? request : { ...request, detail: need.detail },
     ctx.signal,
   );
-  if (answer === 'always' && egress === undefined) deps.alwaysAllowed.add(name);
+  if (answer === 'always' && !everyTime) deps.alwaysAllowed.add(name);
   if (answer === 'no') {
     return {
       allow: false,
@@ -184,4 +186,18 @@ async function decide(
     };
   }
   return { allow: true };
+}
+
+/** The tool's own approval view of a call; a throw counts as none (the run reports it). */
+async function toolNeed(
+  tool: Tool,
+  args: readonly ToolArg[],
+  ctx: ToolContext,
+): Promise<ApprovalNeed> {
+  try {
+    const need = await tool.needsApproval?.(args, ctx);
+    return typeof need === 'string' ? { reason: need } : (need ?? {});
+  } catch {
+    return {};
+  }
 }

@@ -21,6 +21,7 @@ import type { Provider } from '../providers/types.js';
 import path from 'node:path';
 import { attachDebugLog } from './debugLog.js';
 import { contextWindowFor } from '../config/models.js';
+import { realOwnPlaces } from '../safety/ownPlaces.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -41,6 +42,8 @@ export interface AppOptions {
    * app asks the user). Without it such a session is refused unless `flags.force`.
    */
   confirmSession?(session: ForeignSession): Promise<boolean>;
+  /** Cogito's package folder, whose program files no tool may change (default: the running one). */
+  installRoot?: string;
 }
 
 export interface App {
@@ -78,6 +81,9 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
   await workspace.fence(own.config, "Cogito's settings file (it holds the API key)");
   await workspace.fence(own.data, "Cogito's own data (history, archives, logs)");
   await workspace.fence(path.join(home, LOCK_FILE), "Cogito's lock file");
+  // Writes into Cogito's home or program, version control and start-up files are refused
+  // or asked about by the resolver itself (docs/SAFETY.md).
+  workspace.protectOwnPlaces(await realOwnPlaces(home, opts.installRoot));
 
   const lock = acquireHomeLock(home);
   if (!lock.ok) return { ok: false, message: lock.message, exitCode: 3 };

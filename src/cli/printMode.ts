@@ -1,5 +1,6 @@
 import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
+import { stripTerminalControls, TerminalTextFilter } from '../safety/terminalFilter.js';
 import { createProgressWriter, createReplyWriter } from './printWriters.js';
 
 export interface PrintModeOptions {
@@ -49,27 +50,33 @@ export function runPrintMode(
     });
   };
 
+  // Model and tool text may carry escape sequences (clipboard writes, hidden links, cursor
+  // moves); plain-text output never passes them to the terminal. `--json` stays exact.
+  const reasoningFilter = new TerminalTextFilter();
+  const replyFilter = new TerminalTextFilter();
+  const clean = stripTerminalControls;
+
   const printText = (e: AgentEvent): void => {
     switch (e.type) {
       case 'reasoning_delta':
-        progress.reasoning(e.text);
+        progress.reasoning(reasoningFilter.push(e.text));
         break;
       case 'text_delta':
-        reply.write(e.text);
+        reply.write(replyFilter.push(e.text));
         break;
       case 'tool_end': {
         const mark = e.entry.status === 'ok' ? '✓' : '✗';
-        progress.line(`${mark} ${e.entry.call} → ${e.entry.summary ?? ''}`);
+        progress.line(`${mark} ${clean(e.entry.call)} → ${clean(e.entry.summary ?? '')}`);
         break;
       }
       case 'turn_end':
         reply.endReply();
         break;
       case 'error':
-        progress.line(`error: ${e.error.message}`);
+        progress.line(`error: ${clean(e.error.message)}`);
         break;
       case 'notice':
-        progress.line(`${e.level === 'warn' ? 'warning' : 'note'}: ${e.text}`);
+        progress.line(`${e.level === 'warn' ? 'warning' : 'note'}: ${clean(e.text)}`);
         break;
       default:
         break;
@@ -81,7 +88,7 @@ export function runPrintMode(
     else printText(e);
     if (e.type === 'approval_request') {
       const text = `${e.request.call} needs approval, declined in print mode (set approval.${e.request.kind} to "auto" in config.json to allow it)`;
-      if (!opts.json) progress.line(`note: ${text}`);
+      if (!opts.json) progress.line(`note: ${clean(text)}`);
       queueMicrotask(() => agent.answerApproval('no'));
     }
     if (e.type === 'exit_requested') end('exit', 0);

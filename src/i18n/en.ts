@@ -67,6 +67,7 @@ export const en = {
   'approval.prompt': 'Allow {tool}? y = yes, n = no, a = always for this run',
   'approval.kind': 'Kind: {kind}',
   'approval.reason': 'Why it asks: {reason}',
+  'approval.moreLines': '… {count} more lines (the whole call is shown above)',
   'approval.allowed': 'Allowed {tool}',
   'approval.denied': 'Denied {tool}',
   'approval.always': 'Allowing {tool} without asking for the rest of this run',

@@ -73,9 +73,24 @@ export interface Tool {
   run(args: readonly ToolArg[], ctx: ToolContext): Promise<ToolResult>;
   /**
    * Optional: decides whether a call of a normally auto-approved kind must still ask
-   * (e.g. `create` over an existing file). Return a reason to ask, or undefined.
+   * (e.g. `create` over an existing file). Return a reason to ask, or undefined; or an
+   * {@link ApprovalNeed} to also show what will really happen on the card. It is consulted
+   * under every policy, so its `detail` reaches the card even when the kind always asks.
    */
-  needsApproval?(args: readonly ToolArg[], ctx: ToolContext): Promise<string | undefined>;
+  needsApproval?(
+    args: readonly ToolArg[],
+    ctx: ToolContext,
+  ): Promise<string | ApprovalNeed | undefined>;
+}
+
+/** A tool's own view of a call that the user should see before it runs. */
+export interface ApprovalNeed {
+  /** Why this call must ask; undefined when only the kind's policy would ask. */
+  reason?: string;
+  /** What will actually happen: the exact content written, the command line run. */
+  detail?: string;
+  /** Ask every time: an earlier "always" for this tool does not cover it. */
+  everyTime?: boolean;
 }
 
 export const ok = (data: unknown, display?: string): ToolResult =>

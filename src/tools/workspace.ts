@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { ToolError } from './types.js';
 import { realpathLoose } from './realpath.js';
 import { checkPathShape } from './path-shape.js';
+import { ProtectedPlaces, type OwnPlaces, type Protection } from '../safety/protectedPlaces.js';
 
 /** A path argument after resolution. */
 export interface ResolvedPath {
@@ -16,6 +17,11 @@ export interface ResolvedPath {
   abs: string;
   /** Relative to the root with forward slashes; '.' for the root itself. */
   rel: string;
+  /**
+   * Set for a `write` resolution of a place written only after approval (a shell start-up
+   * file, an autostart entry…): the tool must ask, showing the content, before writing.
+   */
+  protection?: Protection;
 }
 
 export type ResolveResult = { ok: true; path: ResolvedPath } | { ok: false; error: ToolError };
@@ -23,6 +29,12 @@ export type ResolveResult = { ok: true; path: ResolvedPath } | { ok: false; erro
 export interface ResolveOptions {
   /** Fail with `not_found` when nothing exists at the path (a dangling symlink counts as existing). */
   mustExist?: boolean;
+  /**
+   * `write` when the tool will change what is at the path (create, edit, mkdir, delete,
+   * the destination of copy and move, the source of move). A write into a protected place
+   * of level `never` is refused here; one of level `approve` is reported in `protection`.
+   */
+  access?: 'read' | 'write';
 }
 
 export interface WorkspaceOptions {
@@ -40,11 +52,23 @@ export class Workspace {
   private readonly givenRoot: string;
   /** Cogito's own files that happen to sit in the workspace (its config holds the API key). */
   private readonly fenced: { abs: string; what: string }[] = [];
+  /** Where writes are refused or need approval (see src/safety/protectedPlaces.ts). */
+  private places: ProtectedPlaces;
 
   private constructor(root: string, givenRoot: string, caseInsensitive: boolean) {
     this.root = root;
     this.givenRoot = givenRoot;
     this.caseInsensitive = caseInsensitive;
+    this.places = new ProtectedPlaces(root, undefined, caseInsensitive);
+  }
+
+  /**
+   * Tells the resolver where Cogito's own home and install folder are, so writes there are
+   * refused even when they sit inside the workspace (the default layout). The version-control,
+   * trash and start-up-file rules apply without this.
+   */
+  protectOwnPlaces(own: OwnPlaces): void {
+    this.places = new ProtectedPlaces(this.root, own, this.caseInsensitive);
   }
 
   /**
@@ -111,6 +135,19 @@ export class Workspace {
       };
     }
 
+    let protection: Protection | undefined;
+    if (opts.access === 'write') {
+      protection = this.places.forWrite(lexical.rel, real);
+      if (protection?.level === 'never') {
+        const message =
+          protection.trash === true
+            ? `"${lexical.rel}" is ${protection.what}; only delete puts things there, and nothing takes them out but the user.`
+            : `"${lexical.rel}" is ${protection.what}; Cogito's tools never change it, even with approval. Do not retry; leave it to the user.`;
+        const kind = protection.trash === true ? 'invalid_args' : 'denied';
+        return { ok: false, error: { kind, message } };
+      }
+    }
+
     if (opts.mustExist === true && !(await exists(lexical.abs))) {
       return {
         ok: false,
@@ -120,7 +157,17 @@ export class Workspace {
         },
       };
     }
-    return { ok: true, path: lexical };
+    return { ok: true, path: protection === undefined ? lexical : { ...lexical, protection } };
+  }
+
+  /** How a place is protected for writing (see {@link ProtectedPlaces.forWrite}). */
+  protectionFor(rel: string, real: string): Protection | undefined {
+    return this.places.forWrite(rel, real);
+  }
+
+  /** The workspace-relative form of a real absolute path, or undefined when outside. */
+  relativeOf(abs: string): string | undefined {
+    return this.relativeInside(this.root, abs);
   }
 
   /**

@@ -64,6 +64,13 @@ export function abortedResult(tool: string): ToolResult {
 export function fsFailure(e: unknown, rel: string, action: string): ToolResult {
   const err = e as NodeJS.ErrnoException | undefined;
   switch (err?.code) {
+    case 'ECOGITOESCAPE':
+      return fail(
+        'outside_workspace',
+        `Cannot ${action} "${rel}": ${err?.message ?? 'it leads outside'}; a folder on the path changed after it was checked. Nothing was done.`,
+      );
+    case 'EFBIG':
+      return fail('too_large', `Cannot ${action} "${rel}": it ${err?.message ?? 'is too large'}.`);
     case 'ENOENT':
       return fail('not_found', `Cannot ${action} "${rel}": it does not exist. Check with ls.`);
     case 'EEXIST':

@@ -1,11 +1,12 @@
 /** `copy(src, dst)`: copies a file or folder to a new place; never overwrites. */
-import path from 'node:path';
 import type { Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
 import { fail, ok } from '../types.js';
 import type { FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { fsFailure, q } from './common.js';
 import { resolveEndpoints } from './transfer.js';
+import { copyInside } from './pinned.js';
+import { transferNeed } from './protection.js';
 
 /** Creates the `copy` tool. */
 export function createCopyTool(deps?: FileToolDeps): Tool {
@@ -18,6 +19,7 @@ export function createCopyTool(deps?: FileToolDeps): Tool {
       { name: 'src', type: 'string', description: 'what to copy' },
       { name: 'dst', type: 'string', description: 'the new path (must not exist)' },
     ],
+    needsApproval: (args, ctx) => transferNeed(ctx, args),
     async run(args: readonly ToolArg[], ctx: ToolContext): Promise<ToolResult> {
       const ends = await resolveEndpoints('copy', args, ctx, fs);
       if (!ends.ok) return ends.result;
@@ -26,15 +28,9 @@ export function createCopyTool(deps?: FileToolDeps): Tool {
         return fail('invalid_args', `Cannot copy ${q(src.rel)} into itself (${q(dst.rel)}).`);
       }
       try {
-        await fs.mkdir(path.dirname(dst.abs), { recursive: true });
-        // verbatimSymlinks: a link is copied as the same link, never resolved into a copy
-        // of whatever it points at (which could be outside the workspace).
-        await fs.cp(src.abs, dst.abs, {
-          recursive: true,
-          force: false,
-          errorOnExist: true,
-          verbatimSymlinks: true,
-        });
+        // Through verified folder handles; a link is copied as the same link, never
+        // resolved into a copy of whatever it points at (which could be outside).
+        await copyInside(ctx.workspace, src.abs, dst.abs);
       } catch (e) {
         return fsFailure(e, dst.rel, 'copy to');
       }

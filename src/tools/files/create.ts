@@ -3,12 +3,12 @@
  * silently: `needsApproval` asks when the file exists, and only an approved call reaches
  * `run`, which then replaces the file atomically (a crash leaves old or new, never half).
  */
-import path from 'node:path';
-import type { Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
+import type { ApprovalNeed, Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
 import { fail, ok } from '../types.js';
 import type { FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { formatSize, fsFailure, q, resolvePath, strArg } from './common.js';
+import { writeNeed } from './protection.js';
 
 /** Creates the `create` tool. */
 export function createCreateTool(deps?: FileToolDeps): Tool {
@@ -32,7 +32,12 @@ export function createCreateTool(deps?: FileToolDeps): Tool {
       { name: 'path', type: 'string', description: 'file to create' },
       { name: 'content', type: 'string', description: 'the full text of the file' },
     ],
-    async needsApproval(args: readonly ToolArg[], ctx: ToolContext): Promise<string | undefined> {
+    async needsApproval(
+      args: readonly ToolArg[],
+      ctx: ToolContext,
+    ): Promise<string | ApprovalNeed | undefined> {
+      const planted = await writeNeed(ctx, args, strArg(args, 1));
+      if (planted !== undefined) return planted;
       const r = await resolvePath(ctx, strArg(args, 0));
       if (!r.ok) return undefined; // run() reports the problem
       const found = await existing(r.path.abs);
@@ -41,7 +46,7 @@ export function createCreateTool(deps?: FileToolDeps): Tool {
     },
     async run(args: readonly ToolArg[], ctx: ToolContext): Promise<ToolResult> {
       const content = strArg(args, 1);
-      const r = await resolvePath(ctx, strArg(args, 0));
+      const r = await resolvePath(ctx, strArg(args, 0), { access: 'write' });
       if (!r.ok) return r.result;
       const { abs, rel } = r.path;
       if (rel === '.') {
@@ -55,8 +60,7 @@ export function createCreateTool(deps?: FileToolDeps): Tool {
         );
       }
       try {
-        await fs.mkdir(path.dirname(abs), { recursive: true });
-        await writeAtomic(abs, content);
+        await writeAtomic(abs, content, ctx.workspace);
       } catch (e) {
         return fsFailure(e, rel, 'create');
       }

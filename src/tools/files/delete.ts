@@ -8,6 +8,8 @@ import { fail, ok } from '../types.js';
 import type { FileSystem, FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { fsFailure, q, refuseFencedWithin, resolvePath, strArg, TRASH_DIR } from './common.js';
+import { mkdirInside, renameInside } from './pinned.js';
+import { refuseProtectedWithin } from './protection.js';
 
 /** Creates the `delete` tool. */
 export function createDeleteTool(deps?: FileToolDeps): Tool {
@@ -18,11 +20,13 @@ export function createDeleteTool(deps?: FileToolDeps): Tool {
     kind: 'destructive',
     params: [{ name: 'path', type: 'string', description: 'file or folder to delete' }],
     async run(args: readonly ToolArg[], ctx: ToolContext): Promise<ToolResult> {
-      const r = await resolvePath(ctx, strArg(args, 0), { mustExist: true });
+      const r = await resolvePath(ctx, strArg(args, 0), { mustExist: true, access: 'write' });
       if (!r.ok) return r.result;
       const { abs, rel } = r.path;
       if (rel === '.') return fail('invalid_args', 'delete refuses to delete the workspace root.');
-      const fenced = refuseFencedWithin(ctx, 'delete', abs, rel);
+      const fenced =
+        refuseFencedWithin(ctx, 'delete', abs, rel) ??
+        (await refuseProtectedWithin(ctx, 'delete', abs, rel));
       if (fenced) return fenced;
       if (ctx.workspace.isUnder(rel, TRASH_DIR)) {
         return fail(
@@ -35,9 +39,9 @@ export function createDeleteTool(deps?: FileToolDeps): Tool {
       if (!t.ok) return t.result;
       const trash = t.path.abs;
       try {
-        await fs.mkdir(trash, { recursive: true });
+        await (await mkdirInside(ctx.workspace, trash, 'read')).close();
         const target = await freeName(fs, trash, `${stamp(now())}-${path.basename(abs)}`);
-        await fs.rename(abs, path.join(trash, target));
+        await renameInside(ctx.workspace, abs, path.join(trash, target), 'read');
         const where = `${TRASH_DIR}/${target}`;
         return ok(
           `Deleted ${rel} (moved to ${where}; move it back to restore).`,

@@ -3,7 +3,8 @@
  * clock. Production code passes nothing and gets Node's own.
  */
 import fsp from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import type { Workspace } from '../workspace.js';
+import { readInside, writeInside } from './pinned.js';
 
 /** The part of `node:fs/promises` the file tools call. */
 export type FileSystem = Pick<
@@ -20,12 +21,29 @@ export type FileSystem = Pick<
   | 'rm'
 >;
 
-/** Writes a whole file so a crash never leaves it half-written (temp file + rename). */
-export type AtomicWrite = (abs: string, data: string | Uint8Array) => Promise<void>;
+/**
+ * Writes a whole file so a crash never leaves it half-written (temp file + rename). The
+ * real one makes parent folders and writes through a verified folder handle of `workspace`
+ * (see pinned.ts), so a folder swapped for a symlink cannot redirect it.
+ */
+export type AtomicWrite = (
+  abs: string,
+  data: string | Uint8Array,
+  workspace: Workspace,
+) => Promise<void>;
+
+/** Reads a whole file, opened without following a final symlink and checked through the handle. */
+export type ReadInside = (
+  abs: string,
+  workspace: Workspace,
+  opts: { signal?: AbortSignal; maxBytes?: number },
+) => Promise<Buffer>;
 
 export interface FileToolDeps {
   fs?: FileSystem;
   writeAtomic?: AtomicWrite;
+  /** How whole files are read; the default is the race-free {@link readInside}. */
+  readWhole?: ReadInside;
   /** The clock used to name trash entries. */
   now?: () => Date;
 }
@@ -33,18 +51,18 @@ export interface FileToolDeps {
 /** Deps with every effect filled in. */
 export type ResolvedDeps = Required<FileToolDeps>;
 
-// write-file-atomic is CommonJS and ships no types; this is its documented promise form.
-const require = createRequire(import.meta.url);
-const writeFileAtomic = require('write-file-atomic') as (
-  file: string,
-  data: string | Uint8Array,
-) => Promise<void>;
-
 /** Fills in Node's real effects for whatever the caller did not inject. */
 export function resolveDeps(deps: FileToolDeps = {}): ResolvedDeps {
+  const injected = deps.fs;
   return {
     fs: deps.fs ?? fsp,
-    writeAtomic: deps.writeAtomic ?? ((abs, data) => writeFileAtomic(abs, data)),
+    writeAtomic: deps.writeAtomic ?? ((abs, data, ws) => writeInside(ws, abs, data)),
+    // An injected file system is a test double: read through it, so its behaviour shows.
+    readWhole:
+      deps.readWhole ??
+      (injected === undefined
+        ? (abs, ws, opts) => readInside(ws, abs, opts)
+        : (abs, _ws, opts) => injected.readFile(abs, opts.signal ? { signal: opts.signal } : {})),
     now: deps.now ?? (() => new Date()),
   };
 }

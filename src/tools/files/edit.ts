@@ -9,10 +9,11 @@ import type { FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { fsFailure, q, resolvePath, strArg } from './common.js';
 import { decodeText } from './text.js';
+import { writeNeed } from './protection.js';
 
 /** Creates the `edit` tool. */
 export function createEditTool(deps?: FileToolDeps): Tool {
-  const { fs, writeAtomic } = resolveDeps(deps);
+  const { fs, writeAtomic, readWhole } = resolveDeps(deps);
   return {
     name: 'edit',
     description:
@@ -23,10 +24,12 @@ export function createEditTool(deps?: FileToolDeps): Tool {
       { name: 'old', type: 'string', description: 'exact text to replace (must be unique)' },
       { name: 'new', type: 'string', description: 'replacement text' },
     ],
+    needsApproval: (args, ctx) =>
+      writeNeed(ctx, args, `replace:\n${strArg(args, 1)}\nwith:\n${strArg(args, 2)}`),
     async run(args: readonly ToolArg[], ctx: ToolContext): Promise<ToolResult> {
       const oldText = strArg(args, 1);
       const newText = strArg(args, 2);
-      const r = await resolvePath(ctx, strArg(args, 0), { mustExist: true });
+      const r = await resolvePath(ctx, strArg(args, 0), { mustExist: true, access: 'write' });
       if (!r.ok) return r.result;
       const { abs, rel } = r.path;
       if (oldText === '') {
@@ -40,7 +43,7 @@ export function createEditTool(deps?: FileToolDeps): Tool {
         if ((await fs.stat(abs)).isDirectory()) {
           return fail('invalid_args', `${q(rel)} is a folder; edit changes files.`);
         }
-        buf = await fs.readFile(abs, { signal: ctx.signal });
+        buf = await readWhole(abs, ctx.workspace, { signal: ctx.signal });
       } catch (e) {
         return fsFailure(e, rel, 'edit');
       }
@@ -65,7 +68,7 @@ export function createEditTool(deps?: FileToolDeps): Tool {
         match.replacement +
         text.slice(match.index + match.needle.length);
       try {
-        await writeAtomic(abs, decoded.bom ? `\uFEFF${updated}` : updated);
+        await writeAtomic(abs, decoded.bom ? `\uFEFF${updated}` : updated, ctx.workspace);
       } catch (e) {
         return fsFailure(e, rel, 'edit');
       }

@@ -41,7 +41,7 @@ const same = (text: string): string => text;
 
 /** Creates the `grep` tool. */
 export function createGrepTool(deps?: FileToolDeps): Tool {
-  const { fs } = resolveDeps(deps);
+  const { fs, readWhole } = resolveDeps(deps);
   return {
     name: 'grep',
     description: `Search text files for a JavaScript regular expression (write /pattern/i to ignore case), under path (default: the whole workspace). Returns "file:line: text", at most ${GREP_MAX_MATCHES} matches.`,
@@ -64,7 +64,10 @@ export function createGrepTool(deps?: FileToolDeps): Tool {
         for await (const file of files) {
           if (ctx.signal.aborted) return abortedResult('grep');
           if (ctx.workspace.fencedBy(file.abs) !== undefined) continue;
-          await searchFile(fs, file.abs, file.rel, regex, tally);
+          // Opened through a checked handle: a folder swapped mid-walk cannot leak outside text.
+          const read = (abs: string): Promise<Buffer> =>
+            readWhole(abs, ctx.workspace, { maxBytes: GREP_MAX_FILE_BYTES });
+          await searchFile(fs, file.abs, file.rel, regex, tally, read);
           if (tally.matches.length >= GREP_MAX_MATCHES) break; // enough to act on
         }
       } catch (e) {
@@ -130,13 +133,14 @@ async function searchFile(
   rel: string,
   regex: RegExp,
   tally: Tally,
+  read: (abs: string) => Promise<Buffer>,
 ): Promise<void> {
   const st = await fs.stat(abs);
   if (st.size > GREP_MAX_FILE_BYTES) {
     tally.skipped++;
     return;
   }
-  const decoded = decodeText(await fs.readFile(abs));
+  const decoded = decodeText(await read(abs));
   if (decoded.kind === 'binary') {
     tally.skipped++;
     return;

@@ -4,6 +4,7 @@ import { fail, ok } from '../types.js';
 import type { FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { fsFailure, q, resolvePath, strArg } from './common.js';
+import { mkdirInside } from './pinned.js';
 
 /** Creates the `mkdir` tool. */
 export function createMkdirTool(deps?: FileToolDeps): Tool {
@@ -14,7 +15,7 @@ export function createMkdirTool(deps?: FileToolDeps): Tool {
     kind: 'write',
     params: [{ name: 'path', type: 'string', description: 'folder to make' }],
     async run(args: readonly ToolArg[], ctx: ToolContext): Promise<ToolResult> {
-      const r = await resolvePath(ctx, strArg(args, 0));
+      const r = await resolvePath(ctx, strArg(args, 0), { access: 'write' });
       if (!r.ok) return r.result;
       const { abs, rel } = r.path;
       try {
@@ -24,7 +25,7 @@ export function createMkdirTool(deps?: FileToolDeps): Tool {
         if (st !== undefined) {
           return fail('exists', `${q(rel)} already exists as a file. Choose another folder name.`);
         }
-        await fs.mkdir(abs, { recursive: true });
+        await (await mkdirInside(ctx.workspace, abs)).close();
       } catch (e) {
         return fsFailure(e, rel, 'make folder');
       }

@@ -1,11 +1,12 @@
 /** `move(src, dst)`: moves or renames a file or folder; never overwrites. */
-import path from 'node:path';
 import type { Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
 import { fail, ok } from '../types.js';
 import type { FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { fsFailure, q } from './common.js';
 import { resolveEndpoints } from './transfer.js';
+import { renameInside } from './pinned.js';
+import { transferNeed } from './protection.js';
 
 /** Creates the `move` tool. */
 export function createMoveTool(deps?: FileToolDeps): Tool {
@@ -18,6 +19,7 @@ export function createMoveTool(deps?: FileToolDeps): Tool {
       { name: 'src', type: 'string', description: 'what to move' },
       { name: 'dst', type: 'string', description: 'the new path (must not exist)' },
     ],
+    needsApproval: (args, ctx) => transferNeed(ctx, args),
     async run(args: readonly ToolArg[], ctx: ToolContext): Promise<ToolResult> {
       const ends = await resolveEndpoints('move', args, ctx, fs);
       if (!ends.ok) return ends.result;
@@ -26,8 +28,7 @@ export function createMoveTool(deps?: FileToolDeps): Tool {
         return fail('invalid_args', `Cannot move ${q(src.rel)} into itself (${q(dst.rel)}).`);
       }
       try {
-        await fs.mkdir(path.dirname(dst.abs), { recursive: true });
-        await fs.rename(src.abs, dst.abs);
+        await renameInside(ctx.workspace, src.abs, dst.abs);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EXDEV') return fsFailure(e, src.rel, 'move');
         // Another file system mounted inside the workspace: copy, then remove the original.

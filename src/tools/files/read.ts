@@ -19,7 +19,7 @@ export const READ_MAX_FILE_BYTES = 20 * 1024 * 1024;
 
 /** Creates the `read` tool. */
 export function createReadTool(deps?: FileToolDeps): Tool {
-  const { fs } = resolveDeps(deps);
+  const { fs, readWhole } = resolveDeps(deps);
   return {
     name: 'read',
     description: `Read a text file (UTF-8 or GBK). offset is the first line (1-based), limit the number of lines; at most ${READ_MAX_LINES} lines or ${READ_MAX_BYTES / 1024} KB per call.`,
@@ -48,7 +48,10 @@ export function createReadTool(deps?: FileToolDeps): Tool {
             `${q(rel)} is ${formatSize(st.size)}; read handles files up to ${formatSize(READ_MAX_FILE_BYTES)}. Use grep(pattern, ${q(rel)}) to search it instead.`,
           );
         }
-        const buf = await fs.readFile(abs, { signal: ctx.signal });
+        const buf = await readWhole(abs, ctx.workspace, {
+          signal: ctx.signal,
+          maxBytes: READ_MAX_FILE_BYTES,
+        });
         const decoded = decodeText(buf);
         if (decoded.kind === 'binary') {
           return fail(

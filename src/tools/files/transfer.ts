@@ -8,6 +8,7 @@ import { fail } from '../types.js';
 import type { ResolvedPath } from '../workspace.js';
 import type { FileSystem } from './deps.js';
 import { q, refuseFencedWithin, resolvePath, strArg, TRASH_DIR } from './common.js';
+import { refuseProtectedWithin } from './protection.js';
 
 export type Endpoints =
   { ok: true; src: ResolvedPath; dst: ResolvedPath } | { ok: false; result: ToolResult };
@@ -19,12 +20,20 @@ export async function resolveEndpoints(
   ctx: ToolContext,
   fs: FileSystem,
 ): Promise<Endpoints> {
-  const src = await resolvePath(ctx, strArg(args, 0), { mustExist: true });
+  // move takes the source away, so it is a write there too.
+  const srcAccess = tool === 'move' ? 'write' : 'read';
+  const src = await resolvePath(ctx, strArg(args, 0), { mustExist: true, access: srcAccess });
   if (!src.ok) return src;
   const fenced = refuseFencedWithin(ctx, tool, src.path.abs, src.path.rel);
   if (fenced) return { ok: false, result: fenced };
-  const dst = await resolvePath(ctx, strArg(args, 1));
+  const dst = await resolvePath(ctx, strArg(args, 1), { access: 'write' });
   if (!dst.ok) return dst;
+  const carried =
+    (await refuseProtectedWithin(ctx, tool, src.path.abs, dst.path.rel)) ??
+    (tool === 'move'
+      ? await refuseProtectedWithin(ctx, tool, src.path.abs, src.path.rel)
+      : undefined);
+  if (carried) return { ok: false, result: carried };
   if (src.path.rel === '.') {
     return {
       ok: false,

@@ -3,6 +3,7 @@ import type { Tool } from '../types.js';
 import { guard, optionalStringArg, stringArg, ToolFailure } from '../web/errors.js';
 import { findApp, normalizeName } from './match.js';
 import type { AppInfo, SystemPlatform } from './types.js';
+import { launchNeed } from './launchDetail.js';
 
 /** Resolves the platform or explains that this OS has none. */
 export type PlatformGetter = () => SystemPlatform;
@@ -84,6 +85,13 @@ export function createOpenAppTool(getPlatform: PlatformGetter): Tool {
     description:
       'Starts an installed application by its name (as listApps shows it; case does not matter).',
     params: [{ name: 'name', type: 'string', description: 'the app name, e.g. "Firefox"' }],
+    // The card shows what will really run; an unknown app has nothing to show (run reports it).
+    async needsApproval(args, ctx) {
+      const platform = getPlatform();
+      const apps = await platform.listApps(ctx.signal);
+      const lookup = findApp(apps, stringArg(args, 0, 'name'));
+      return lookup.kind === 'found' ? launchNeed(platform.label, lookup.app) : undefined;
+    },
     run: (args, ctx) =>
       guard(async () => {
         const name = stringArg(args, 0, 'name');

@@ -134,9 +134,11 @@ export function createCommandRunner(execaFn?: ExecaLike): CommandRunner {
       let timer: NodeJS.Timeout | undefined;
       const early = await Promise.race([
         Promise.resolve(subprocess).then((result) => result),
+        // Not unref'd: the child is, so this timer is the only thing keeping the event
+        // loop alive while we wait. Unref'd, a headless run (print mode, nothing else
+        // pending) ran out of work mid-await and Node exited with code 13.
         new Promise<undefined>((resolve) => {
           timer = setTimeout(() => resolve(undefined), grace);
-          timer.unref();
         }),
       ]);
       clearTimeout(timer);

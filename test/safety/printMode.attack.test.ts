@@ -40,8 +40,9 @@ describe('print mode against hostile model text', () => {
     server.push({ kind: 'stream', content: [...reply], reasoning: `think ${OSC52}hard` });
     const run = runCogito(['-p', 'hi', '--workspace', ws, '--home', home], env);
     expect(await run.code).toBe(0);
-    const out = run.stdout();
-    expect(out).toContain('copy this click here then all good and red [WAIT]');
+    // stdout holds the reply (its [WAIT] marker dropped), stderr the reasoning: both filtered.
+    const out = run.stdout() + run.stderr();
+    expect(run.stdout()).toBe('copy this click here then all good and red\n');
     expect(out).toContain('think hard');
     expect(out).not.toContain('\x1b');
     expect(out).not.toContain('\x07');
@@ -88,8 +89,8 @@ describe('print mode against hostile model text', () => {
         PATH: `${bin}:${process.env.PATH ?? ''}`,
       });
       expect(await run.code).toBe(0);
-      expect(run.stdout()).toMatch(/✓ browse\("http:\/\/example.com\/page"\)/);
-      expect(run.stdout()).toContain('Opened. [WAIT]');
+      expect(run.stderr()).toMatch(/✓ browse\("http:\/\/example.com\/page"\)/);
+      expect(run.stdout()).toContain('Opened.\n');
       expect(server.requests).toHaveLength(2);
       expect((await readFile(opened, 'utf8')).trim()).toBe('http://example.com/page');
     } finally {

@@ -28,6 +28,8 @@ export interface ToolLogEntry {
   /** The whole result as the model saw it, before truncation. */
   full?: string;
   errorKind?: ToolErrorKind;
+  /** For a change the journal recorded: the command that reverts it (`/undo notes.md`). */
+  undo?: string;
   durationMs?: number;
   startedAt: number;
 }

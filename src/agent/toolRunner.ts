@@ -18,6 +18,8 @@ export interface ToolRunnerDeps {
   resultBudgetChars: number;
   /** Strings (API keys) removed from every result before anyone sees it. */
   secrets?: readonly string[];
+  /** Told as each call finishes, before the next starts (the crash record saves it). */
+  onOutcome?(index: number, outcome: CallOutcome): void;
 }
 
 /** The tool log keeps at most this much of a result; the model sees a smaller cut anyway. */
@@ -43,6 +45,11 @@ function oneLine(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** A call as the tool log and the result header show it. */
+export function callTextOf(item: CallItem): string {
+  return item.type === 'call' ? formatCall(item.name, item.args) : oneLine(item.raw, 200);
+}
+
 /**
  * Runs a reply's calls in order through approval and the registry. A call not yet started
  * when the turn's signal aborts never runs; every call, good or malformed, produces exactly
@@ -55,10 +62,12 @@ export async function runToolCalls(
   deps: ToolRunnerDeps,
 ): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
-  for (const item of items) {
+  for (const [index, item] of items.entries()) {
     if (ctx.signal.aborted) break;
-    const callText =
-      item.type === 'call' ? formatCall(item.name, item.args) : oneLine(item.raw, 200);
+    const callCtx: ToolContext = ctx.change
+      ? { ...ctx, change: { ...ctx.change, callIndex: index } }
+      : ctx;
+    const callText = callTextOf(item);
     const entry: ToolLogEntry = {
       callId: `c${++callCounter}`,
       turnId,
@@ -77,7 +86,7 @@ export async function runToolCalls(
       result = { ok: false, error: { kind: 'invalid_args', message: item.error } };
       status = 'error';
     } else {
-      const decision = await decide(item.name, item.args, callText, ctx, deps);
+      const decision = await decide(item.name, item.args, callText, callCtx, deps);
       if (decision.allow) {
         if (ctx.signal.aborted) {
           result = {
@@ -86,7 +95,7 @@ export async function runToolCalls(
           };
           status = 'skipped';
         } else {
-          result = (await deps.registry.run(item.name, item.args, ctx)).result;
+          result = (await deps.registry.run(item.name, item.args, callCtx)).result;
           status = result.ok ? 'ok' : 'error';
         }
       } else {
@@ -97,7 +106,9 @@ export async function runToolCalls(
 
     const full = redactSecrets(resultText(result), deps.secrets ?? []);
     const { text, cutChars } = truncateForModel(full, deps.resultBudgetChars);
-    outcomes.push({ call: callText, ok: result.ok, body: text, truncatedChars: cutChars });
+    const outcome = { call: callText, ok: result.ok, body: text, truncatedChars: cutChars };
+    outcomes.push(outcome);
+    deps.onOutcome?.(index, outcome);
     deps.emit({
       type: 'tool_end',
       entry: {
@@ -109,6 +120,7 @@ export async function runToolCalls(
             ? `${full.slice(0, LOG_RESULT_CAP)}\n[… ${full.length - LOG_RESULT_CAP} more characters not kept in the log]`
             : full,
         ...(result.ok ? {} : { errorKind: result.error.kind }),
+        ...(result.ok && result.undo !== undefined ? { undo: result.undo } : {}),
         durationMs: Math.round(performance.now() - started),
       },
     });

@@ -77,6 +77,8 @@ export type AgentEvent =
       budgetPerHour?: number;
     }
   | { type: 'budget'; usedLastHour: number }
+  /** How many files the agent has changed (and not undone) in this session. */
+  | { type: 'files_changed'; count: number }
   | { type: 'exit_requested' };
 
 export type AgentListener = (event: AgentEvent) => void;

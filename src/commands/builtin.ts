@@ -5,6 +5,7 @@ import { exportMarkdown } from '../history/exportMarkdown.js';
 import { t } from '../i18n/messages.js';
 import type { ToolKind } from '../tools/types.js';
 import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
+import { CHANGE_COMMANDS } from './changes.js';
 
 const KINDS: readonly ToolKind[] = ['read', 'write', 'destructive', 'network', 'process'];
 const POLICIES = ['auto', 'ask', 'deny'] as const;
@@ -225,6 +226,7 @@ export const COMMANDS: readonly SlashCommand[] = [
       return 'listen';
     },
   },
+  ...CHANGE_COMMANDS,
   {
     name: 'approve',
     usage: '/approve [KIND POLICY]',

@@ -295,4 +295,37 @@ export const zh = {
   'hint.save': '保存',
   'hint.clear': '清空',
   'hint.filter': '筛选',
+  // The change journal: /changes and /undo, and the status bar's count.
+  'tool.undo': '撤销：{command}',
+  'status.filesChanged': '已改 {count} 个文件',
+  'command.changes': '本会话中代理做过的改动，最新在前，按轮分组',
+  'command.undo': '撤销上一轮的改动（N 轮、all 全部或某个路径；--force 覆盖你的修改）',
+  'changes.title': '本会话的改动，最新在前（共改了 {count} 个文件；/undo 撤销）：',
+  'changes.none': '本会话中代理还没有改动任何文件。',
+  'changes.autonomous': '自主',
+  'changes.answer': '回答',
+  'changes.undone': '（已撤销）',
+  'changes.noBackup': '（没有备份：无法撤销）',
+  'changes.evicted':
+    '为了不超过 undo.maxBytes（{limit}），删除了 {count} 份旧备份；标为“没有备份”的改动已无法撤销。',
+  'changes.created': '新建',
+  'changes.modified': '修改',
+  'changes.moved': '移动',
+  'changes.copied': '复制',
+  'changes.deleted': '删除',
+  'changes.folder': '新建文件夹',
+  'undo.none': '没有可撤销的：本会话中代理的改动都已撤销或从未发生。',
+  'undo.noPath': '“{path}”没有可撤销的改动。',
+  'undo.noJournal': '本次运行没有记录改动，所以没有可撤销的。',
+  'undo.usage':
+    '用法：/undo [N|all|路径] [--force]。N 是轮数（至少 1）；路径撤销该文件最近一次改动。',
+  'undo.refused':
+    '什么都没有撤销：以下内容在代理改动之后又被改过：\n{list}\n仍要撤销并丢弃这些修改：/undo {args} --force',
+  'undo.refusedBackup':
+    '什么都没有撤销：{list} 的旧内容没有备份（文件太大，或因 undo.maxBytes 被删除）。/undo {args} --force 撤销其余部分。',
+  'undo.modified': '被修改',
+  'undo.missing': '被删除或移走',
+  'undo.added': '新增',
+  'undo.done': '已撤销（{count} 项改动，最新在前）：\n{list}',
+  'undo.problems': '有些没能恢复：\n{list}',
 } as const satisfies Record<MessageKey, string>;

@@ -37,6 +37,8 @@ export interface ChangeStart {
   readonly paths: readonly PathBefore[];
   /** Folders the call may create (missing parents), deepest first. */
   readonly made: readonly string[];
+  /** A copy's source, for /changes. */
+  readonly from?: string;
 }
 
 export type JournalRecord =

@@ -58,6 +58,8 @@ interface Targets {
   trash?: Resolved;
   /** The path named in "undo: /undo <path>". */
   undo: string;
+  /** A copy's source. */
+  from?: string;
 }
 
 async function runJournaled(
@@ -99,6 +101,7 @@ async function runJournaled(
     call: formatCall(tool.name, args),
     paths,
     made: targets.made.map((m) => m.rel),
+    ...(targets.from !== undefined ? { from: targets.from } : {}),
   });
   await journal.enforceCap(keep);
   try {
@@ -168,7 +171,14 @@ async function resolveAll(
     if (start === 'invalid') return undefined;
     if (start) made = await missingFolders(start, ctx);
   }
-  return { main, made, undo: undoTarget.rel, ...(trash ? { trash } : {}) };
+  const from = plan.op === 'copy' ? (await resolveArg(args, 0, ctx))?.rel : undefined;
+  return {
+    main,
+    made,
+    undo: undoTarget.rel,
+    ...(trash ? { trash } : {}),
+    ...(from !== undefined ? { from } : {}),
+  };
 }
 
 async function resolveArg(

@@ -34,6 +34,7 @@ async function rollBack(
   let changed = false;
   const [first, second] = entry.paths;
   if (entry.op === 'write' && first) {
+    if (await removeAtomicLeftovers(abs(first.path), entry.at)) changed = true;
     const now = await readTree(abs(first.path));
     const node = first.before[''];
     if (!sameTree(now, first.before)) {
@@ -63,6 +64,24 @@ async function rollBack(
       changed = true;
   }
   return changed;
+}
+
+/**
+ * The atomic writer writes `<name>.<number>` beside the file and renames it over; a kill in
+ * between leaves that temporary file. Removes the ones made since the change began.
+ */
+async function removeAtomicLeftovers(abs: string, since: number): Promise<boolean> {
+  const dir = path.dirname(abs);
+  const base = path.basename(abs);
+  let removed = false;
+  for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+    if (!name.startsWith(`${base}.`) || !/^\d+$/.test(name.slice(base.length + 1))) continue;
+    const st = await fsp.lstat(path.join(dir, name)).catch(() => undefined);
+    if (!st?.isFile() || st.mtimeMs < since - 1000) continue;
+    await fsp.rm(path.join(dir, name), { force: true });
+    removed = true;
+  }
+  return removed;
 }
 
 /** Moves `from` back to `to`; when both exist (a cross-device move half done) drops `from`. */

@@ -20,7 +20,7 @@ const CALLS = 40;
 /** Runs at once: each has its own workspace and home; the work is mostly process start-up. */
 const PARALLEL = 4;
 const CHILD = path.join(import.meta.dirname, 'crashChild.ts');
-const BIG = 'x'.repeat(200_000);
+const BIG = 'x'.repeat(20_000);
 
 /** Call `i` and the one path it changes, with how to tell from disk that it did. */
 function callFor(i: number): { text: string; changed: (ws: string) => boolean } {
@@ -191,5 +191,5 @@ describe('kill -9 during a reply of 40 tool calls', () => {
     }
     // The kills really cut calls off (every run kills before the last result is saved).
     expect(recovered).toBeGreaterThanOrEqual(KILLS);
-  }, 240_000);
+  }, 420_000);
 });

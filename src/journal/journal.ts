@@ -86,12 +86,16 @@ export class Journal {
     return `${now.toString(36)}-${this.seq.toString(36)}`;
   }
 
-  /** Files the agent changed in this session and has not undone (trash places not counted). */
+  /**
+   * Files the agent changed in this session and has not undone: each change counts its main
+   * path (a move its destination, a delete the deleted path, mkdir the folder it asked for).
+   */
   filesChanged(): number {
     const paths = new Set<string>();
     for (const e of this.list) {
       if (e.state !== 'done') continue;
-      for (const p of e.paths) if (p.path !== e.trash) paths.add(p.path);
+      const main = e.paths[0]?.path ?? e.made[e.made.length - 1];
+      if (main !== undefined) paths.add(main);
     }
     return paths.size;
   }

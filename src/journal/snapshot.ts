@@ -22,13 +22,13 @@ export type FlatTree = Readonly<Record<string, TreeNode>>;
 export type OnFile = (abs: string, node: TreeNode & { k: 'f' }) => Promise<void>;
 
 /** Files up to this size are read in one go; larger ones are streamed. */
-const READ_WHOLE_BYTES = 1024 * 1024;
+const READ_WHOLE_BYTES = 16 * 1024 * 1024;
 
 /** SHA-256 of a file's bytes; a large file is streamed so it never sits whole in memory. */
 export async function hashFile(abs: string, size = Infinity): Promise<string> {
   if (size <= READ_WHOLE_BYTES) return hashBytes(await fsp.readFile(abs));
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(abs)) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(abs, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 

@@ -127,10 +127,10 @@ describe('kill -9 during a reply of 40 tool calls', () => {
       fs.mkdirSync(ws);
       fs.mkdirSync(home);
       seed(ws);
-      // delete asks by default; print mode would decline it.
+      // delete asks by default (print mode would decline it); all 40 calls run (the cap is 25).
       fs.writeFileSync(
         path.join(home, 'config.json'),
-        JSON.stringify({ approval: { destructive: 'auto' } }),
+        JSON.stringify({ approval: { destructive: 'auto' }, maxToolCallsPerReply: CALLS }),
       );
       const before = await treeOf(ws);
       const calls = Array.from({ length: CALLS }, (_, i) => callFor(i));

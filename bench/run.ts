@@ -3,11 +3,12 @@
  *
  *   npm run bench                 full run (~5 minutes on 2 cores); results in bench/results/
  *   npm run bench -- --quick      fewer samples, shorter stream; results in bench/results/tmp/
- *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, memory, history, safety)
+ *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, memory, history, safety, journal)
  */
 import { echo } from './echo.js';
 import { history } from './history.js';
 import { install } from './install.js';
+import { journal } from './journal.js';
 import { interrupt } from './interrupt.js';
 import { memory } from './memory.js';
 import { render } from './render.js';
@@ -22,7 +23,7 @@ import {
 import { send } from './send.js';
 import { startup } from './startup.js';
 
-const ALL: Bench[] = [startup, install, interrupt, echo, send, render, memory, history, safety];
+const ALL: Bench[] = [startup, install, interrupt, echo, send, render, memory, history, safety, journal];
 
 const opts = parseBenchArgs(process.argv.slice(2));
 const results: BenchResult[] = [];

@@ -74,6 +74,7 @@ export function StatusBar(p: StatusBarProps): React.JSX.Element {
       maxCycles: st.maxCycles,
       budgetPerHour: st.budgetPerHour,
       budgetUsed: st.budgetUsed,
+      filesChanged: st.filesChanged,
     }),
     shallowEqual,
   );
@@ -105,6 +106,10 @@ export function StatusBar(p: StatusBarProps): React.JSX.Element {
         : {}),
     },
     { text: `${t(lang, 'status.session')} ${formatTokens(s.sessionTokens)}`, keep: 10 },
+    // Shown once the agent changed something: how many files /undo all would restore.
+    ...(s.filesChanged > 0
+      ? [{ text: t(lang, 'status.filesChanged', { count: s.filesChanged }), keep: 25 }]
+      : []),
     ...(s.budgetPerHour > 0
       ? [
           {

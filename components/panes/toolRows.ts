@@ -28,7 +28,9 @@ export function toolRow(e: ToolLogEntry, width: number, selected: boolean, spinn
   const icon = e.status === 'running' ? spinner : STATUS_ICON[e.status];
   const duration = e.status === 'running' ? '' : formatDuration(e.durationMs);
   const call = sanitize(e.call).replace(/\s+/g, ' ');
-  const summary = e.summary ? firstLine(e.summary) : '';
+  const done = e.summary ? firstLine(e.summary) : '';
+  // A journaled change says how to take it back, right after its result.
+  const summary = e.undo ? `${done}${done ? ' · ' : ''}undo: ${e.undo}` : done;
   const right = duration ? ` ${duration}` : '';
   const room = Math.max(1, width - 2 - displayWidth(right));
   const callW = summary
@@ -75,5 +77,6 @@ export function detailRows(e: ToolLogEntry, width: number, lang: Lang): Row[] {
   const tone: Tone = e.status === 'error' ? 'error' : 'plain';
   if (e.errorKind) rows.push({ text: `  [${e.errorKind}]`, tone: 'error' });
   rows.push(...prefixed(wrapText(sanitize(result).trimEnd() || '—', inner), '  ', '  ', tone));
+  if (e.undo) rows.push({ text: t(lang, 'tool.undo', { command: e.undo }), tone: 'notice' });
   return rows;
 }

@@ -30,6 +30,8 @@ export interface ToolLogEntry {
   /** The whole result as the model saw it, before truncation. */
   full?: string;
   errorKind?: ToolErrorKind;
+  /** For a change the journal recorded: the command that reverts it (`/undo notes.md`). */
+  undo?: string;
   durationMs?: number;
   startedAt: number;
 }
@@ -77,6 +79,8 @@ export type AgentEvent =
       budgetPerHour?: number;
     }
   | { type: 'budget'; usedLastHour: number }
+  /** How many files the agent has changed (and not undone) in this session. */
+  | { type: 'files_changed'; count: number }
   | { type: 'exit_requested' };
 
 export type AgentListener = (event: AgentEvent) => void;

@@ -33,6 +33,11 @@ export interface ToolRunnerDeps {
   safety?: SessionSafety;
   /** Calls run per reply at most (config `maxToolCallsPerReply`, default 25). */
   maxCallsPerReply?: number;
+  /**
+   * Told as each call finishes, before the next starts (the crash record saves it). `through`
+   * is the last call index the outcome covers (the one result for calls past the cap).
+   */
+  onOutcome?(index: number, outcome: CallOutcome, through?: number): void;
 }
 
 /** The tool log keeps at most this much of a result; the model sees a smaller cut anyway. */
@@ -58,6 +63,11 @@ function oneLine(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** A call as the tool log and the result header show it. */
+export function callTextOf(item: CallItem): string {
+  return item.type === 'call' ? formatCall(item.name, item.args) : oneLine(item.raw, 200);
+}
+
 /**
  * Runs a reply's calls in order through approval and the registry. A call not yet started
  * when the turn's signal aborts never runs; every call, good or malformed, produces exactly
@@ -74,15 +84,16 @@ export async function runToolCalls(
   const outcomes: CallOutcome[] = [];
   const safety = deps.safety ?? new SessionSafety(deps.secrets ?? []);
   const redact = (text: string): string => safety.redactor.redact(text);
-  const toolCtx: ToolContext = { ...ctx, redact };
+  const sharedCtx: ToolContext = { ...ctx, redact };
   const { run, notRun } = capCalls(items, deps.maxCallsPerReply, unparsed);
   for (const [index, item] of run.entries()) {
     // Let a keypress or a signal be handled between any two calls, however fast they are.
     if (index > 0) await yieldToEventLoop();
     if (ctx.signal.aborted) break;
-    const callText = redact(
-      item.type === 'call' ? formatCall(item.name, item.args) : oneLine(item.raw, 200),
-    );
+    const toolCtx: ToolContext = ctx.change
+      ? { ...sharedCtx, change: { ...ctx.change, callIndex: index } }
+      : sharedCtx;
+    const callText = redact(callTextOf(item));
     const entry: ToolLogEntry = {
       callId: `c${++callCounter}`,
       turnId,
@@ -125,7 +136,9 @@ export async function runToolCalls(
     if (result.ok) safety.observe(tool, callText, full);
     const { text, cutChars } = truncateForModel(full, deps.resultBudgetChars);
     const body = safety.forModel(tool, result.ok, text);
-    outcomes.push({ call: callText, ok: result.ok, body, truncatedChars: cutChars });
+    const outcome = { call: callText, ok: result.ok, body, truncatedChars: cutChars };
+    outcomes.push(outcome);
+    deps.onOutcome?.(index, outcome);
     deps.emit({
       type: 'tool_end',
       entry: {
@@ -137,11 +150,15 @@ export async function runToolCalls(
             ? `${full.slice(0, LOG_RESULT_CAP)}\n[… ${full.length - LOG_RESULT_CAP} more characters not kept in the log]`
             : full,
         ...(result.ok ? {} : { errorKind: result.error.kind }),
+        ...(result.ok && result.undo !== undefined ? { undo: result.undo } : {}),
         durationMs: Math.round(performance.now() - started),
       },
     });
   }
-  if (notRun !== undefined && !ctx.signal.aborted) outcomes.push(notRun);
+  if (notRun !== undefined && !ctx.signal.aborted) {
+    outcomes.push(notRun);
+    deps.onOutcome?.(run.length, notRun, items.length - 1);
+  }
   return outcomes;
 }
 

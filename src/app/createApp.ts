@@ -22,6 +22,9 @@ import path from 'node:path';
 import { attachDebugLog } from './debugLog.js';
 import { contextWindowFor } from '../config/models.js';
 import { realOwnPlaces } from '../safety/ownPlaces.js';
+import { SessionJournal } from '../journal/sessionJournal.js';
+import { withJournal } from '../journal/wrap.js';
+import { finishCrashRecord } from '../journal/recover.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -122,8 +125,27 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
 
   warnings.push(...checkSearchConfig(config.search));
   const provider = opts.provider ?? createProvider(config);
+  let journals: SessionJournal;
+  try {
+    journals = new SessionJournal(own.data, config.undo, session);
+    // The crash record: half-made changes rolled back, lost results written, before any turn.
+    const recovered = await finishCrashRecord(session, journals.current(), workspace);
+    if (recovered.results > 0 || recovered.rolledBack > 0) {
+      warnings.push(
+        `The last run was cut off by a crash: ${recovered.results} tool result(s) recorded as interrupted, ${recovered.rolledBack} half-made change(s) undone.`,
+      );
+    }
+  } catch (err) {
+    session.close();
+    lock.release();
+    return {
+      ok: false,
+      message: `Cannot open the change journal: ${(err as Error).message}. Check that ${own.data} is writable (or use --home DIR).`,
+      exitCode: 2,
+    };
+  }
   const registry = new ToolRegistry([
-    ...createFileTools(),
+    ...withJournal(createFileTools(), () => journals.current()),
     ...createWebTools({ search: config.search, fetch: config.fetch }),
     ...createSystemTools(),
   ]);
@@ -156,6 +178,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     settings,
     config,
     home,
+    journals,
     initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
   });
 
@@ -178,6 +201,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
         closed = true;
         await agent.stop();
         currentSession().close();
+        journals.close();
         lock.release();
       },
     },

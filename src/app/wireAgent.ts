@@ -14,6 +14,7 @@ import { createAgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { PersonaSet } from './personas.js';
+import type { SessionJournal } from '../journal/sessionJournal.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
 export interface AgentParts {
@@ -27,6 +28,8 @@ export interface AgentParts {
   config: LoadedConfig;
   home: string;
   initialState: MachineState;
+  /** The change journal of the current session (absent: changes are not journaled). */
+  journals?: SessionJournal;
 }
 
 /**
@@ -80,13 +83,22 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
       switchSession: (next) => {
         current.close();
         current = next;
+        parts.journals?.switchTo(next);
         agent.setHistory(next);
       },
       currentSessionId: () => current.id,
       currentSession: () => current,
       exportsDir: path.join(parts.home, 'data', 'exports'),
       modelsDir: appPaths(parts.home).models,
+      ...(parts.journals ? { journal: () => parts.journals!.current() } : {}),
     }),
   });
+  if (parts.journals) {
+    const journals = parts.journals;
+    const report = (): void =>
+      agent.emit({ type: 'files_changed', count: journals.current().filesChanged() });
+    journals.onChange(report);
+    report();
+  }
   return { agent, currentSession: () => current };
 }

@@ -6,6 +6,7 @@ import type { ToolKind } from '../tools/types.js';
 import { MODEL_COMMAND } from './model.js';
 import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
 import { sessionList } from './sessionList.js';
+import { CHANGE_COMMANDS } from './changes.js';
 
 const KINDS: readonly ToolKind[] = ['read', 'write', 'destructive', 'network', 'process'];
 const POLICIES = ['auto', 'ask', 'deny'] as const;
@@ -205,6 +206,7 @@ export const COMMANDS: readonly SlashCommand[] = [
       return 'listen';
     },
   },
+  ...CHANGE_COMMANDS,
   {
     name: 'approve',
     usage: '/approve [KIND POLICY]',

@@ -6,6 +6,7 @@ import type { Agent } from '../agent/agent.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { Session, SessionStore } from '../history/index.js';
 import type { PersonaSet } from '../app/personas.js';
+import type { Journal } from '../journal/journal.js';
 
 /** What commands can reach beyond the agent itself. */
 export interface CommandEnv {
@@ -20,6 +21,8 @@ export interface CommandEnv {
   modelsDir: string;
   /** The current session (for /export). */
   currentSession(): Session;
+  /** The current session's change journal (for /changes and /undo). */
+  journal?(): Journal;
 }
 
 export interface CommandCall {

@@ -76,6 +76,16 @@ export const quirksSchema = z
   })
   .prefault({});
 
+/** The change journal's limits: backups kept per session, and the largest file backed up. */
+export const undoSchema = z
+  .strictObject({
+    /** Backups kept per session (bytes); the oldest are evicted beyond it. */
+    maxBytes: positiveInt().default(500 * 1024 * 1024),
+    /** A file larger than this (bytes) cannot be backed up, so changing it needs approval. */
+    maxFileBytes: positiveInt().default(50 * 1024 * 1024),
+  })
+  .prefault({});
+
 export const configSchema = z
   .strictObject({
     provider: z.enum(['openai-compatible', 'local']).default('openai-compatible'),
@@ -111,6 +121,7 @@ export const configSchema = z
     fetch: fetchSchema,
     quirks: quirksSchema,
     durability: z.enum(['write', 'fsync']).default('write'),
+    undo: undoSchema,
   })
   .refine((c) => c.provider !== 'local' || c.modelPath !== undefined, {
     path: ['modelPath'],

@@ -18,6 +18,14 @@ export interface HistoryMessage {
   readonly failed?: boolean;
   /** A summary of older messages produced by compression. */
   readonly summary?: boolean;
+  /**
+   * On an assistant reply saved before its tools ran: how many calls it holds. Each result
+   * is then saved as its own `tool` message with `callIndex`, so after a crash the next
+   * start can tell which results never came back.
+   */
+  readonly calls?: number;
+  /** On a `tool` message holding one call's result: the call's index in its reply. */
+  readonly callIndex?: number;
   /** Epoch milliseconds. */
   readonly at: number;
 }

@@ -330,6 +330,40 @@ export const en = {
   'session.foreignBody':
     'Session {id} was started in {other}. Its history talks about that folder, and this run works in {here}.',
   'session.foreignAsk': 'Continue it here anyway? y yes · n no (quit)',
+  // The change journal: /changes and /undo, and the status bar's count.
+  'tool.undo': 'undo: {command}',
+  'status.filesChanged': '{count} files changed',
+  'command.changes': 'What the agent changed in this session, newest first, by turn',
+  'command.undo':
+    "Undo the last turn's changes (N turns, all, or one path; --force over your edits)",
+  'changes.title': 'Changes in this session, newest first ({count} files changed; /undo reverts):',
+  'changes.none': 'The agent has not changed any file in this session.',
+  'changes.autonomous': 'autonomous',
+  'changes.answer': 'answer',
+  'changes.undone': '(undone)',
+  'changes.noBackup': '(no backup: cannot be undone)',
+  'changes.evicted':
+    '{count} old backups were removed to stay under undo.maxBytes ({limit}); changes marked "no backup" can no longer be undone.',
+  'changes.created': 'created',
+  'changes.modified': 'modified',
+  'changes.moved': 'moved',
+  'changes.copied': 'copied',
+  'changes.deleted': 'deleted',
+  'changes.folder': 'folder made',
+  'undo.none': 'Nothing to undo: no change of the agent in this session is left to revert.',
+  'undo.noPath': 'Nothing to undo for "{path}": the agent has no change of it left to revert.',
+  'undo.noJournal': 'Changes are not journaled in this run, so there is nothing to undo.',
+  'undo.usage':
+    "Usage: /undo [N|all|PATH] [--force]. N counts turns (1 or more); PATH undoes that file's latest change.",
+  'undo.refused':
+    'Nothing was undone: these changed after the agent changed them:\n{list}\nTo undo anyway and lose those edits: /undo {args} --force',
+  'undo.refusedBackup':
+    'Nothing was undone: no backup is left of the old content of {list} (too large, or removed by undo.maxBytes). /undo {args} --force undoes the rest.',
+  'undo.modified': 'modified',
+  'undo.missing': 'deleted or moved',
+  'undo.added': 'added',
+  'undo.done': 'Undone ({count} changes, newest first):\n{list}',
+  'undo.problems': 'Not everything went back:\n{list}',
   'setup.presetDownload': 'download a model and run it here; no key, nothing leaves this machine',
   'setup.download': 'Which model to download',
   'setup.downloadMachine': 'This machine: {mem} memory, {threads} threads, {disk} free in {dir}.',

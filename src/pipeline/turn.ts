@@ -1,7 +1,12 @@
 import { makeMessage, type ChatMessage, type HistoryMessage } from '../core/messages.js';
 import type { AgentEvent } from '../agent/events.js';
 import { callCap } from '../agent/callCap.js';
-import { runToolCalls, type CallOutcome, type ToolRunnerDeps } from '../agent/toolRunner.js';
+import {
+  callTextOf,
+  runToolCalls,
+  type CallOutcome,
+  type ToolRunnerDeps,
+} from '../agent/toolRunner.js';
 import { parseReplyYielding, type CallItem } from '../protocol/parser.js';
 import { formatResultsMessage } from '../protocol/format.js';
 import type { Provider, ProviderError, ProviderEvent } from '../providers/types.js';
@@ -74,6 +79,10 @@ interface Work {
   error?: TurnResult['error'];
   saveFailed?: string;
   command: boolean;
+  /** The reply's id once it is saved ahead of its tools (the crash record). */
+  savedReplyId?: string;
+  /** Indices of the calls whose results are saved. */
+  savedResults: Set<number>;
 }
 
 /**
@@ -95,6 +104,7 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
     gotUsage: false,
     promptTokens: 0,
     command: false,
+    savedResults: new Set(),
   };
   let messages: ChatMessage[] = [];
 
@@ -126,13 +136,17 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
       if (parsed === undefined) return 'aborted';
       work.items = parsed.items;
       work.wait = parsed.wait;
+      if (parsed.items.length === 0) return 'next';
+      const replyId = saveReplyAhead(deps, work);
+      const change = { turn: replyId, trigger: turn.trigger, callIndex: 0 };
       work.outcomes = await runToolCalls(
         parsed.items,
-        { workspace: deps.workspace, signal: turn.signal },
+        { workspace: deps.workspace, signal: turn.signal, change },
         turn.turnId,
         {
           ...deps.tools,
           emit: deps.emit,
+          onOutcome: (index, outcome, through) => saveResult(deps, work, index, outcome, through),
         },
         parsed.moreCalls,
       );
@@ -283,6 +297,16 @@ function save(turn: TurnInput, deps: TurnDeps, work: Work): void {
   // Who cut the reply short matters to the model: the user, or a failure.
   const interrupted = turn.signal.aborted;
   const failed = !interrupted && work.error !== undefined;
+  if (work.savedReplyId !== undefined) {
+    // Calls the interrupt kept from running still get a result, so the record is complete
+    // and the next start does not mistake them for calls a crash cut off.
+    for (const [index, item] of work.items.entries()) {
+      if (work.savedResults.has(index)) continue;
+      const body = 'aborted: not run, the turn was interrupted before this call';
+      saveResult(deps, work, index, { call: callTextOf(item), ok: false, body, truncatedChars: 0 });
+    }
+    return;
+  }
   if (work.reply || work.reasoning) {
     const assistant = makeMessage('assistant', work.reply, {
       ...(work.reasoning ? { reasoning: work.reasoning } : {}),
@@ -291,9 +315,32 @@ function save(turn: TurnInput, deps: TurnDeps, work: Work): void {
     });
     persist(deps, assistant, work);
   }
-  if (work.outcomes.length > 0) {
-    persist(deps, makeMessage('tool', formatResultsMessage(work.outcomes)), work);
-  }
+}
+
+/**
+ * The crash record's first half: the reply, with the number of its calls, is saved before
+ * its first tool runs. Returns its id, which the change journal groups the calls' changes by.
+ */
+function saveReplyAhead(deps: TurnDeps, work: Work): string {
+  const assistant = makeMessage('assistant', work.reply, {
+    ...(work.reasoning ? { reasoning: work.reasoning } : {}),
+    calls: work.items.length,
+  });
+  persist(deps, assistant, work);
+  work.savedReplyId = assistant.id;
+  return assistant.id;
+}
+
+/** The second half: each result is saved as its call finishes, with the call's index. */
+function saveResult(
+  deps: TurnDeps,
+  work: Work,
+  index: number,
+  outcome: CallOutcome,
+  through = index,
+): void {
+  for (let i = index; i <= through; i++) work.savedResults.add(i);
+  persist(deps, makeMessage('tool', formatResultsMessage([outcome]), { callIndex: index }), work);
 }
 
 function persist(deps: TurnDeps, message: HistoryMessage, work: Work): void {

@@ -44,6 +44,8 @@ export interface AgentViewState {
   /** tokenBudgetPerHour (0 = off) and the tokens used in the last hour. */
   budgetPerHour: number;
   budgetUsed: number;
+  /** Files the agent changed in this session and has not undone (from the change journal). */
+  filesChanged: number;
   exitRequested: boolean;
 }
 
@@ -76,6 +78,7 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     maxCycles: 0,
     budgetPerHour: 0,
     budgetUsed: 0,
+    filesChanged: 0,
     exitRequested: false,
     ...init,
   };
@@ -181,6 +184,8 @@ export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentV
       };
     case 'budget':
       return { budgetUsed: event.usedLastHour };
+    case 'files_changed':
+      return { filesChanged: event.count };
     case 'exit_requested':
       return { exitRequested: true };
   }

@@ -31,7 +31,14 @@ export interface ToolError {
  * `display` is an optional one-line summary for the tool log.
  */
 export type ToolResult =
-  { ok: true; data: unknown; display?: string } | { ok: false; error: ToolError };
+  | {
+      ok: true;
+      data: unknown;
+      display?: string;
+      /** For a journaled change: the command that reverts it, e.g. `/undo notes.md`. */
+      undo?: string;
+    }
+  | { ok: false; error: ToolError };
 
 export interface ToolParam {
   name: string;
@@ -44,11 +51,23 @@ export interface ToolContext {
   workspace: Workspace;
   /** The turn's signal: a tool must stop promptly when it aborts. */
   signal: AbortSignal;
+  /** Where the call comes from, for the change journal (absent outside a turn). */
+  change?: ChangeContext;
   /**
    * Removes configured secrets from text. A tool that shortens what it read (grep cuts long
    * lines) calls it before cutting, so a cut cannot leave a piece of a key behind.
    */
   redact?(text: string): string;
+}
+
+/** The reply and position of a call, so a journaled change can be matched to its result. */
+export interface ChangeContext {
+  /** The id of the assistant message holding the call. */
+  turn: string;
+  /** What started the turn: `timer` (autonomous), `user` (an answer), `start`. */
+  trigger: string;
+  /** The call's index among the reply's calls. */
+  callIndex: number;
 }
 
 export interface Tool {

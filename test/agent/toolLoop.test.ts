@@ -46,9 +46,18 @@ describe('the tool loop', () => {
       ['ls(".")', 'ok'],
       ['read("notes, draft (1).txt")', 'ok'],
     ]);
-    // Persisted in order: user, assistant (with reasoning), tool results, assistant.
+    // Persisted in order: user, assistant (with reasoning, saved before its tools ran), one
+    // result per call as each finished, assistant.
     const roles = h.session.messages().map((m) => m.role);
-    expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(roles).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+    expect(h.session.messages()[1]!.calls).toBe(2);
+    expect(h.session.messages().map((m) => m.callIndex)).toEqual([
+      undefined,
+      undefined,
+      0,
+      1,
+      undefined,
+    ]);
     expect(h.session.messages()[1]!.reasoning).toBe('Let me look around first.');
   });
 

@@ -55,7 +55,8 @@ describe("Cogito's own files inside the workspace", () => {
     app.agent.submit('look around');
     await waitForStore(
       app.agent.store,
-      (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 4,
+      // user, the reply, one result per call (6), the closing reply
+      (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 9,
       'the turn',
     );
 

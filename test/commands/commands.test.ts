@@ -31,6 +31,7 @@ describe('slash commands', () => {
     expect(COMMANDS.map((c) => c.name).sort()).toEqual(
       [
         'approve',
+        'changes',
         'clear',
         'compact',
         'exit',
@@ -45,6 +46,7 @@ describe('slash commands', () => {
         'stop',
         'tools',
         'trace',
+        'undo',
       ].sort(),
     );
   });

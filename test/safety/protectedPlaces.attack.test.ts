@@ -124,7 +124,11 @@ describe('protected places under attack (approvals declined)', () => {
     app.agent.submit('tidy up');
     await waitForStore(
       app.agent.store,
-      (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 4,
+      // The reply, each call's result, then the closing reply ([WAIT]).
+      (s) =>
+        s.machine === 'AWAITING_INPUT' &&
+        s.messages.length >= 4 &&
+        s.messages.at(-1)?.role === 'assistant',
       'the attack turn',
     );
     return asked;
@@ -227,7 +231,11 @@ describe('protected places under attack (approvals declined)', () => {
     app.agent.submit('go');
     await waitForStore(
       app.agent.store,
-      (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 4,
+      // The reply, each call's result, then the closing reply ([WAIT]).
+      (s) =>
+        s.machine === 'AWAITING_INPUT' &&
+        s.messages.length >= 4 &&
+        s.messages.at(-1)?.role === 'assistant',
       'turn',
     );
     expect(asked).toEqual(['create("notes.txt", "x")', 'create(".profile", "evil")']);

@@ -1,0 +1,149 @@
+/**
+ * `/changes` and `/undo [N|all|PATH] [--force]`: the change journal as slash commands. They
+ * work the same on the screen and as the `-p` prompt (`cogito -p "/undo all"`).
+ */
+import type { ChangeEntry, Journal } from '../journal/journal.js';
+import { undoChanges, type UndoTarget } from '../journal/undo.js';
+import { treeBytes } from '../journal/snapshot.js';
+import { formatSize } from '../tools/files/common.js';
+import { t, type Lang } from '../i18n/messages.js';
+import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
+
+/** What `/undo`'s arguments ask for, or undefined when they make no sense. */
+export function parseUndoArgs(args: string): { target: UndoTarget; force: boolean } | undefined {
+  const words = args.trim() === '' ? [] : args.trim().split(/\s+/);
+  const force = words.includes('--force');
+  const rest = words.filter((w) => w !== '--force').join(' ');
+  if (rest === '') return { target: { kind: 'turns', count: 1 }, force };
+  if (rest.toLowerCase() === 'all') return { target: { kind: 'all' }, force };
+  if (/^\d+$/.test(rest)) {
+    const count = Number(rest);
+    return count >= 1 ? { target: { kind: 'turns', count }, force } : undefined;
+  }
+  if (rest.startsWith('-')) return undefined;
+  const unquoted = /^"(.*)"$/.exec(rest)?.[1] ?? rest;
+  return { target: { kind: 'path', input: unquoted }, force };
+}
+
+/** One line of /changes (and of /undo's report) for a change. */
+export function describeChange(e: ChangeEntry, lang: Lang, evicted: ReadonlySet<string>): string {
+  const [first, second] = e.paths;
+  const size = (tree: ChangeEntry['paths'][number]['before'] | undefined): string =>
+    formatSize(treeBytes(tree ?? {}));
+  let text: string;
+  switch (e.op) {
+    case 'write':
+      text =
+        first && Object.keys(first.before).length > 0
+          ? `${t(lang, 'changes.modified')} ${first.path} (${size(first.before)} → ${size(first.after)})`
+          : `${t(lang, 'changes.created')} ${first?.path ?? '?'} (${size(first?.after)})`;
+      break;
+    case 'copy':
+      text = `${t(lang, 'changes.copied')} ${e.from ?? '?'} → ${first?.path ?? '?'} (${size(first?.after)})`;
+      break;
+    case 'move':
+      text = `${t(lang, 'changes.moved')} ${second?.path ?? '?'} → ${first?.path ?? '?'}`;
+      break;
+    case 'delete':
+      text = `${t(lang, 'changes.deleted')} ${first?.path ?? '?'} (${size(first?.before)}, → ${e.trash ?? '?'})`;
+      break;
+    case 'mkdir':
+      text = `${t(lang, 'changes.folder')} ${e.made.at(-1) ?? '?'}/`;
+      break;
+  }
+  const noBackup =
+    e.op === 'write' &&
+    e.paths.some(
+      (p) =>
+        Object.values(p.before).some((n) => n.k === 'f' && evicted.has(n.h)) ||
+        (!p.backup && Object.keys(p.before).length > 0),
+    );
+  if (e.state === 'undone') text += ` ${t(lang, 'changes.undone')}`;
+  else if (noBackup) text += ` ${t(lang, 'changes.noBackup')}`;
+  return text;
+}
+
+function changesText(journal: Journal, lang: Lang): string {
+  const all = journal.entries().filter((e) => e.state === 'done' || e.state === 'undone');
+  if (all.length === 0) return t(lang, 'changes.none');
+  const groups = new Map<string, ChangeEntry[]>();
+  for (const e of all) groups.set(e.turn, [...(groups.get(e.turn) ?? []), e]);
+  const lines = [t(lang, 'changes.title', { count: journal.filesChanged() })];
+  for (const group of [...groups.values()].reverse()) {
+    const head = group[0]!;
+    const kind = t(lang, head.trigger === 'timer' ? 'changes.autonomous' : 'changes.answer');
+    lines.push(`${new Date(head.at).toLocaleString()}  ${kind}`);
+    for (const e of [...group].reverse())
+      lines.push(`  ${describeChange(e, lang, journal.evicted)}`);
+  }
+  if (journal.evicted.size > 0) {
+    lines.push(
+      t(lang, 'changes.evicted', {
+        count: journal.evicted.size,
+        limit: formatSize(journal.limits.maxBytes),
+      }),
+    );
+  }
+  return lines.join('\n');
+}
+
+async function undo({ env, args, say, lang, agent }: CommandCall): Promise<AfterCommand> {
+  const journal = env.journal?.();
+  if (!journal) return (say(t(lang, 'undo.noJournal')), 'listen');
+  const parsed = parseUndoArgs(args);
+  if (!parsed) return (say(t(lang, 'undo.usage')), 'listen');
+  const out = await undoChanges(journal, agent.workspace, parsed.target, parsed.force);
+  const shownArgs = args.replace('--force', '').trim() || '1';
+  switch (out.kind) {
+    case 'bad_path':
+      say(out.message);
+      break;
+    case 'nothing':
+      say(
+        parsed.target.kind === 'path'
+          ? t(lang, 'undo.noPath', { path: parsed.target.input })
+          : t(lang, 'undo.none'),
+      );
+      break;
+    case 'refused':
+      if (out.conflicts.length > 0) {
+        const list = out.conflicts
+          .slice(0, 20)
+          .map((c) => `  ${c.path} (${t(lang, `undo.${c.what}`)})`)
+          .join('\n');
+        say(t(lang, 'undo.refused', { list, args: shownArgs }));
+      } else {
+        say(t(lang, 'undo.refusedBackup', { list: out.noBackup.join(', '), args: shownArgs }));
+      }
+      break;
+    case 'undone': {
+      const list = out.entries.map((e) => `  ${describeChange(e, lang, new Set())}`).join('\n');
+      say(t(lang, 'undo.done', { count: out.entries.length, list }));
+      if (out.problems.length > 0) {
+        say(t(lang, 'undo.problems', { list: out.problems.map((p) => `  ${p}`).join('\n') }));
+      }
+      break;
+    }
+  }
+  return 'listen';
+}
+
+/** The two journal commands, for the command table. */
+export const CHANGE_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: 'changes',
+    usage: '/changes',
+    description: 'command.changes',
+    run: ({ env, say, lang }) => {
+      const journal = env.journal?.();
+      say(journal ? changesText(journal, lang) : t(lang, 'undo.noJournal'));
+      return 'listen';
+    },
+  },
+  {
+    name: 'undo',
+    usage: '/undo [N|all|PATH] [--force]',
+    description: 'command.undo',
+    run: undo,
+  },
+];

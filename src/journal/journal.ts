@@ -1,0 +1,220 @@
+/**
+ * One session's change journal: `changes.jsonl` in the session folder plus the backup store
+ * under the app home. Appends are synchronous and reach the kernel before the change they
+ * describe is made, so a kill -9 at any moment leaves a journal that says what happened.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { BlobStore } from './blobStore.js';
+import type { ChangeStart, JournalRecord, PathBefore } from './records.js';
+import { parseJournalLine } from './records.js';
+import type { FlatTree } from './snapshot.js';
+
+/** The journal's file name inside a session folder. */
+export const JOURNAL_FILE = 'changes.jsonl';
+
+/** The undo limits from the config (`undo.maxBytes`, `undo.maxFileBytes`). */
+export interface UndoLimits {
+  /** Backups kept per session; the oldest are evicted beyond it. */
+  maxBytes: number;
+  /** A file larger than this is not backed up, so changing it needs approval. */
+  maxFileBytes: number;
+}
+
+/** A change as the journal knows it now. */
+export interface ChangeEntry extends ChangeStart {
+  state: 'pending' | 'done' | 'none' | 'undone';
+  /** Main paths (plus the trash place of a delete), with their trees after the change. */
+  paths: readonly (PathBefore & { after?: FlatTree })[];
+  made: readonly string[];
+  trash?: string;
+  note?: 'no_change' | 'rolled_back';
+}
+
+/** Reads and appends one session's journal. */
+export class Journal {
+  private readonly list: ChangeEntry[] = [];
+  private readonly byId = new Map<string, ChangeEntry>();
+  /** Backups removed by the size cap. */
+  readonly evicted = new Set<string>();
+  private fd: number | undefined;
+  private seq = 0;
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(
+    readonly file: string,
+    readonly blobs: BlobStore,
+    readonly limits: UndoLimits,
+  ) {}
+
+  /**
+   * Opens the journal of the session in `sessionDir`, its backups in `blobDir`.
+   * A torn last line (a kill mid-write) is skipped.
+   */
+  static open(sessionDir: string, blobDir: string, limits: UndoLimits): Journal {
+    const journal = new Journal(
+      path.join(sessionDir, JOURNAL_FILE),
+      BlobStore.open(blobDir),
+      limits,
+    );
+    let text = '';
+    try {
+      text = fs.readFileSync(journal.file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      const record = parseJournalLine(line);
+      if (record) journal.apply(record);
+    }
+    return journal;
+  }
+
+  /** Every change, oldest first. */
+  entries(): readonly ChangeEntry[] {
+    return this.list;
+  }
+
+  get(id: string): ChangeEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  /** A fresh id for a change, unique in this journal. */
+  nextId(now: number): string {
+    this.seq += 1;
+    return `${now.toString(36)}-${this.seq.toString(36)}`;
+  }
+
+  /**
+   * Files the agent changed in this session and has not undone: each change counts its main
+   * path (a move its destination, a delete the deleted path, mkdir the folder it asked for).
+   */
+  filesChanged(): number {
+    const paths = new Set<string>();
+    for (const e of this.list) {
+      if (e.state !== 'done') continue;
+      const main = e.paths[0]?.path ?? e.made[e.made.length - 1];
+      if (main !== undefined) paths.add(main);
+    }
+    return paths.size;
+  }
+
+  /** Called after every change to the journal (the status bar's count). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Records a change about to be made. Throws if the journal cannot be written. */
+  begin(start: ChangeStart): void {
+    this.write({ t: 'begin', e: start });
+  }
+
+  /** Records a change made: what its paths hold now. */
+  done(id: string, after: Record<string, FlatTree>, made: string[], trash?: string): void {
+    this.write({ t: 'done', id, after, made, ...(trash !== undefined ? { trash } : {}) });
+  }
+
+  /** Records that a change left nothing changed (it failed, or a crash's half was undone). */
+  none(id: string, note: 'no_change' | 'rolled_back'): void {
+    this.write({ t: 'none', id, note });
+  }
+
+  /** Records changes reverted by /undo. */
+  undone(ids: readonly string[]): void {
+    if (ids.length > 0) this.write({ t: 'undone', ids });
+  }
+
+  /**
+   * Keeps the backups under `limits.maxBytes`: removes the oldest ones first, never those in
+   * `keep` (the change being made now). Returns how many bytes were freed.
+   */
+  async enforceCap(keep: ReadonlySet<string>): Promise<number> {
+    if (this.blobs.bytes <= this.limits.maxBytes) return 0;
+    const start = this.blobs.bytes;
+    const gone: string[] = [];
+    for (const hash of this.backupsOldestFirst()) {
+      if (this.blobs.bytes <= this.limits.maxBytes) break;
+      if (keep.has(hash) || !this.blobs.has(hash)) continue;
+      await this.blobs.remove(hash);
+      gone.push(hash);
+    }
+    if (gone.length > 0) this.write({ t: 'evicted', hashes: gone });
+    return start - this.blobs.bytes;
+  }
+
+  /** Closes the file. */
+  close(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private backupsOldestFirst(): string[] {
+    const seen = new Set<string>();
+    for (const e of this.list) {
+      for (const p of e.paths) {
+        if (!p.backup) continue;
+        for (const node of Object.values(p.before)) if (node.k === 'f') seen.add(node.h);
+      }
+    }
+    return [...seen];
+  }
+
+  private write(record: JournalRecord): void {
+    if (this.fd === undefined) {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      this.fd = fs.openSync(this.file, 'a', 0o600);
+    }
+    fs.writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    this.apply(record);
+    for (const listener of this.listeners) listener();
+  }
+
+  private apply(record: JournalRecord): void {
+    switch (record.t) {
+      case 'begin': {
+        const entry: ChangeEntry = { ...record.e, state: 'pending', paths: [...record.e.paths] };
+        this.list.push(entry);
+        this.byId.set(entry.id, entry);
+        this.seq = Math.max(this.seq, this.list.length);
+        break;
+      }
+      case 'done': {
+        const e = this.byId.get(record.id);
+        if (!e) return;
+        const paths: (PathBefore & { after?: FlatTree })[] = e.paths.map((p) => ({
+          ...p,
+          after: record.after[p.path] ?? {},
+        }));
+        if (record.trash !== undefined) {
+          paths.push({
+            path: record.trash,
+            before: {},
+            backup: false,
+            after: record.after[record.trash] ?? {},
+          });
+          e.trash = record.trash;
+        }
+        e.paths = paths;
+        e.made = record.made;
+        e.state = 'done';
+        break;
+      }
+      case 'none': {
+        const e = this.byId.get(record.id);
+        if (e) Object.assign(e, { state: 'none', note: record.note });
+        break;
+      }
+      case 'undone':
+        for (const id of record.ids) {
+          const e = this.byId.get(id);
+          if (e) e.state = 'undone';
+        }
+        break;
+      case 'evicted':
+        for (const h of record.hashes) this.evicted.add(h);
+        break;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The next start after a crash finishes the record: half-made changes are rolled back from
+ * the journal, and every call of the last reply whose result never reached the history gets
+ * one now, saying what happened, so the model (and the user) see the truth.
+ */
+import { callTextOf } from '../agent/toolRunner.js';
+import { makeMessage, type HistoryMessage } from '../core/messages.js';
+import { formatResultsMessage } from '../protocol/format.js';
+import { parseReply } from '../protocol/parser.js';
+import type { Workspace } from '../tools/workspace.js';
+import type { Journal } from './journal.js';
+import { rollBackUnfinished } from './rollback.js';
+
+/** Where the recovered results are written. */
+export interface RecoverHistory {
+  messages(): readonly HistoryMessage[];
+  append(message: HistoryMessage): { ok: true } | { ok: false; error: { message: string } };
+}
+
+/** What the recovery did, for a notice at start. */
+export interface RecoveryReport {
+  /** Results written for calls a crash cut off. */
+  results: number;
+  /** Half-made changes undone. */
+  rolledBack: number;
+}
+
+/** Finishes the crash record of a session; a clean session is left as it is. */
+export async function finishCrashRecord(
+  history: RecoverHistory,
+  journal: Journal | undefined,
+  workspace: Workspace,
+): Promise<RecoveryReport> {
+  const rolled = journal ? await rollBackUnfinished(journal, workspace) : new Set<string>();
+  const messages = history.messages();
+  let at = messages.length - 1;
+  while (at >= 0 && messages[at]!.role === 'tool') at--;
+  const reply = messages[at];
+  if (!reply || reply.role !== 'assistant' || reply.calls === undefined) {
+    return { results: 0, rolledBack: rolled.size };
+  }
+  const have = new Set(messages.slice(at + 1).map((m) => m.callIndex));
+  const items = parseReply(reply.content).items;
+  let results = 0;
+  for (const [index, item] of items.entries()) {
+    if (have.has(index)) continue;
+    const change = journal?.entries().find((e) => e.turn === reply.id && e.callIndex === index);
+    let body: string;
+    let ok = false;
+    if (change?.state === 'done') {
+      ok = true;
+      body = `${item.name ?? 'the call'} finished, but Cogito was stopped by a crash before its result was saved. Its change was kept; /changes lists it.`;
+    } else if (change && rolled.has(change.id)) {
+      body =
+        'interrupted by a crash while it ran; the half-made change was undone, so nothing changed. Run it again if it is still needed.';
+    } else {
+      body =
+        'interrupted by a crash before its result came back. Check its effect before running it again.';
+    }
+    const message = makeMessage(
+      'tool',
+      formatResultsMessage([{ call: callTextOf(item), ok, body }]),
+      {
+        callIndex: index,
+      },
+    );
+    history.append(message);
+    results += 1;
+  }
+  return { results, rolledBack: rolled.size };
+}

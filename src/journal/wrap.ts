@@ -1,0 +1,249 @@
+/**
+ * The journal's one hook into the tools: `withJournal(tool, …)` wraps a file-writing tool
+ * so every call is journaled before it runs (old content backed up) and closed after it
+ * (what the paths hold now). Tools themselves are unchanged.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { formatCall } from '../protocol/format.js';
+import { TRASH_DIR } from '../tools/files/common.js';
+import type { Tool, ToolArg, ToolContext, ToolResult } from '../tools/types.js';
+import type { Journal } from './journal.js';
+import { TOOL_PLANS, type ToolPlan } from './plan.js';
+import type { PathBefore } from './records.js';
+import { readTree, sameTree, type FlatTree } from './snapshot.js';
+
+/** A path argument resolved inside the workspace. */
+interface Resolved {
+  abs: string;
+  rel: string;
+}
+
+/** Gives the journal of the current session (it changes with /new). */
+export type JournalRef = () => Journal | undefined;
+
+/** Wraps every tool that has a plan in {@link TOOL_PLANS}; others are returned as they are. */
+export function withJournal(tools: readonly Tool[], journal: JournalRef): Tool[] {
+  return tools.map((tool) => {
+    const plan = TOOL_PLANS[tool.name];
+    return plan ? journaled(tool, plan, journal) : tool;
+  });
+}
+
+function journaled(tool: Tool, plan: ToolPlan, journalRef: JournalRef): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    kind: tool.kind,
+    params: tool.params,
+    async needsApproval(args, ctx) {
+      const inner = await tool.needsApproval?.(args, ctx);
+      const big = await tooLargeToBackUp(plan, args, ctx, journalRef());
+      return inner && big ? `${inner} ${big}` : (inner ?? big);
+    },
+    async run(args, ctx) {
+      const journal = journalRef();
+      if (!journal) return tool.run(args, ctx);
+      const targets = await resolveAll(plan, args, ctx);
+      if (!targets) return tool.run(args, ctx); // the tool reports the bad path itself
+      return runJournaled(tool, plan, args, ctx, journal, targets);
+    },
+  };
+}
+
+interface Targets {
+  main: Resolved[];
+  /** Folders that do not exist yet and the call may create, deepest first. */
+  made: Resolved[];
+  trash?: Resolved;
+  /** The path named in "undo: /undo <path>". */
+  undo: string;
+  /** A copy's source. */
+  from?: string;
+}
+
+async function runJournaled(
+  tool: Tool,
+  plan: ToolPlan,
+  args: readonly ToolArg[],
+  ctx: ToolContext,
+  journal: Journal,
+  targets: Targets,
+): Promise<ToolResult> {
+  const now = Date.now();
+  const id = journal.nextId(now);
+  const keep = new Set<string>();
+  const paths: PathBefore[] = [];
+  for (const [i, spec] of plan.paths.entries()) {
+    const target = targets.main[i]!;
+    const backup = spec.backup;
+    let backedUp = backup;
+    const before = await readTree(target.abs, async (abs, node) => {
+      if (!backup) return;
+      if (node.s > journal.limits.maxFileBytes) {
+        backedUp = false;
+        return;
+      }
+      keep.add(node.h);
+      await journal.blobs.putFile(abs, node.h, node.s);
+    });
+    paths.push({ path: target.rel, before, backup: backedUp });
+  }
+  const trashBefore = targets.trash ? await listNames(targets.trash.abs) : undefined;
+  journal.begin({
+    id,
+    at: now,
+    turn: ctx.change?.turn ?? `t${now.toString(36)}`,
+    trigger: ctx.change?.trigger ?? 'user',
+    ...(ctx.change ? { callIndex: ctx.change.callIndex } : {}),
+    tool: tool.name,
+    op: plan.op,
+    call: formatCall(tool.name, args),
+    paths,
+    made: targets.made.map((m) => m.rel),
+    ...(targets.from !== undefined ? { from: targets.from } : {}),
+  });
+  await journal.enforceCap(keep);
+  try {
+    const result = await tool.run(args, ctx);
+    await close(journal, id, targets, paths, trashBefore);
+    if (!result.ok) return result;
+    return { ...result, undo: `/undo ${quoteIfNeeded(targets.undo)}` };
+  } catch (e) {
+    await close(journal, id, targets, paths, trashBefore);
+    throw e;
+  }
+}
+
+/** Writes `done` (what changed) or `none` (nothing did) for the change `id`. */
+async function close(
+  journal: Journal,
+  id: string,
+  targets: Targets,
+  paths: readonly PathBefore[],
+  trashBefore: ReadonlySet<string> | undefined,
+): Promise<void> {
+  const after: Record<string, FlatTree> = {};
+  let changed = false;
+  for (const [i, p] of paths.entries()) {
+    after[p.path] = await readTree(targets.main[i]!.abs);
+    if (!sameTree(p.before, after[p.path]!)) changed = true;
+  }
+  const made: string[] = [];
+  for (const m of targets.made) if (await exists(m.abs)) made.push(m.rel);
+  let trash: string | undefined;
+  if (targets.trash && trashBefore) {
+    const added = [...(await listNames(targets.trash.abs))].filter((n) => !trashBefore.has(n));
+    if (added.length === 1) {
+      trash = `${targets.trash.rel}/${added[0]!}`;
+      after[trash] = await readTree(path.join(targets.trash.abs, added[0]!));
+    }
+  }
+  if (!changed && made.length === 0 && trash === undefined) journal.none(id, 'no_change');
+  else journal.done(id, after, made, trash);
+}
+
+/** Resolves the plan's paths; undefined when one is invalid (the tool then says why). */
+async function resolveAll(
+  plan: ToolPlan,
+  args: readonly ToolArg[],
+  ctx: ToolContext,
+): Promise<Targets | undefined> {
+  const main: Resolved[] = [];
+  for (const spec of plan.paths) {
+    const r = await resolveArg(args, spec.arg, ctx);
+    if (!r) return undefined;
+    main.push(r);
+  }
+  const undoTarget = await resolveArg(args, plan.undoArg, ctx);
+  if (!undoTarget) return undefined;
+  let made: Resolved[] = [];
+  let trash: Resolved | undefined;
+  if (plan.makes === 'trash') {
+    const t = await ctx.workspace.resolve(TRASH_DIR);
+    if (!t.ok) return undefined;
+    trash = t.path;
+    made = await missingFolders(trash, ctx);
+  } else if (plan.makes) {
+    const r = await resolveArg(args, plan.makes.arg, ctx);
+    if (!r || r.rel === '.') return undefined;
+    const start = plan.makes.what === 'self' ? r : await resolveParent(r, ctx);
+    if (start === 'invalid') return undefined;
+    if (start) made = await missingFolders(start, ctx);
+  }
+  const from = plan.op === 'copy' ? (await resolveArg(args, 0, ctx))?.rel : undefined;
+  return {
+    main,
+    made,
+    undo: undoTarget.rel,
+    ...(trash ? { trash } : {}),
+    ...(from !== undefined ? { from } : {}),
+  };
+}
+
+async function resolveArg(
+  args: readonly ToolArg[],
+  i: number,
+  ctx: ToolContext,
+): Promise<Resolved | undefined> {
+  const v = args[i];
+  if (typeof v !== 'string') return undefined;
+  const r = await ctx.workspace.resolve(v);
+  return r.ok ? r.path : undefined;
+}
+
+/** The parent folder; undefined for the workspace root (never made), 'invalid' if refused. */
+async function resolveParent(
+  r: Resolved,
+  ctx: ToolContext,
+): Promise<Resolved | undefined | 'invalid'> {
+  const parent = path.posix.dirname(r.rel);
+  if (parent === '.' || parent === '') return undefined;
+  const p = await ctx.workspace.resolve(parent);
+  return p.ok ? p.path : 'invalid';
+}
+
+/** `start` and its ancestors that do not exist yet, deepest first, the root excluded. */
+async function missingFolders(start: Resolved, ctx: ToolContext): Promise<Resolved[]> {
+  const out: Resolved[] = [];
+  let rel = start.rel;
+  while (rel !== '.' && rel !== '') {
+    const abs = path.join(ctx.workspace.root, ...rel.split('/'));
+    if (await exists(abs)) break;
+    out.push({ abs, rel });
+    rel = path.posix.dirname(rel);
+  }
+  return out;
+}
+
+/** The reason to ask before overwriting a file too large to back up, if there is one. */
+async function tooLargeToBackUp(
+  plan: ToolPlan,
+  args: readonly ToolArg[],
+  ctx: ToolContext,
+  journal: Journal | undefined,
+): Promise<string | undefined> {
+  if (!journal || plan.op !== 'write') return undefined;
+  const r = await resolveArg(args, plan.paths[0]!.arg, ctx);
+  if (!r) return undefined;
+  const st = await fsp.stat(r.abs).catch(() => undefined);
+  if (!st?.isFile() || st.size <= journal.limits.maxFileBytes) return undefined;
+  const mb = (n: number): string => `${Math.round(n / 1e6)} MB`;
+  return `${JSON.stringify(r.rel)} is ${mb(st.size)}, larger than undo.maxFileBytes (${mb(journal.limits.maxFileBytes)}): no backup can be kept, so this change cannot be undone.`;
+}
+
+async function exists(abs: string): Promise<boolean> {
+  return fsp.lstat(abs).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function listNames(abs: string): Promise<Set<string>> {
+  return new Set(await fsp.readdir(abs).catch(() => []));
+}
+
+/** Paths with spaces are quoted so the hint can be typed back as it is shown. */
+function quoteIfNeeded(rel: string): string {
+  return /\s/.test(rel) ? JSON.stringify(rel) : rel;
+}

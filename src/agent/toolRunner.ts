@@ -126,15 +126,20 @@ async function decide(
   const tool = deps.registry.get(name);
   // Unknown tools and bad arity are reported by the registry itself when run.
   if (!tool || deps.registry.validate(name, args)) return { allow: true };
-  const policy = deps.policy(tool.kind);
+  const kindPolicy = deps.policy(tool.kind);
+  // A tool may set its own policy (per MCP server or tool); its reason then says why.
+  const own = tool.approvalPolicy?.(kindPolicy);
+  const policy = own?.policy ?? kindPolicy;
   if (policy === 'deny') {
     return {
       allow: false,
-      reason: `${tool.kind} tools are denied by the approval policy (approval.${tool.kind} = "deny"); do not retry this call`,
+      reason:
+        own?.reason ??
+        `${tool.kind} tools are denied by the approval policy (approval.${tool.kind} = "deny"); do not retry this call`,
     };
   }
   let reason: string | undefined;
-  if (policy === 'ask') reason = `${tool.kind} tools ask before they run`;
+  if (policy === 'ask') reason = own?.reason ?? `${tool.kind} tools ask before they run`;
   else {
     try {
       reason = await tool.needsApproval?.(args, ctx);

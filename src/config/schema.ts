@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mcpServersSchema } from '../mcp/configSchema.js';
 
 /**
  * The settings in `config.json`. Every field is optional in the file; the parsed output
@@ -95,6 +96,8 @@ export const configSchema = z
     fetch: fetchSchema,
     quirks: quirksSchema,
     durability: z.enum(['write', 'fsync']).default('write'),
+    /** MCP servers whose tools the agent may call (see docs/MCP.md). */
+    mcpServers: mcpServersSchema,
   })
   .refine((c) => c.provider !== 'local' || c.modelPath !== undefined, {
     path: ['modelPath'],

@@ -1,0 +1,88 @@
+/**
+ * Starting the fixture MCP server for a test: as a stdio child (the config to give Cogito)
+ * or over Streamable HTTP on 127.0.0.1 in this process, one SDK server per session.
+ */
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { mcpServerSchema, type McpServerConfig } from '../../src/mcp/configSchema.js';
+import { createFixtureServer } from '../fixtures/mcp/fixtureServer.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The config of a stdio fixture server, run through tsx from the project's node_modules. */
+export function stdioFixtureConfig(extra: Record<string, unknown> = {}): McpServerConfig {
+  const loader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+  return mcpServerSchema.parse({
+    command: process.execPath,
+    args: ['--import', loader, path.join(ROOT, 'test/fixtures/mcp/stdioMain.ts')],
+    timeoutMs: 15_000,
+    ...extra,
+  });
+}
+
+export interface HttpFixture {
+  url: string;
+  /** How many slow calls began, and how many were cancelled by the client. */
+  readonly slowStarted: number;
+  readonly cancelled: number;
+  close(): Promise<void>;
+}
+
+/** The fixture server over Streamable HTTP (stateful sessions) on 127.0.0.1. */
+export async function startHttpFixture(): Promise<HttpFixture> {
+  let cancelled = 0;
+  let slowStarted = 0;
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const id = req.headers['mcp-session-id'];
+      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+      if (transport === undefined) {
+        const created = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (sid) => void sessions.set(sid, created),
+        });
+        const mcp = createFixtureServer({
+          onSlowStarted: () => void (slowStarted += 1),
+          onCancelled: () => void (cancelled += 1),
+          crash: () => void created.close(),
+        });
+        await mcp.connect(created);
+        transport = created;
+      }
+      await transport.handleRequest(req, res);
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    get slowStarted() {
+      return slowStarted;
+    },
+    get cancelled() {
+      return cancelled;
+    },
+    async close() {
+      await Promise.all([...sessions.values()].map((t) => t.close()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Whether a process with this id still exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

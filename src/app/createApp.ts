@@ -20,6 +20,7 @@ import type { Provider } from '../providers/types.js';
 import path from 'node:path';
 import { attachDebugLog } from './debugLog.js';
 import { contextWindowFor } from '../config/models.js';
+import { McpManager } from '../mcp/manager.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -41,6 +42,8 @@ export interface App {
   home: string;
   /** Warnings to show once at start (recovered history, persona files…). */
   warnings: string[];
+  /** The MCP servers from `mcpServers`; they start in the background after creation. */
+  mcp: McpManager;
   /** Stops the agent, closes the session and releases the home lock. Idempotent. */
   close(): Promise<void>;
 }
@@ -95,11 +98,15 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
 
   warnings.push(...checkSearchConfig(config.search));
   const provider = opts.provider ?? createProvider(config);
-  const registry = new ToolRegistry([
-    ...createFileTools(),
-    ...createWebTools({ search: config.search, fetch: config.fetch }),
-    ...createSystemTools(),
-  ]);
+  const mcp = new McpManager({ servers: config.mcpServers, workspaceRoot: workspace.root });
+  const registry = new ToolRegistry(
+    [
+      ...createFileTools(),
+      ...createWebTools({ search: config.search, fetch: config.fetch }),
+      ...createSystemTools(),
+    ],
+    [mcp],
+  );
 
   const settings: AgentSettings = {
     thinkIntervalMs: opts.flags.thinkIntervalMs ?? config.thinkIntervalMs,
@@ -129,7 +136,11 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     config,
     home,
     initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
+    mcp,
   });
+  // After this function returns, so spawning and handshakes never hold up the first frame;
+  // their tools join the prompt from the turn after they connect.
+  setImmediate(() => mcp.start());
 
   if (opts.flags.debug) {
     const log = attachDebugLog(agent, home);
@@ -144,10 +155,12 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
       config,
       home,
       warnings,
+      mcp,
       async close() {
         if (closed) return;
         closed = true;
         await agent.stop();
+        await mcp.stop();
         currentSession().close();
         lock.release();
       },

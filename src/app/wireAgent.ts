@@ -13,6 +13,7 @@ import { createAgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { PersonaSet } from './personas.js';
+import type { McpServerStatus } from '../mcp/status.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
 export interface AgentParts {
@@ -26,6 +27,8 @@ export interface AgentParts {
   config: LoadedConfig;
   home: string;
   initialState: MachineState;
+  /** The MCP servers, for /mcp (their tools reach the agent through the registry). */
+  mcp?: { status(): McpServerStatus[] };
 }
 
 /**
@@ -84,6 +87,7 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
       currentSessionId: () => current.id,
       currentSession: () => current,
       exportsDir: path.join(parts.home, 'data', 'exports'),
+      ...(parts.mcp ? { mcp: parts.mcp } : {}),
     }),
   });
   return { agent, currentSession: () => current };

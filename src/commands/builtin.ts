@@ -3,11 +3,17 @@ import path from 'node:path';
 import { createProvider } from '../app/provider.js';
 import { exportMarkdown } from '../history/exportMarkdown.js';
 import { t } from '../i18n/messages.js';
-import type { ToolKind } from '../tools/types.js';
+import type { Tool, ToolApprovalPolicy, ToolKind } from '../tools/types.js';
+import { mcpCommand } from './mcp.js';
 import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
 
 const KINDS: readonly ToolKind[] = ['read', 'write', 'destructive', 'network', 'process'];
 const POLICIES = ['auto', 'ask', 'deny'] as const;
+
+/** A tool's effective policy: its own (an MCP server's trust or override) or its kind's. */
+function toolPolicy(tool: Tool, kindPolicy: ToolApprovalPolicy): ToolApprovalPolicy {
+  return tool.approvalPolicy?.(kindPolicy).policy ?? kindPolicy;
+}
 
 function helpText(lang: CommandCall['lang']): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
@@ -174,7 +180,7 @@ export const COMMANDS: readonly SlashCommand[] = [
         .list()
         .map(
           (tool) =>
-            `  ${agent.registry.signature(tool.name).padEnd(44)} ${tool.kind.padEnd(11)} ${agent.settings.approval[tool.kind]}`,
+            `  ${agent.registry.signature(tool.name).padEnd(44)} ${tool.kind.padEnd(11)} ${toolPolicy(tool, agent.settings.approval[tool.kind])}`,
         );
       say([t(lang, 'cmd.toolsTitle'), ...lines].join('\n'));
       return 'listen';
@@ -231,6 +237,7 @@ export const COMMANDS: readonly SlashCommand[] = [
     description: 'command.approve',
     run: approve,
   },
+  mcpCommand,
   {
     name: 'clear',
     usage: '/clear',

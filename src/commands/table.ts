@@ -6,6 +6,7 @@ import type { Agent } from '../agent/agent.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { Session, SessionStore } from '../history/index.js';
 import type { PersonaSet } from '../app/personas.js';
+import type { McpServerStatus } from '../mcp/status.js';
 
 /** What commands can reach beyond the agent itself. */
 export interface CommandEnv {
@@ -18,6 +19,8 @@ export interface CommandEnv {
   exportsDir: string;
   /** The current session (for /export). */
   currentSession(): Session;
+  /** The MCP servers' states (for /mcp); absent when the app runs without them. */
+  mcp?: { status(): McpServerStatus[] };
 }
 
 export interface CommandCall {

@@ -23,6 +23,7 @@ export class McpManager implements ToolSource {
   private tools: readonly Tool[] = [];
   private seenLists: readonly unknown[] = [];
   private started = false;
+  private stopped = false;
   private readonly onExit = (): void => this.killChildren();
 
   constructor(options: McpManagerOptions) {
@@ -41,9 +42,9 @@ export class McpManager implements ToolSource {
     return this.connections.length > 0;
   }
 
-  /** Starts every enabled server in the background; returns at once. Idempotent. */
+  /** Starts every enabled server in the background; returns at once. Idempotent; a no-op after stop. */
   start(): void {
-    if (this.started) return;
+    if (this.started || this.stopped) return;
     this.started = true;
     if (this.connections.length > 0) process.on('exit', this.onExit);
     for (const c of this.connections) c.start();
@@ -67,6 +68,7 @@ export class McpManager implements ToolSource {
 
   /** Stops every server and waits for their processes to end. Idempotent. */
   async stop(): Promise<void> {
+    this.stopped = true;
     await Promise.all(this.connections.map((c) => c.stop()));
     process.off('exit', this.onExit);
   }

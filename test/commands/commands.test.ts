@@ -36,6 +36,7 @@ describe('slash commands', () => {
         'exit',
         'export',
         'help',
+        'mcp',
         'model',
         'new',
         'pause',

@@ -133,6 +133,13 @@ function invalidType(
       fix: `Put the value in double quotes${eg}.`,
     };
   }
+  if (expected === 'array') {
+    return {
+      field,
+      problem: `must be a list [ ... ], got ${shown}`,
+      fix: `Write it as a list in square brackets, e.g. ["-y", "some-package"].`,
+    };
+  }
   if (expected === 'object' || expected === 'record') {
     return {
       field,

@@ -7,6 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+// The old transport is deprecated in the SDK; older servers still speak it.
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { mcpServerSchema, type McpServerConfig } from '../../src/mcp/configSchema.js';
 import { createFixtureServer } from '../fixtures/mcp/fixtureServer.js';
@@ -85,4 +87,47 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The fixture server on the older HTTP+SSE transport (before Streamable HTTP): `GET /sse`
+ * opens the event stream, `POST /messages` carries requests; a POST to `/sse` gets 405, as
+ * such servers answer a Streamable HTTP client.
+ */
+export async function startSseFixture(): Promise<{ url: string; close(): Promise<void> }> {
+  const transports = new Map<string, SSEServerTransport>();
+  const server = http.createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (req.method === 'GET' && url.pathname === '/sse') {
+        const transport = new SSEServerTransport('/messages', res);
+        transports.set(transport.sessionId, transport);
+        const mcp = createFixtureServer({
+          onSlowStarted: () => undefined,
+          onCancelled: () => undefined,
+          crash: () => void transport.close(),
+        });
+        await mcp.connect(transport);
+        return;
+      }
+      const transport = transports.get(url.searchParams.get('sessionId') ?? '');
+      if (req.method === 'POST' && url.pathname === '/messages' && transport) {
+        await transport.handlePostMessage(req, res);
+        return;
+      }
+      res.writeHead(405).end();
+    })().catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
+    async close() {
+      await Promise.all([...transports.values()].map((t) => t.close()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -3,6 +3,7 @@
  * or over Streamable HTTP on 127.0.0.1 in this process, one SDK server per session.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -79,13 +80,21 @@ export async function startHttpFixture(): Promise<HttpFixture> {
   };
 }
 
-/** Whether a process with this id still exists. */
+/**
+ * Whether a process with this id still runs. A killed child whose parent is gone may linger
+ * as a zombie until its new parent reaps it; on Linux that counts as gone.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc (macOS, Windows): the signal check is all there is
   }
 }
 

@@ -1,0 +1,31 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isAlive, stdioFixtureConfig } from '../helpers/mcpServers.js';
+import { waitUntil } from '../helpers/waitFor.js';
+
+const run = promisify(execFile);
+
+describe('MCP server processes and an exit without shutdown', () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), 'cogito-mcp-exit-'));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('process.exit without stop() still ends the server child', async () => {
+    const fx = stdioFixtureConfig({ env: { MCP_FIXTURE_DIR: dir } });
+    const [loaderFlag, loader] = fx.args ?? [];
+    const script = path.resolve(import.meta.dirname, '../fixtures/mcp/exitWithoutStop.ts');
+    await run(process.execPath, [loaderFlag ?? '', loader ?? '', script, JSON.stringify(fx), dir]);
+    expect(existsSync(path.join(dir, 'pid'))).toBe(true);
+    const pid = Number(readFileSync(path.join(dir, 'pid'), 'utf8'));
+    await waitUntil(() => !isAlive(pid), `the server process ${pid} to be gone`);
+  });
+});

@@ -37,6 +37,8 @@ describe('MCP tools in the running agent', () => {
     if (!made.ok) throw new Error(made.message);
     app = made.app;
     const mcp = app.mcp;
+    // createApp never waits for a server: it is still starting when the app is handed over.
+    expect(mcp.status()[0]?.state).toBe('starting');
     await waitUntil(() => mcp.status()[0]?.state === 'connected', 'the server', 15_000);
     app.agent.start();
   });

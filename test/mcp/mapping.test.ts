@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { formatMcpStatus } from '../../src/commands/mcp.js';
-import { kindFromAnnotations } from '../../src/mcp/adapter.js';
+import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import { adaptTool, kindFromAnnotations } from '../../src/mcp/adapter.js';
+import { mcpServerSchema } from '../../src/mcp/configSchema.js';
+import { DEFAULT_RESTART, McpConnection } from '../../src/mcp/connection.js';
 import { buildInput } from '../../src/mcp/callArgs.js';
 import { orderedParams, type JsonSchema } from '../../src/mcp/inputSchema.js';
 import { mcpToolName } from '../../src/mcp/names.js';
@@ -122,5 +125,49 @@ describe('/mcp', () => {
     );
     expect(formatMcpStatus([...rows], 'zh')).toContain('files   已连接（stdio），11 个工具');
     expect(formatMcpStatus([], 'en')).toContain('No MCP servers are configured');
+  });
+});
+
+describe('approval of MCP tools', () => {
+  const tool = (name: string, annotations?: SdkTool['annotations']): SdkTool => ({
+    name,
+    inputSchema: { type: 'object' },
+    ...(annotations ? { annotations } : {}),
+  });
+  const policyOf = (
+    config: Record<string, unknown>,
+    t: SdkTool,
+    kindPolicy: 'auto' | 'ask' | 'deny',
+  ) => {
+    const connection = new McpConnection(
+      'srv',
+      mcpServerSchema.parse({ command: 'x', ...config }),
+      {
+        workspaceRoot: '.',
+        restart: DEFAULT_RESTART,
+        onChange: () => undefined,
+      },
+    );
+    return adaptTool(connection, t).approvalPolicy?.(kindPolicy);
+  };
+
+  it('an untrusted server asks for everything but read; a denied kind stays denied', () => {
+    expect(policyOf({}, tool('w'), 'auto')).toMatchObject({
+      policy: 'ask',
+      reason: expect.stringContaining('"srv" is not marked trusted') as unknown,
+    });
+    expect(policyOf({}, tool('r', { readOnlyHint: true }), 'auto')).toEqual({ policy: 'auto' });
+    expect(policyOf({}, tool('n', { openWorldHint: true }), 'deny')).toEqual({ policy: 'deny' });
+  });
+
+  it('a trusted server follows the kind policy; per-server and per-tool settings win', () => {
+    expect(policyOf({ trusted: true }, tool('w'), 'auto')).toEqual({ policy: 'auto' });
+    expect(policyOf({ trusted: true, approval: 'ask' }, tool('w'), 'auto')).toMatchObject({
+      policy: 'ask',
+      reason: 'mcpServers.srv.approval is "ask"',
+    });
+    const perTool = { approval: 'deny', tools: { w: { approval: 'auto' } } };
+    expect(policyOf(perTool, tool('w'), 'ask')).toMatchObject({ policy: 'auto' });
+    expect(policyOf(perTool, tool('other'), 'auto')).toMatchObject({ policy: 'deny' });
   });
 });

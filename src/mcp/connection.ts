@@ -51,6 +51,9 @@ export class McpConnection {
   private restartCount = 0;
   private stopped = false;
   private stderr = '';
+  /** The handshake in progress, so stop() can abort it and wait for its child to end. */
+  private connecting: Promise<void> | undefined;
+  private readonly shutdown = new AbortController();
 
   constructor(
     readonly name: string,
@@ -82,7 +85,7 @@ export class McpConnection {
   /** Starts connecting in the background; never throws. */
   start(): void {
     if (this.config.disabled || this.stopped) return;
-    void this.connect();
+    this.beginConnect();
   }
 
   /** Calls a tool; every failure comes back as an error result, never a throw. */
@@ -118,10 +121,19 @@ export class McpConnection {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.shutdown.abort();
+    await this.connecting;
     const live = this.current;
     this.current = undefined;
     if (!this.config.disabled) this.setState({ state: 'stopped' });
     await live?.client.close().catch(() => undefined);
+  }
+
+  private beginConnect(): void {
+    const attempt = this.connect().finally(() => {
+      if (this.connecting === attempt) this.connecting = undefined;
+    });
+    this.connecting = attempt;
   }
 
   private async connect(): Promise<void> {
@@ -133,6 +145,7 @@ export class McpConnection {
           this.stderr = (this.stderr + chunk).slice(-STDERR_KEEP);
         },
         prepare: (client) => this.watch(client),
+        signal: this.shutdown.signal,
       });
       if (this.stopped) {
         await opened.client.close();
@@ -186,7 +199,7 @@ export class McpConnection {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.restartCount += 1;
-      void this.connect();
+      this.beginConnect();
     }, retryInMs);
     this.timer.unref();
   }

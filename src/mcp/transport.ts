@@ -27,6 +27,8 @@ export interface OpenOptions {
   onStderr(chunk: string): void;
   /** Set up before connecting, so no early notification is missed. */
   prepare(client: Client): void;
+  /** Aborts the handshake (Cogito is shutting down); the client is then closed. */
+  signal: AbortSignal;
 }
 
 const CLIENT_INFO = { name: 'cogito', version: '1.0.0' };
@@ -39,7 +41,7 @@ export async function openClient(cfg: McpServerConfig, opts: OpenOptions): Promi
   const client = newClient(opts);
   const transport = new StreamableHTTPClientTransport(url, { requestInit: init(cfg) });
   try {
-    await client.connect(transport, { timeout: cfg.timeoutMs });
+    await client.connect(transport, { timeout: cfg.timeoutMs, signal: opts.signal });
     return { client, kind: 'http' };
   } catch (err) {
     await client.close().catch(() => undefined);
@@ -68,7 +70,7 @@ async function openStdio(
   transport.stderr?.on('data', (chunk: Buffer) => opts.onStderr(chunk.toString('utf8')));
   const client = newClient(opts);
   try {
-    await client.connect(transport, { timeout: cfg.timeoutMs });
+    await client.connect(transport, { timeout: cfg.timeoutMs, signal: opts.signal });
   } catch (err) {
     await client.close().catch(() => undefined);
     throw err;
@@ -87,7 +89,7 @@ async function openSse(cfg: McpServerConfig, url: URL, opts: OpenOptions): Promi
     },
   });
   try {
-    await client.connect(transport, { timeout: cfg.timeoutMs });
+    await client.connect(transport, { timeout: cfg.timeoutMs, signal: opts.signal });
   } catch (err) {
     await client.close().catch(() => undefined);
     throw err;

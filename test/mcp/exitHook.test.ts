@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { McpManager } from '../../src/mcp/manager.js';
 import { isAlive, stdioFixtureConfig } from '../helpers/mcpServers.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
@@ -27,5 +28,21 @@ describe('MCP server processes and an exit without shutdown', () => {
     expect(existsSync(path.join(dir, 'pid'))).toBe(true);
     const pid = Number(readFileSync(path.join(dir, 'pid'), 'utf8'));
     await waitUntil(() => !isAlive(pid), `the server process ${pid} to be gone`);
+  });
+
+  it('stop() while a server is still starting ends it too', async () => {
+    const manager = new McpManager({
+      servers: {
+        slow: stdioFixtureConfig({ env: { MCP_FIXTURE_DIR: dir, MCP_FIXTURE_DELAY_MS: '30000' } }),
+      },
+      workspaceRoot: dir,
+    });
+    manager.start();
+    await waitUntil(() => existsSync(path.join(dir, 'pid')), 'the server process', 15_000);
+    const pid = Number(readFileSync(path.join(dir, 'pid'), 'utf8'));
+    expect(manager.status()[0]?.state).toBe('starting');
+    await manager.stop();
+    await waitUntil(() => !isAlive(pid), `the server process ${pid} to be gone`);
+    expect(manager.status()[0]?.state).toBe('stopped');
   });
 });

@@ -4,17 +4,21 @@
  * after too many failures in a row, and stops for good on `stop()`.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ToolListChangedNotificationSchema,
-  type Tool as SdkTool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { backoffDelay, type BackoffSettings } from '../scheduler/backoff.js';
 import type { ToolError } from '../tools/types.js';
 import type { McpServerConfig } from './configSchema.js';
 import { callError, connectReason, oneLine } from './errors.js';
 import type { CallResultLike } from './results.js';
 import type { McpServerState } from './status.js';
-import { openClient, type OpenedClient } from './transport.js';
+import type * as Transport from './transport.js';
+import type { OpenedClient } from './transport.js';
+
+/** The SDK loads with the first connection, not at start-up. */
+type TransportModule = typeof Transport;
+let transportModule: Promise<TransportModule> | undefined;
+const loadTransport = (): Promise<TransportModule> =>
+  (transportModule ??= import('./transport.js'));
 
 /** How connections retry; the defaults suit real servers, tests shrink them. */
 export interface RestartPolicy {
@@ -139,12 +143,13 @@ export class McpConnection {
   private async connect(): Promise<void> {
     let opened: OpenedClient | undefined;
     try {
-      opened = await openClient(this.config, {
+      const sdk = await loadTransport();
+      opened = await sdk.openClient(this.config, {
         workspaceRoot: this.deps.workspaceRoot,
         onStderr: (chunk) => {
           this.stderr = (this.stderr + chunk).slice(-STDERR_KEEP);
         },
-        prepare: (client) => this.watch(client),
+        prepare: (client) => this.watch(client, sdk),
         signal: this.shutdown.signal,
       });
       if (this.stopped) {
@@ -167,7 +172,7 @@ export class McpConnection {
   }
 
   /** Crash detection and run-time tool list changes, wired before the handshake. */
-  private watch(client: Client): void {
+  private watch(client: Client, sdk: TransportModule): void {
     client.onclose = () => {
       const live = this.current;
       if (this.stopped || live?.client !== client) return;
@@ -175,7 +180,7 @@ export class McpConnection {
       if (Date.now() - live.since >= this.deps.restart.stableMs) this.failures = 0;
       this.retry(this.withStderr('the server closed the connection'));
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
       try {
         const tools = await listAllTools(client, this.config.timeoutMs);
         if (this.current?.client !== client) return;

@@ -2,8 +2,20 @@
  * Readable reasons for what goes wrong between Cogito and an MCP server, for `/mcp` and for
  * the tool results the model sees.
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolError } from '../tools/types.js';
+
+/**
+ * JSON-RPC error codes the SDK uses (its `ErrorCode`), read off the error by number so that
+ * this module does not load the SDK at start-up.
+ */
+const REQUEST_TIMEOUT = -32001;
+const CONNECTION_CLOSED = -32000;
+const INVALID_PARAMS = -32602;
+
+function codeOf(err: unknown): number | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'number' ? code : undefined;
+}
 
 /** Why connecting failed, in one line. */
 export function connectReason(err: unknown, command: string | undefined): string {
@@ -30,22 +42,23 @@ export function callError(
   if (signal.aborted) {
     return { kind: 'aborted', message: `${tool} was cancelled: the turn was interrupted.` };
   }
-  if (err instanceof McpError && err.code === (ErrorCode.RequestTimeout as number)) {
+  const code = codeOf(err);
+  if (code === REQUEST_TIMEOUT) {
     return {
       kind: 'timeout',
       message: `${tool} did not answer within ${timeoutMs} ms and was cancelled on the MCP server "${server}".`,
     };
   }
-  if (err instanceof McpError && err.code === (ErrorCode.ConnectionClosed as number)) {
+  if (code === CONNECTION_CLOSED) {
     return {
       kind: 'io',
       message: `the MCP server "${server}" stopped during the call; it is being restarted. Try again later, or carry on without it.`,
     };
   }
-  if (err instanceof McpError && err.code === (ErrorCode.InvalidParams as number)) {
-    return { kind: 'invalid_args', message: `${tool}: ${oneLine(err.message)}` };
-  }
   const message = err instanceof Error ? err.message : String(err);
+  if (code === INVALID_PARAMS) {
+    return { kind: 'invalid_args', message: `${tool}: ${oneLine(message)}` };
+  }
   return {
     kind: 'unknown',
     message: `${tool} failed on the MCP server "${server}": ${oneLine(message)}`,

@@ -1,6 +1,8 @@
 /**
  * Opens a connected MCP client for one configured server: a child process over stdio, or
  * a remote server over Streamable HTTP with the older SSE transport as the fallback.
+ * The only module that loads the SDK's runtime; it is imported when the first server
+ * connects, so start-up never pays for the SDK.
  */
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,6 +10,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerConfig } from './configSchema.js';
+
+export { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /** How a connection reaches its server. */
 export type McpTransportKind = 'stdio' | 'http' | 'sse';

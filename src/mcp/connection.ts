@@ -103,9 +103,15 @@ export class McpConnection {
     if (live === undefined) {
       return { ok: false, error: { kind: 'io', message: this.unavailable(shownName) } };
     }
+    // The SDK never removes its listener from the signal it is given: hand it a per-call
+    // signal, so a turn with many calls does not pile listeners onto the turn's signal.
+    const perCall = new AbortController();
+    const forward = (): void => perCall.abort(signal.reason);
+    signal.addEventListener('abort', forward, { once: true });
+    if (signal.aborted) perCall.abort(signal.reason);
     try {
       const result = await live.client.callTool({ name: tool, arguments: input }, undefined, {
-        signal,
+        signal: perCall.signal,
         timeout: this.config.timeoutMs,
       });
       // Servers on the 2024 protocol may answer `{ toolResult }` instead of content.
@@ -118,6 +124,8 @@ export class McpConnection {
         ok: false,
         error: callError(err, this.name, shownName, signal, this.config.timeoutMs),
       };
+    } finally {
+      signal.removeEventListener('abort', forward);
     }
   }
 

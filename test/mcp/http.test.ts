@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -60,6 +61,12 @@ describe('an MCP server over Streamable HTTP on 127.0.0.1', () => {
       data: '{"sum":2}',
     });
     expect(await run('mcp__remote__echo', ['ok'])).toEqual({ ok: true, data: 'ok' });
+  });
+
+  it('leaves no listener on the turn signal after its calls (many calls, one turn)', async () => {
+    const turn = new AbortController();
+    for (let i = 0; i < 12; i++) await run('mcp__remote__echo', [`n${i}`], turn.signal);
+    expect(getEventListeners(turn.signal, 'abort')).toHaveLength(0);
   });
 
   it('reports a schema violation naming the parameter', async () => {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { McpManager } from '../src/mcp/manager.js';
 import { ToolRegistry } from '../src/tools/registry.js';
 import { Workspace } from '../src/tools/workspace.js';
-import { isAlive, stdioFixtureConfig } from '../test/helpers/mcpServers.js';
+import { isAlive, readPid, stdioFixtureConfig } from '../test/helpers/mcpServers.js';
 import { startScriptedServer, type ScriptedServer } from '../test/helpers/scriptedServer.js';
 import { waitUntil } from '../test/helpers/waitFor.js';
 import { mainFor, type Bench, type BenchResult, type Metric } from './lib/report.js';
@@ -34,8 +34,10 @@ async function frameSample(
   try {
     const frame = await tui.app.waitFor(isFullFrame, 'the first full frame');
     const pidFile = path.join(marks, 'pid');
-    if (variant !== 'none') await waitUntil(() => fs.existsSync(pidFile), 'the server', 20_000);
-    const pid = variant === 'none' ? undefined : Number(fs.readFileSync(pidFile, 'utf8'));
+    const pid =
+      variant === 'none'
+        ? undefined
+        : await waitUntil(() => readPid(pidFile), 'the server', 20_000);
     await tui.close();
     const orphan = pid !== undefined && !(await gone(pid));
     return { frame: frame.t - tui.app.spawnedAt, orphan };

@@ -140,3 +140,16 @@ export async function startSseFixture(): Promise<{ url: string; close(): Promise
     },
   };
 }
+
+/**
+ * The pid the fixture wrote to `file`, once the file holds one (it may be caught half
+ * written). Never 0 or 1: signalling those would reach a whole process group or init.
+ */
+export function readPid(file: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 1 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}

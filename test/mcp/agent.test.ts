@@ -1,10 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/createApp.js';
-import { isAlive, stdioFixtureConfig } from '../helpers/mcpServers.js';
+import { isAlive, readPid, stdioFixtureConfig } from '../helpers/mcpServers.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { waitForStore, waitUntil } from '../helpers/waitFor.js';
 
@@ -81,7 +81,7 @@ describe('MCP tools in the running agent', () => {
   });
 
   it('goes on after the server crashes mid-call, and /mcp shows the restart', async () => {
-    const firstPid = Number(readFileSync(path.join(marks, 'pid'), 'utf8'));
+    const firstPid = await waitUntil(() => readPid(path.join(marks, 'pid')), 'the pid');
     llm.push(
       { kind: 'stream', content: '[TOOL] mcp__fx__crash() [/TOOL]' },
       { kind: 'stream', content: 'The server fell over; I will carry on. [WAIT]' },
@@ -116,7 +116,7 @@ describe('MCP tools in the running agent', () => {
   });
 
   it('leaves no server process behind after quit', async () => {
-    const pid = Number(readFileSync(path.join(marks, 'pid'), 'utf8'));
+    const pid = await waitUntil(() => readPid(path.join(marks, 'pid')), 'the pid');
     expect(isAlive(pid)).toBe(true);
     await app!.close();
     expect(isAlive(pid)).toBe(false);

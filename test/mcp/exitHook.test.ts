@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpManager } from '../../src/mcp/manager.js';
-import { isAlive, stdioFixtureConfig } from '../helpers/mcpServers.js';
+import { isAlive, readPid, stdioFixtureConfig } from '../helpers/mcpServers.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
 const run = promisify(execFile);
@@ -26,7 +26,7 @@ describe('MCP server processes and an exit without shutdown', () => {
     const script = path.resolve(import.meta.dirname, '../fixtures/mcp/exitWithoutStop.ts');
     await run(process.execPath, [loaderFlag ?? '', loader ?? '', script, JSON.stringify(fx), dir]);
     expect(existsSync(path.join(dir, 'pid'))).toBe(true);
-    const pid = Number(readFileSync(path.join(dir, 'pid'), 'utf8'));
+    const pid = await waitUntil(() => readPid(path.join(dir, 'pid')), 'the pid');
     await waitUntil(() => !isAlive(pid), `the server process ${pid} to be gone`);
   });
 
@@ -39,7 +39,7 @@ describe('MCP server processes and an exit without shutdown', () => {
     });
     manager.start();
     await waitUntil(() => existsSync(path.join(dir, 'pid')), 'the server process', 15_000);
-    const pid = Number(readFileSync(path.join(dir, 'pid'), 'utf8'));
+    const pid = await waitUntil(() => readPid(path.join(dir, 'pid')), 'the pid');
     expect(manager.status()[0]?.state).toBe('starting');
     await manager.stop();
     await waitUntil(() => !isAlive(pid), `the server process ${pid} to be gone`);

@@ -20,6 +20,7 @@ import {
   type ApprovalAnswer,
 } from './events.js';
 import { Guards } from './guards.js';
+import { SessionSafety } from '../safety/session.js';
 import type { ApprovalPolicy } from './toolRunner.js';
 
 export interface AgentSettings {
@@ -35,6 +36,8 @@ export interface AgentSettings {
   contextWindow: number;
   /** The language of what the agent says to the user (pause reasons, command output). */
   lang: Lang;
+  /** Tool calls run per reply at most; the rest come back as not run (default 25). */
+  maxToolCallsPerReply?: number;
 }
 
 /** A slash command handler, given the agent so it can act on it. */
@@ -95,6 +98,8 @@ export class Agent {
   private readonly pendingInputs: string[] = [];
   private commandInFlight = false;
   private readonly approvals: ApprovalGate;
+  /** Redactor, read index and data boundary for this agent's whole session. */
+  readonly safety: SessionSafety;
   private lastError = '';
   /** Session tokens already counted against the hourly budget. */
   private spentSoFar = 0;
@@ -109,6 +114,7 @@ export class Agent {
     this.history = deps.history;
     this.settings = deps.settings;
     this.counter = deps.counter ?? new TokenCounter();
+    this.safety = new SessionSafety(deps.secrets ?? []);
     this.emitter.subscribe((e) => deps.store.getState().apply(e));
     this.guards = new Guards(() => this.settings);
     this.approvals = new ApprovalGate({
@@ -327,6 +333,10 @@ export class Agent {
         alwaysAllowed: this.alwaysAllowed,
         resultBudgetChars: this.settings.toolResultBudgetChars,
         secrets: this.deps.secrets ?? [],
+        safety: this.safety,
+        ...(this.settings.maxToolCallsPerReply !== undefined
+          ? { maxCallsPerReply: this.settings.maxToolCallsPerReply }
+          : {}),
       },
       buildRequest: (history, t) =>
         buildTurnRequest({
@@ -393,12 +403,14 @@ export class Agent {
     }
     if (result.outcome === 'error' && result.error) {
       const failures = this.scheduler.consecutiveFailures + 1;
-      this.lastError = result.error.message;
-      const retryAfterMs = 'retryAfterMs' in result.error ? result.error.retryAfterMs : undefined;
-      this.emit({ type: 'error', turnId: result.trace.turnId, error: result.error });
+      // A server may echo request fields (the key among them) back in its error.
+      const error = { ...result.error, message: this.safety.redactor.redact(result.error.message) };
+      this.lastError = error.message;
+      const retryAfterMs = 'retryAfterMs' in error ? error.retryAfterMs : undefined;
+      this.emit({ type: 'error', turnId: result.trace.turnId, error });
       // A bad key, an unknown model or a provider that cannot run will not fix itself by
       // retrying: pause at once and say what to change.
-      const reason = PERMANENT_ERRORS.has(result.error.kind)
+      const reason = PERMANENT_ERRORS.has(error.kind)
         ? t(this.settings.lang, 'pause.permanent', { error: this.lastError })
         : this.guards.failures(failures, this.lastError);
       if (reason) this.autoPause(reason);

@@ -44,6 +44,11 @@ export interface ToolContext {
   workspace: Workspace;
   /** The turn's signal: a tool must stop promptly when it aborts. */
   signal: AbortSignal;
+  /**
+   * Removes configured secrets from text. A tool that shortens what it read (grep cuts long
+   * lines) calls it before cutting, so a cut cannot leave a piece of a key behind.
+   */
+  redact?(text: string): string;
 }
 
 export interface Tool {
@@ -51,6 +56,16 @@ export interface Tool {
   readonly description: string;
   readonly kind: ToolKind;
   readonly params: readonly ToolParam[];
+  /**
+   * The result is content from outside (a web page, a search engine, an MCP server): it is
+   * handed to the model wrapped as data, with chat-template control tokens removed.
+   */
+  readonly untrustedOutput?: boolean;
+  /**
+   * The call sends its arguments off the machine although its kind is not `network` (browse
+   * hands a URL to the browser): workspace data or a secret in them needs approval.
+   */
+  readonly carriesDataOut?: boolean;
   /**
    * Runs the call. Args have already been checked for arity and type against `params`.
    * May throw: the registry turns a throw into `{ ok: false, error: { kind: 'unknown' } }`.
@@ -61,11 +76,6 @@ export interface Tool {
    * (e.g. `create` over an existing file). Return a reason to ask, or undefined.
    */
   needsApproval?(args: readonly ToolArg[], ctx: ToolContext): Promise<string | undefined>;
-  /**
-   * Optional: its results come from outside Cogito's control (web pages, MCP servers) and
-   * are wrapped as untrusted data before the model sees them.
-   */
-  readonly untrustedOutput?: boolean;
   /**
    * Optional: checks the arguments instead of the registry's arity and type check against
    * `params` (tools whose inputs are a JSON Schema, such as MCP tools). Returns the error the

@@ -3,13 +3,14 @@
  *
  *   npm run bench                 full run (~5 minutes on 2 cores); results in bench/results/
  *   npm run bench -- --quick      fewer samples, shorter stream; results in bench/results/tmp/
- *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, memory, history, safety, journal)
+ *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, memory, history, safety, journal, mcp)
  */
 import { echo } from './echo.js';
 import { history } from './history.js';
 import { install } from './install.js';
 import { journal } from './journal.js';
 import { interrupt } from './interrupt.js';
+import { mcp } from './mcp.js';
 import { memory } from './memory.js';
 import { render } from './render.js';
 import { safety } from './safety.js';
@@ -23,7 +24,19 @@ import {
 import { send } from './send.js';
 import { startup } from './startup.js';
 
-const ALL: Bench[] = [startup, install, interrupt, echo, send, render, memory, history, safety, journal];
+const ALL: Bench[] = [
+  startup,
+  install,
+  interrupt,
+  echo,
+  send,
+  render,
+  memory,
+  history,
+  safety,
+  journal,
+  mcp,
+];
 
 const opts = parseBenchArgs(process.argv.slice(2));
 const results: BenchResult[] = [];

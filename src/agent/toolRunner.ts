@@ -173,16 +173,21 @@ async function decide(
   const tool = deps.registry.get(name);
   // Unknown tools and bad arity are reported by the registry itself when run.
   if (!tool || deps.registry.validate(name, args)) return { allow: true };
-  const policy = deps.policy(tool.kind);
+  const kindPolicy = deps.policy(tool.kind);
+  // A tool may set its own policy (per MCP server or tool); its reason then says why.
+  const own = tool.approvalPolicy?.(kindPolicy);
+  const policy = own?.policy ?? kindPolicy;
   if (policy === 'deny') {
     return {
       allow: false,
-      reason: `${tool.kind} tools are denied by the approval policy (approval.${tool.kind} = "deny"); do not retry this call`,
+      reason:
+        own?.reason ??
+        `${tool.kind} tools are denied by the approval policy (approval.${tool.kind} = "deny"); do not retry this call`,
     };
   }
   const need = await toolNeed(tool, args, ctx);
   const reason =
-    need.reason ?? (policy === 'ask' ? `${tool.kind} tools ask before they run` : undefined);
+    need.reason ?? (policy === 'ask' ? own?.reason ?? `${tool.kind} tools ask before they run` : undefined);
   // Data leaving the machine is asked about every time: "always" for a tool never covers it.
   const egress = safety.egressReason(tool, args);
   const everyTime = need.everyTime === true || egress !== undefined;

@@ -25,6 +25,7 @@ import { realOwnPlaces } from '../safety/ownPlaces.js';
 import { SessionJournal } from '../journal/sessionJournal.js';
 import { withJournal } from '../journal/wrap.js';
 import { finishCrashRecord } from '../journal/recover.js';
+import { McpManager } from '../mcp/manager.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -57,6 +58,8 @@ export interface App {
   warnings: string[];
   /** The id of the session in use now (`/new` switches it). */
   currentSessionId(): string;
+  /** The MCP servers from `mcpServers`; they start in the background after creation. */
+  mcp: McpManager;
   /** Stops the agent, closes the session and releases the home lock. Idempotent. */
   close(): Promise<void>;
 }
@@ -144,11 +147,15 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
       exitCode: 2,
     };
   }
-  const registry = new ToolRegistry([
-    ...withJournal(createFileTools(), () => journals.current()),
-    ...createWebTools({ search: config.search, fetch: config.fetch }),
-    ...createSystemTools(),
-  ]);
+  const mcp = new McpManager({ servers: config.mcpServers, workspaceRoot: workspace.root });
+  const registry = new ToolRegistry(
+    [
+      ...withJournal(createFileTools(), () => journals.current()),
+      ...createWebTools({ search: config.search, fetch: config.fetch }),
+      ...createSystemTools(),
+    ],
+    [mcp],
+  );
 
   const settings: AgentSettings = {
     thinkIntervalMs: opts.flags.thinkIntervalMs ?? config.thinkIntervalMs,
@@ -180,7 +187,11 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     home,
     journals,
     initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
+    mcp,
   });
+  // After this function returns, so spawning and handshakes never hold up the first frame;
+  // their tools join the prompt from the turn after they connect.
+  setImmediate(() => mcp.start());
 
   if (opts.flags.debug) {
     const log = attachDebugLog(agent, home);
@@ -196,10 +207,12 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
       home,
       warnings,
       currentSessionId: () => currentSession().id,
+      mcp,
       async close() {
         if (closed) return;
         closed = true;
         await agent.stop();
+        await mcp.stop();
         currentSession().close();
         journals.close();
         lock.release();

@@ -15,6 +15,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { PersonaSet } from './personas.js';
 import type { SessionJournal } from '../journal/sessionJournal.js';
+import type { McpServerStatus } from '../mcp/status.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
 export interface AgentParts {
@@ -30,6 +31,8 @@ export interface AgentParts {
   initialState: MachineState;
   /** The change journal of the current session (absent: changes are not journaled). */
   journals?: SessionJournal;
+  /** The MCP servers, for /mcp (their tools reach the agent through the registry). */
+  mcp?: { status(): McpServerStatus[] };
 }
 
 /**
@@ -91,6 +94,7 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
       exportsDir: path.join(parts.home, 'data', 'exports'),
       modelsDir: appPaths(parts.home).models,
       ...(parts.journals ? { journal: () => parts.journals!.current() } : {}),
+      ...(parts.mcp ? { mcp: parts.mcp } : {}),
     }),
   });
   if (parts.journals) {

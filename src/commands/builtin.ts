@@ -2,7 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { exportMarkdown } from '../history/exportMarkdown.js';
 import { t } from '../i18n/messages.js';
-import type { ToolKind } from '../tools/types.js';
+import type { Tool, ToolApprovalPolicy, ToolKind } from '../tools/types.js';
+import { mcpCommand } from './mcp.js';
 import { MODEL_COMMAND } from './model.js';
 import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
 import { sessionList } from './sessionList.js';
@@ -10,6 +11,11 @@ import { CHANGE_COMMANDS } from './changes.js';
 
 const KINDS: readonly ToolKind[] = ['read', 'write', 'destructive', 'network', 'process'];
 const POLICIES = ['auto', 'ask', 'deny'] as const;
+
+/** A tool's effective policy: its own (an MCP server's trust or override) or its kind's. */
+function toolPolicy(tool: Tool, kindPolicy: ToolApprovalPolicy): ToolApprovalPolicy {
+  return tool.approvalPolicy?.(kindPolicy).policy ?? kindPolicy;
+}
 
 function helpText(lang: CommandCall['lang']): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
@@ -155,7 +161,7 @@ export const COMMANDS: readonly SlashCommand[] = [
         .list()
         .map(
           (tool) =>
-            `  ${agent.registry.signature(tool.name).padEnd(44)} ${tool.kind.padEnd(11)} ${agent.settings.approval[tool.kind]}`,
+            `  ${agent.registry.signature(tool.name).padEnd(44)} ${tool.kind.padEnd(11)} ${toolPolicy(tool, agent.settings.approval[tool.kind])}`,
         );
       say([t(lang, 'cmd.toolsTitle'), ...lines].join('\n'));
       return 'listen';
@@ -213,6 +219,7 @@ export const COMMANDS: readonly SlashCommand[] = [
     description: 'command.approve',
     run: approve,
   },
+  mcpCommand,
   {
     name: 'clear',
     usage: '/clear',

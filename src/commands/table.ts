@@ -7,6 +7,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { Session, SessionStore } from '../history/index.js';
 import type { PersonaSet } from '../app/personas.js';
 import type { Journal } from '../journal/journal.js';
+import type { McpServerStatus } from '../mcp/status.js';
 
 /** What commands can reach beyond the agent itself. */
 export interface CommandEnv {
@@ -23,6 +24,8 @@ export interface CommandEnv {
   currentSession(): Session;
   /** The current session's change journal (for /changes and /undo). */
   journal?(): Journal;
+  /** The MCP servers' states (for /mcp); absent when the app runs without them. */
+  mcp?: { status(): McpServerStatus[] };
 }
 
 export interface CommandCall {

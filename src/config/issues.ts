@@ -133,7 +133,14 @@ function invalidType(
       fix: `Put the value in double quotes${eg}.`,
     };
   }
-  if (expected === 'object') {
+  if (expected === 'array') {
+    return {
+      field,
+      problem: `must be a list [ ... ], got ${shown}`,
+      fix: `Write it as a list in square brackets, e.g. ["-y", "some-package"].`,
+    };
+  }
+  if (expected === 'object' || expected === 'record') {
     return {
       field,
       problem: `must be an object { ... }, got ${shown}`,
@@ -170,7 +177,11 @@ function leafSchema(field: string): z.core.$ZodType | undefined {
 
 function knownSchemaAt(path: readonly string[]): z.core.$ZodType | undefined {
   let schema: z.core.$ZodType | undefined = configSchema;
-  for (const key of path) schema = objectShape(schema)?.[key];
+  for (const key of path) {
+    // Inside a record (mcpServers.<name>) every key has the record's value schema.
+    const def = unwrap(schema)?._zod.def as AnyDef | undefined;
+    schema = def?.type === 'record' ? def.valueType : objectShape(schema)?.[key];
+  }
   return schema;
 }
 
@@ -183,6 +194,7 @@ function isIntegerField(field: string): boolean {
 type AnyDef = {
   type: string;
   innerType?: z.core.$ZodType;
+  valueType?: z.core.$ZodType;
   shape?: Record<string, z.core.$ZodType>;
 };
 

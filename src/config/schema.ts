@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { mcpServersSchema } from '../mcp/configSchema.js';
 import { parseAllowEntry } from '../safety/allowHosts.js';
 
 /**
@@ -122,6 +123,8 @@ export const configSchema = z
     quirks: quirksSchema,
     durability: z.enum(['write', 'fsync']).default('write'),
     undo: undoSchema,
+    /** MCP servers whose tools the agent may call (see docs/MCP.md). */
+    mcpServers: mcpServersSchema,
   })
   .refine((c) => c.provider !== 'local' || c.modelPath !== undefined, {
     path: ['modelPath'],

@@ -166,6 +166,17 @@ export const en = {
   'command.approve': 'Show or set the approval policy: /approve <kind> <auto|ask|deny>',
   'command.clear': 'Clear the screen (history is kept)',
   'command.exit': 'Save and quit',
+  'command.mcp': 'List the MCP servers: connected, restarting or failed',
+  'cmd.mcpNone':
+    'No MCP servers are configured. Add "mcpServers" to config.json (see docs/MCP.md).',
+  'cmd.mcpTitle': 'MCP servers:',
+  'cmd.mcpConnected': 'connected ({transport}), {count} tools',
+  'cmd.mcpRestarting': 'restarting (attempt {attempt}, next try in {seconds} s): {reason}',
+  'cmd.mcpFailed': 'failed: {reason}',
+  'cmd.mcpStarting': 'starting…',
+  'cmd.mcpDisabled': 'disabled ("disabled": true)',
+  'cmd.mcpStopped': 'stopped',
+  'cmd.mcpRestarts': ' · restarted {count}×',
 
   // Command feedback.
   'notice.sessionNew': 'Started a new session. The previous one is saved.',

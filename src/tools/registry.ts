@@ -2,7 +2,8 @@
  * The tool registry: the single list of tools the agent can call. It checks every call
  * against the tool's declared params before running it, turns throws into error results,
  * and generates the tool list for the system prompt, so the prompt can never drift from
- * what actually runs. It is filled by its constructor, never as an import side effect.
+ * what actually runs. It is filled by its constructor, never as an import side effect;
+ * sources (MCP servers) may add tools that come and go at run time.
  */
 import type { Tool, ToolArg, ToolContext, ToolError, ToolParam, ToolResult } from './types.js';
 
@@ -12,13 +13,26 @@ export interface ToolCallOutcome {
   durationMs: number;
 }
 
+/**
+ * Tools that change at run time (an MCP server's list). `list()` must be cheap and return
+ * the same order each time, so the prompt generated from it only changes when the tools do.
+ */
+export interface ToolSource {
+  list(): readonly Tool[];
+}
+
 /** Holds the tools, validates calls and runs them. */
 export class ToolRegistry {
-  private readonly tools: readonly Tool[];
+  private readonly fixed: readonly Tool[];
   private readonly byName: ReadonlyMap<string, Tool>;
+  private readonly sources: readonly ToolSource[];
 
-  /** @throws Error when two tools share a name (a programming error, not a model error). */
-  constructor(tools: Tool[]) {
+  /**
+   * @param sources Run-time tools; their names must not clash with the fixed ones (MCP
+   *   tools are prefixed `mcp__`), and a clashing one is ignored.
+   * @throws Error when two tools share a name (a programming error, not a model error).
+   */
+  constructor(tools: Tool[], sources: readonly ToolSource[] = []) {
     const byName = new Map<string, Tool>();
     for (const tool of tools) {
       if (byName.has(tool.name)) {
@@ -26,16 +40,24 @@ export class ToolRegistry {
       }
       byName.set(tool.name, tool);
     }
-    this.tools = Object.freeze([...tools]);
+    this.fixed = Object.freeze([...tools]);
     this.byName = byName;
+    this.sources = [...sources];
   }
 
   get(name: string): Tool | undefined {
-    return this.byName.get(name);
+    const fixed = this.byName.get(name);
+    if (fixed !== undefined || this.sources.length === 0) return fixed;
+    return this.sourced().find((t) => t.name === name);
   }
 
+  /** The fixed tools, then each source's tools in order. */
   list(): readonly Tool[] {
-    return this.tools;
+    return this.sources.length === 0 ? this.fixed : [...this.fixed, ...this.sourced()];
+  }
+
+  private sourced(): Tool[] {
+    return this.sources.flatMap((s) => s.list()).filter((t) => !this.byName.has(t.name));
   }
 
   /**
@@ -44,9 +66,11 @@ export class ToolRegistry {
    * omitted optional argument). Returns the error the model should see, or undefined.
    */
   validate(name: string, args: readonly ToolArg[]): ToolError | undefined {
-    const tool = this.byName.get(name);
+    const tool = this.get(name);
     if (tool === undefined) {
-      const known = this.tools.map((t) => t.name).join(', ');
+      const known = this.list()
+        .map((t) => t.name)
+        .join(', ');
       const hint = this.closestName(name);
       const didYouMean = hint === undefined ? '' : ` Did you mean ${hint}?`;
       return {
@@ -54,6 +78,7 @@ export class ToolRegistry {
         message: `Unknown tool "${name}".${didYouMean} Known tools: ${known}.`,
       };
     }
+    if (tool.checkArgs !== undefined) return tool.checkArgs(args);
     const required = tool.params.filter((p) => p.optional !== true).length;
     const max = tool.params.length;
     if (args.length < required || args.length > max) {
@@ -94,15 +119,16 @@ export class ToolRegistry {
    * `name(path: string, offset?: number) — description [kind]`.
    */
   describeForPrompt(): string {
-    return this.tools
+    return this.list()
       .map((t) => `${this.signature(t.name)} — ${t.description} [${t.kind}]`)
       .join('\n');
   }
 
   /** `read(path: string, offset?: number, limit?: number)`; an unknown name gives `name(?)`. */
   signature(name: string): string {
-    const tool = this.byName.get(name);
+    const tool = this.get(name);
     if (tool === undefined) return `${name}(?)`;
+    if (tool.signature !== undefined) return tool.signature;
     const params = tool.params.map((p) => `${p.name}${p.optional === true ? '?' : ''}: ${p.type}`);
     return `${name}(${params.join(', ')})`;
   }
@@ -115,7 +141,7 @@ export class ToolRegistry {
     if (ctx.signal.aborted) return aborted(name);
     const invalid = this.validate(name, args);
     if (invalid !== undefined) return { ok: false, error: invalid };
-    const tool = this.byName.get(name);
+    const tool = this.get(name);
     if (tool === undefined) return aborted(name); // unreachable: validate checked it
     try {
       return await tool.run(args, ctx);
@@ -132,7 +158,7 @@ export class ToolRegistry {
   /** A known name that differs only in case or by one or two edits, to help the model recover. */
   private closestName(name: string): string | undefined {
     let best: { name: string; distance: number } | undefined;
-    for (const tool of this.tools) {
+    for (const tool of this.list()) {
       const d = editDistance(name.toLowerCase(), tool.name.toLowerCase());
       if (d <= 2 && (best === undefined || d < best.distance)) {
         best = { name: tool.name, distance: d };

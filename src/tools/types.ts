@@ -100,6 +100,19 @@ export interface Tool {
     args: readonly ToolArg[],
     ctx: ToolContext,
   ): Promise<string | ApprovalNeed | undefined>;
+  /**
+   * Optional: checks the arguments instead of the registry's arity and type check against
+   * `params` (tools whose inputs are a JSON Schema, such as MCP tools). Returns the error the
+   * model should see, or undefined when the call is well formed.
+   */
+  checkArgs?(args: readonly ToolArg[]): ToolError | undefined;
+  /** Optional: the call shape shown to the model, when `params` cannot express it. */
+  readonly signature?: string;
+  /**
+   * Optional: the policy for this tool given its kind's policy (configured per tool or per
+   * source, e.g. an untrusted MCP server asks). `reason` is shown when it asks or denies.
+   */
+  approvalPolicy?(kindPolicy: ToolApprovalPolicy): { policy: ToolApprovalPolicy; reason?: string };
 }
 
 /** A tool's own view of a call that the user should see before it runs. */
@@ -111,6 +124,9 @@ export interface ApprovalNeed {
   /** Ask every time: an earlier "always" for this tool does not cover it. */
   everyTime?: boolean;
 }
+
+/** The approval policy of a call: run it, ask the user first, or refuse it. */
+export type ToolApprovalPolicy = 'auto' | 'ask' | 'deny';
 
 export const ok = (data: unknown, display?: string): ToolResult =>
   display === undefined ? { ok: true, data } : { ok: true, data, display };

@@ -37,6 +37,7 @@ describe('slash commands', () => {
         'exit',
         'export',
         'help',
+        'mcp',
         'model',
         'new',
         'pause',

@@ -1,0 +1,117 @@
+/**
+ * An MCP server's tool as a Cogito tool: named `mcp__<server>__<tool>`, its kind from the
+ * annotations, its approval from the server's trust and overrides, its arguments mapped
+ * onto the input schema, and its output marked untrusted.
+ */
+import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  Tool,
+  ToolApprovalPolicy,
+  ToolArg,
+  ToolError,
+  ToolKind,
+  ToolResult,
+} from '../tools/types.js';
+import { buildInput } from './callArgs.js';
+import type { McpConnection } from './connection.js';
+import { oneLine } from './errors.js';
+import { orderedParams, type JsonSchema, type McpParam } from './inputSchema.js';
+import { mcpToolName } from './names.js';
+import { resultToText } from './results.js';
+
+/** Descriptions come from the server: keep the prompt line short and on one line. */
+const DESCRIPTION_MAX = 400;
+const PARAM_DESCRIPTION_MAX = 120;
+
+/** The kind from the tool's hints: read-only → read, destructive, open-world → network, else write. */
+export function kindFromAnnotations(annotations: SdkTool['annotations']): ToolKind {
+  if (annotations?.readOnlyHint === true) return 'read';
+  if (annotations?.destructiveHint === true) return 'destructive';
+  if (annotations?.openWorldHint === true) return 'network';
+  return 'write';
+}
+
+/** Builds the Cogito tool for one MCP tool of `connection`. */
+export function adaptTool(connection: McpConnection, sdkTool: SdkTool): Tool {
+  const name = mcpToolName(connection.name, sdkTool.name);
+  const schema = sdkTool.inputSchema as JsonSchema;
+  const params = orderedParams(schema);
+  const kind = kindFromAnnotations(sdkTool.annotations);
+  const signature = `${name}(${params.map(paramText).join(', ')})`;
+  const invalid = (problem: string): ToolError => ({
+    kind: 'invalid_args',
+    message: `${name}: ${problem}. Call it as ${signature}, or pass one JSON object string: ${name}('{"${params[0]?.name ?? 'key'}": ...}').`,
+  });
+  return {
+    name,
+    description: describeTool(connection.name, sdkTool, params),
+    kind,
+    params: [],
+    signature,
+    untrustedOutput: true,
+    checkArgs(args: readonly ToolArg[]) {
+      const built = buildInput(args, params, schema);
+      return built.ok ? undefined : invalid(built.problem);
+    },
+    approvalPolicy: (kindPolicy) => policyFor(connection, sdkTool.name, kind, kindPolicy),
+    async run(args, ctx): Promise<ToolResult> {
+      const built = buildInput(args, params, schema);
+      if (!built.ok) return { ok: false, error: invalid(built.problem) };
+      const outcome = await connection.call(sdkTool.name, built.input, ctx.signal, name);
+      if (!outcome.ok) return outcome;
+      const { text, isError } = resultToText(outcome.result);
+      if (isError)
+        return {
+          ok: false,
+          error: { kind: 'unknown', message: `${name} reported an error: ${text}` },
+        };
+      return { ok: true, data: text };
+    },
+  };
+}
+
+/**
+ * Explicit settings win (the tool's, then the server's `approval`); otherwise a server the
+ * user has not marked trusted asks before anything but a read, unless its kind is denied.
+ */
+function policyFor(
+  connection: McpConnection,
+  tool: string,
+  kind: ToolKind,
+  kindPolicy: ToolApprovalPolicy,
+): { policy: ToolApprovalPolicy; reason?: string } {
+  const cfg = connection.config;
+  const server = connection.name;
+  const perTool = cfg.tools?.[tool]?.approval;
+  if (perTool !== undefined) {
+    return {
+      policy: perTool,
+      reason: `mcpServers.${server}.tools.${tool}.approval is "${perTool}"`,
+    };
+  }
+  if (cfg.approval !== undefined) {
+    return { policy: cfg.approval, reason: `mcpServers.${server}.approval is "${cfg.approval}"` };
+  }
+  if (!cfg.trusted && kind !== 'read' && kindPolicy === 'auto') {
+    return {
+      policy: 'ask',
+      reason: `the MCP server "${server}" is not marked trusted, so its ${kind} tools ask before they run`,
+    };
+  }
+  return { policy: kindPolicy };
+}
+
+function paramText(p: McpParam): string {
+  const type = p.types.length === 0 ? 'any' : p.types.join('|');
+  return `${p.name}${p.required ? '' : '?'}: ${type}`;
+}
+
+function describeTool(server: string, tool: SdkTool, params: readonly McpParam[]): string {
+  const own = oneLine(tool.description ?? tool.title ?? '(no description)', DESCRIPTION_MAX);
+  const described = params.filter((p) => p.description !== undefined);
+  const args =
+    described.length === 0
+      ? ''
+      : ` Parameters: ${described.map((p) => `${p.name}: ${oneLine(p.description ?? '', PARAM_DESCRIPTION_MAX)}`).join('; ')}.`;
+  return `${own}${args} (MCP server "${server}")`;
+}

@@ -20,7 +20,15 @@ import {
   type ApprovalAnswer,
 } from './events.js';
 import { Guards } from './guards.js';
+import { DAY_MS, HOUR_MS } from './budget.js';
 import type { ApprovalPolicy } from './toolRunner.js';
+import { AlwaysOn } from './alwaysOn.js';
+import type { Reminder } from '../schedule/reminders.js';
+import type { WorkspaceChanges } from '../watch/changes.js';
+import { OwnWrites } from '../watch/ownWrites.js';
+import { watchWorkspace, type WorkspaceWatcher } from '../watch/workspaceWatcher.js';
+import { treeFingerprint } from '../watch/fingerprint.js';
+import { loadIgnore } from '../watch/ignore.js';
 
 export interface AgentSettings {
   thinkIntervalMs: number;
@@ -35,6 +43,10 @@ export interface AgentSettings {
   contextWindow: number;
   /** The language of what the agent says to the user (pause reasons, command output). */
   lang: Lang;
+  /** pacing.maxIntervalMs: the longest rest between looks (default 30 minutes). */
+  maxIntervalMs?: number;
+  /** 0 = no daily budget (the default: none, for tests; the config has its own default). */
+  tokenBudgetPerDay?: number;
 }
 
 /** A slash command handler, given the agent so it can act on it. */
@@ -55,6 +67,12 @@ export interface AgentDeps {
   /** API keys to remove from tool results (a key found in a file goes no further). */
   secrets?: readonly string[];
   timers?: Timers;
+  /** Watch the workspace and wake up on changes (`debounceMs` between batches). */
+  watch?: { debounceMs?: number };
+  /** The zero-token idle path's fingerprint of the workspace; default: a bounded tree walk. */
+  fingerprint?(): Promise<string>;
+  /** false: never skip a timer look (tests of other behaviour that want every cycle sent). */
+  idleSkip?: boolean;
 }
 
 /** A slash command, as opposed to text (`//` escapes a leading slash). */
@@ -99,6 +117,11 @@ export class Agent {
   /** Session tokens already counted against the hourly budget. */
   private spentSoFar = 0;
   private started = false;
+  private watcher: WorkspaceWatcher | undefined;
+  /** Pacing, budgets, reminders, per-turn notes and pending workspace changes. */
+  readonly alwaysOn: AlwaysOn;
+  /** Paths the agent's own write tools touch, so the watcher ignores them. */
+  readonly ownWrites: OwnWrites;
   provider: Provider;
   history: HistoryPort;
   readonly settings: AgentSettings;
@@ -111,6 +134,22 @@ export class Agent {
     this.counter = deps.counter ?? new TokenCounter();
     this.emitter.subscribe((e) => deps.store.getState().apply(e));
     this.guards = new Guards(() => this.settings);
+    const now = deps.timers ? () => deps.timers!.now() : Date.now;
+    this.ownWrites = new OwnWrites(deps.workspace.root, now);
+    const ignore = loadIgnore(deps.workspace.root);
+    this.alwaysOn = new AlwaysOn({
+      now,
+      settings: () => ({
+        ...this.settings,
+        maxIntervalMs: this.settings.maxIntervalMs ?? 30 * 60_000,
+        tokenBudgetPerDay: this.settings.tokenBudgetPerDay ?? 0,
+      }),
+      ...(deps.idleSkip === false
+        ? {}
+        : {
+            fingerprint: deps.fingerprint ?? (() => treeFingerprint(deps.workspace.root, ignore)),
+          }),
+    });
     this.approvals = new ApprovalGate({
       emit: (e) => this.emit(e),
       transition: (e) => this.transition(e),
@@ -119,11 +158,15 @@ export class Agent {
     this.scheduler = new Scheduler({
       runTurn: (trigger) => this.turn(trigger),
       mayThink: () => this.state === 'THINKING',
-      intervalMs: () => this.settings.thinkIntervalMs,
+      intervalMs: () => this.alwaysOn.pacing.interval(),
       backoff: () => this.settings.backoff,
       onScheduled: (at) => this.emit({ type: 'scheduled', at }),
+      nextDueAt: () => this.alwaysOn.reminders.nextAt(),
+      // A reminder is something the user or the model asked for: it ends a [WAIT].
+      mayWakeForSchedule: () => this.state === 'AWAITING_INPUT' && this.transition('RESUME'),
       ...(deps.timers ? { timers: deps.timers } : {}),
     });
+    this.alwaysOn.reminders.onAdded(() => this.scheduler.refresh());
   }
 
   get state(): MachineState {
@@ -169,8 +212,39 @@ export class Agent {
       contextWindow: this.settings.contextWindow,
       maxCycles: this.settings.maxAutonomousCycles,
       budgetPerHour: this.settings.tokenBudgetPerHour,
+      budgetPerDay: this.settings.tokenBudgetPerDay ?? 0,
     });
     this.scheduler.start(0);
+    if (this.deps.watch) {
+      this.watcher = watchWorkspace({
+        root: this.deps.workspace.root,
+        ownWrites: this.ownWrites,
+        ...(this.deps.watch.debounceMs !== undefined
+          ? { debounceMs: this.deps.watch.debounceMs }
+          : {}),
+        onChange: (batch) => this.wakeForChanges(batch),
+        onError: (message) => this.notice(message, 'warn'),
+      });
+    }
+  }
+
+  /** Resolves once the workspace watcher (if any) has finished its first scan. */
+  async watching(): Promise<void> {
+    await this.watcher?.ready;
+  }
+
+  /**
+   * The workspace changed: the changes go in the next turn's note, the pace resets, and a
+   * resting agent looks at once. Paused or waiting for the user, it only remembers them.
+   */
+  wakeForChanges(batch: WorkspaceChanges): void {
+    this.alwaysOn.noteChanges(batch);
+    if (this.state === 'THINKING') this.scheduler.wakeFor('change');
+  }
+
+  /** Sets a reminder (the /remind command); the text of what is wrong, if anything. */
+  remind(at: number, what: string): Reminder | string {
+    return this.alwaysOn.reminders.add(at, what, 'user');
   }
 
   /** Stops everything: the turn in flight is aborted and no timer stays behind. */
@@ -179,7 +253,9 @@ export class Agent {
     this.scheduler.stop();
     this.turnController?.abort();
     this.approvals.cancel();
-    await this.scheduler.idle();
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    await Promise.all([this.scheduler.idle(), watcher?.close()]);
   }
 
   /** Resolves when no turn runs. */
@@ -265,7 +341,8 @@ export class Agent {
   resume(): void {
     if (this.transition('RESUME')) {
       this.cycle = 0;
-      this.scheduler.wake(0);
+      this.alwaysOn.wakeUp();
+      this.scheduler.wake(0, 'resume');
     }
   }
 
@@ -300,10 +377,12 @@ export class Agent {
   }
 
   private async turn(trigger: TurnTrigger): Promise<{ failed: boolean; retryAfterMs?: number }> {
+    // Nothing changed since a cycle that found nothing new: skip this look, spend nothing.
+    if (await this.alwaysOn.skipLook(trigger, this.pendingInputs.length)) return { failed: false };
     const controller = new AbortController();
     this.turnController = controller;
     const turnId = ++this.turnCounter;
-    if (trigger === 'timer') this.cycle += 1;
+    if (trigger !== 'user') this.cycle += 1;
     const command = trigger === 'user' ? this.takeInput() : undefined;
     this.commandInFlight = command !== undefined;
     this.emit({ type: 'turn_start', turnId, trigger, cycle: this.cycle });
@@ -327,6 +406,7 @@ export class Agent {
         alwaysAllowed: this.alwaysAllowed,
         resultBudgetChars: this.settings.toolResultBudgetChars,
         secrets: this.deps.secrets ?? [],
+        ownWrites: this.ownWrites,
       },
       buildRequest: (history, t) =>
         buildTurnRequest({
@@ -337,7 +417,10 @@ export class Agent {
           contextWindow: this.settings.contextWindow,
           sendReasoning: this.settings.sendReasoningInHistory,
           counter: this.counter,
+          note: this.alwaysOn.noteFor(t.trigger, t.cycle, history),
+          notes: this.alwaysOn.notes.map,
         }),
+      preflight: (promptTokens) => this.alwaysOn.budget.check(promptTokens)?.reason,
       countTokens: (text) => this.counter.count(text),
       ...(this.deps.compact
         ? {
@@ -366,6 +449,7 @@ export class Agent {
     }
     // RESPOND's policy settles the machine first, so listeners of turn_end see the new state.
     const report = this.respond(result);
+    await this.alwaysOn.afterCycle(trigger, result, this.pendingInputs.length);
     // More input arrived (or a command and a message were queued together): answer it next.
     if (this.pendingInputs.length > 0) this.scheduler.runUserTurn();
     this.emit({
@@ -404,21 +488,27 @@ export class Agent {
       if (reason) this.autoPause(reason);
       return { failed: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
     }
+    if (result.blocked !== undefined) {
+      this.autoPause(result.blocked);
+      return { failed: false };
+    }
     if (result.outcome !== 'ok') return { failed: false };
 
     const usageTokens = this.store.getState().sessionTokens;
-    this.guards.recordTokens(usageTokens - this.spentSoFar);
+    const budget = this.alwaysOn.budget;
+    budget.record(usageTokens - this.spentSoFar);
     this.spentSoFar = usageTokens;
-    this.emit({ type: 'budget', usedLastHour: this.guards.usedLastHour() });
+    this.emit({
+      type: 'budget',
+      usedLastHour: budget.used(HOUR_MS),
+      usedLastDay: budget.used(DAY_MS),
+    });
 
     if (result.wait) {
       this.transition('WAIT');
       return { failed: false };
     }
-    const reason =
-      this.guards.loop(result.calls, result.reply) ??
-      this.guards.tokenBudget() ??
-      this.guards.cycleLimit(this.cycle);
+    const reason = this.guards.loop(result.calls) ?? this.guards.cycleLimit(this.cycle);
     if (reason) this.autoPause(reason);
     return { failed: false };
   }

@@ -18,6 +18,8 @@ export interface ToolRunnerDeps {
   resultBudgetChars: number;
   /** Strings (API keys) removed from every result before anyone sees it. */
   secrets?: readonly string[];
+  /** Told around each write-kind call, so the workspace watcher ignores the agent's own writes. */
+  ownWrites?: { touching(args: readonly ToolArg[], done: boolean): void };
 }
 
 /** The tool log keeps at most this much of a result; the model sees a smaller cut anyway. */
@@ -86,7 +88,10 @@ export async function runToolCalls(
           };
           status = 'skipped';
         } else {
+          const own = isWrite(deps.registry.get(item.name)?.kind) ? deps.ownWrites : undefined;
+          own?.touching(item.args, false);
           result = (await deps.registry.run(item.name, item.args, ctx)).result;
+          own?.touching(item.args, true);
           status = result.ok ? 'ok' : 'error';
         }
       } else {
@@ -114,6 +119,10 @@ export async function runToolCalls(
     });
   }
   return outcomes;
+}
+
+function isWrite(kind: ToolKind | undefined): boolean {
+  return kind === 'write' || kind === 'destructive';
 }
 
 async function decide(

@@ -33,6 +33,11 @@ export interface AppOptions {
   initialState?: MachineState;
   /** Tests inject a provider; otherwise it is built from the config. */
   provider?: Provider;
+  /**
+   * The screen's always-on behaviour: pacing, the zero-token idle path and the workspace
+   * watcher. Print mode runs a fixed number of cycles and leaves it off.
+   */
+  background?: boolean;
 }
 
 export interface App {
@@ -101,10 +106,17 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     ...createSystemTools(),
   ]);
 
+  const thinkIntervalMs = opts.flags.thinkIntervalMs ?? config.thinkIntervalMs;
   const settings: AgentSettings = {
-    thinkIntervalMs: opts.flags.thinkIntervalMs ?? config.thinkIntervalMs,
+    thinkIntervalMs,
     maxAutonomousCycles: config.maxAutonomousCycles,
     tokenBudgetPerHour: config.tokenBudgetPerHour,
+    tokenBudgetPerDay: config.tokenBudgetPerDay,
+    // Print mode runs its cycles back to back: no pacing there.
+    maxIntervalMs:
+      opts.background === false
+        ? thinkIntervalMs
+        : Math.max(config.pacing.maxIntervalMs, thinkIntervalMs),
     maxConsecutiveFailures: config.maxConsecutiveFailures,
     backoff: config.backoff,
     toolResultBudgetChars: config.toolResultBudgetChars,
@@ -129,6 +141,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     config,
     home,
     initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
+    alwaysOn: opts.background === false ? { idleSkip: false } : { watch: {} },
   });
 
   if (opts.flags.debug) {

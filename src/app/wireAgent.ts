@@ -13,6 +13,7 @@ import { createAgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { PersonaSet } from './personas.js';
+import type { Timers } from '../scheduler/scheduler.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
 export interface AgentParts {
@@ -26,6 +27,8 @@ export interface AgentParts {
   config: LoadedConfig;
   home: string;
   initialState: MachineState;
+  /** Always-on wiring: watch the workspace, skip idle looks (both default on in the app). */
+  alwaysOn?: { watch?: { debounceMs?: number } | false; idleSkip?: boolean; timers?: Timers };
 }
 
 /**
@@ -71,6 +74,9 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
       (k): k is string => typeof k === 'string',
     ),
     systemPrompt,
+    ...(parts.alwaysOn?.watch ? { watch: parts.alwaysOn.watch } : {}),
+    ...(parts.alwaysOn?.idleSkip === false ? { idleSkip: false } : {}),
+    ...(parts.alwaysOn?.timers ? { timers: parts.alwaysOn.timers } : {}),
     compact: createCompactHook(compactor, () => current),
     commands: createCommandRunner({
       sessions: parts.sessions,

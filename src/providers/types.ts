@@ -5,6 +5,11 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /**
+   * Prompt tokens the server served from its prompt cache (a prefix it had seen), when it
+   * says so: billed at a fraction of the price by DeepSeek, OpenAI, Qwen.
+   */
+  cachedTokens?: number;
 }
 
 export type ProviderErrorKind =

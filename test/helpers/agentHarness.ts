@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Agent, AgentSettings } from '../../src/agent/agent.js';
-import { wireAgent } from '../../src/app/wireAgent.js';
+import { wireAgent, type AgentParts } from '../../src/app/wireAgent.js';
 import { SessionStore, type Session } from '../../src/history/index.js';
 import type { MachineState } from '../../src/machine/machine.js';
 import { loadPersonaSet } from '../../src/app/personas.js';
@@ -41,6 +41,9 @@ export const FAST_SETTINGS: AgentSettings = {
   sendReasoningInHistory: false,
   contextWindow: 128_000,
   lang: 'en',
+  // Pacing off: most tests want every cycle at once (the pacing tests turn it on).
+  maxIntervalMs: 5,
+  tokenBudgetPerDay: 0,
 };
 
 export async function createHarness(
@@ -54,6 +57,8 @@ export async function createHarness(
     streamIdleTimeoutMs?: number;
     /** Compression settings (the window comes from `settings.contextWindow`). */
     compaction?: { compressAt: number; compressTurns: number };
+    /** Always-on wiring; by default no watcher and no idle skip. */
+    alwaysOn?: AgentParts['alwaysOn'];
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedServer());
@@ -91,6 +96,7 @@ export async function createHarness(
     },
     home,
     initialState: opts.initialState ?? 'AWAITING_INPUT',
+    alwaysOn: { idleSkip: false, ...opts.alwaysOn },
   });
   return {
     agent,

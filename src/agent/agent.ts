@@ -23,7 +23,7 @@ import { Guards } from './guards.js';
 import { DAY_MS, HOUR_MS } from './budget.js';
 import type { ApprovalPolicy } from './toolRunner.js';
 import { AlwaysOn } from './alwaysOn.js';
-import type { Reminder } from '../schedule/reminders.js';
+import type { Reminder, Reminders } from '../schedule/reminders.js';
 import type { WorkspaceChanges } from '../watch/changes.js';
 import { OwnWrites } from '../watch/ownWrites.js';
 import { watchWorkspace, type WorkspaceWatcher } from '../watch/workspaceWatcher.js';
@@ -73,6 +73,8 @@ export interface AgentDeps {
   fingerprint?(): Promise<string>;
   /** false: never skip a timer look (tests of other behaviour that want every cycle sent). */
   idleSkip?: boolean;
+  /** The reminders the `remind` tool writes to (the `schedule` wake-up). */
+  reminders?: Reminders;
 }
 
 /** A slash command, as opposed to text (`//` escapes a leading slash). */
@@ -139,6 +141,7 @@ export class Agent {
     const ignore = loadIgnore(deps.workspace.root);
     this.alwaysOn = new AlwaysOn({
       now,
+      ...(deps.reminders ? { reminders: deps.reminders } : {}),
       settings: () => ({
         ...this.settings,
         maxIntervalMs: this.settings.maxIntervalMs ?? 30 * 60_000,

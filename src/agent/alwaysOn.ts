@@ -24,6 +24,8 @@ export interface AlwaysOnDeps {
   now(): number;
   /** A cheap fingerprint of the workspace tree (see `treeFingerprint`); none: never skip. */
   fingerprint?(): Promise<string>;
+  /** Shared with the `remind` tool; a fresh set when absent. */
+  reminders?: Reminders;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface AlwaysOnDeps {
 export class AlwaysOn {
   readonly pacing: Pacing;
   readonly budget: TokenBudget;
-  readonly reminders = new Reminders();
+  readonly reminders: Reminders;
   readonly notes = new TurnNotes();
   private readonly novelty = new Novelty();
   private changes: WorkspaceChanges = emptyChanges();
@@ -43,6 +45,7 @@ export class AlwaysOn {
 
   constructor(private readonly deps: AlwaysOnDeps) {
     this.pacing = new Pacing(() => deps.settings());
+    this.reminders = deps.reminders ?? new Reminders();
     this.budget = new TokenBudget(() => deps.settings(), deps.now);
   }
 

@@ -20,6 +20,8 @@ import type { Provider } from '../providers/types.js';
 import path from 'node:path';
 import { attachDebugLog } from './debugLog.js';
 import { contextWindowFor } from '../config/models.js';
+import { Reminders } from '../schedule/reminders.js';
+import { createRemindTool } from '../tools/remind.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -100,8 +102,10 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
 
   warnings.push(...checkSearchConfig(config.search));
   const provider = opts.provider ?? createProvider(config);
+  const reminders = new Reminders();
   const registry = new ToolRegistry([
     ...createFileTools(),
+    createRemindTool(reminders),
     ...createWebTools({ search: config.search, fetch: config.fetch }),
     ...createSystemTools(),
   ]);
@@ -141,6 +145,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     config,
     home,
     initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
+    reminders,
     alwaysOn: opts.background === false ? { idleSkip: false } : { watch: {} },
   });
 

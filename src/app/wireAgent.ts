@@ -14,6 +14,10 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { PersonaSet } from './personas.js';
 import type { Timers } from '../scheduler/scheduler.js';
+import type { Reminders } from '../schedule/reminders.js';
+import { Ledger } from '../ledger/ledger.js';
+import { CycleRecorder } from '../ledger/recorder.js';
+import { parseReply } from '../protocol/parser.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
 export interface AgentParts {
@@ -29,6 +33,8 @@ export interface AgentParts {
   initialState: MachineState;
   /** Always-on wiring: watch the workspace, skip idle looks (both default on in the app). */
   alwaysOn?: { watch?: { debounceMs?: number } | false; idleSkip?: boolean; timers?: Timers };
+  /** The reminders behind the registry's `remind` tool. */
+  reminders?: Reminders;
 }
 
 /**
@@ -77,6 +83,7 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
     ...(parts.alwaysOn?.watch ? { watch: parts.alwaysOn.watch } : {}),
     ...(parts.alwaysOn?.idleSkip === false ? { idleSkip: false } : {}),
     ...(parts.alwaysOn?.timers ? { timers: parts.alwaysOn.timers } : {}),
+    ...(parts.reminders ? { reminders: parts.reminders } : {}),
     compact: createCompactHook(compactor, () => current),
     commands: createCommandRunner({
       sessions: parts.sessions,
@@ -86,11 +93,30 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
         current.close();
         current = next;
         agent.setHistory(next);
+        openLedger();
       },
       currentSessionId: () => current.id,
       currentSession: () => current,
       exportsDir: path.join(parts.home, 'data', 'exports'),
     }),
   });
+  // The cycle ledger: one record per turn, in the current session's folder.
+  let ledger: Ledger;
+  const openLedger = (): void => {
+    ledger = Ledger.inDir(current.dir, (message) => agent.notice(message, 'warn'));
+    agent.emit({ type: 'ledger_loaded', records: ledger.records() });
+  };
+  const now = parts.alwaysOn?.timers ? () => parts.alwaysOn!.timers!.now() : Date.now;
+  const recorder = new CycleRecorder({
+    kindOf: (name) => registry.get(name)?.kind,
+    now,
+    shown: (reply) => parseReply(reply).text,
+    write: (record) => {
+      ledger.append(record);
+      agent.emit({ type: 'cycle_recorded', record });
+    },
+  });
+  agent.subscribe(recorder.listener);
+  openLedger();
   return { agent, currentSession: () => current };
 }

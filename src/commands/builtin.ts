@@ -5,6 +5,7 @@ import { exportMarkdown } from '../history/exportMarkdown.js';
 import { t } from '../i18n/messages.js';
 import type { ToolKind } from '../tools/types.js';
 import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
+import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
 
 const KINDS: readonly ToolKind[] = ['read', 'write', 'destructive', 'network', 'process'];
 const POLICIES = ['auto', 'ask', 'deny'] as const;
@@ -249,4 +250,5 @@ export const COMMANDS: readonly SlashCommand[] = [
       return 'listen';
     },
   },
+  ...ALWAYS_ON_COMMANDS,
 ];

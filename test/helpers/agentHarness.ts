@@ -17,6 +17,8 @@ import { createFileTools } from '../../src/tools/files/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { Tool } from '../../src/tools/types.js';
 import { Workspace } from '../../src/tools/workspace.js';
+import { Reminders } from '../../src/schedule/reminders.js';
+import { createRemindTool } from '../../src/tools/remind.js';
 import { startScriptedServer, type ScriptedServer } from './scriptedServer.js';
 
 export interface Harness {
@@ -67,7 +69,13 @@ export async function createHarness(
   const workspace = await Workspace.open(workspaceDir);
   const sessions = new SessionStore(path.join(home, 'data'));
   const session = await sessions.openLatestOrCreate();
-  const registry = new ToolRegistry([...createFileTools(), ...(opts.extraTools ?? [])]);
+  const reminders = new Reminders();
+  const now = opts.alwaysOn?.timers ? () => opts.alwaysOn!.timers!.now() : Date.now;
+  const registry = new ToolRegistry([
+    ...createFileTools(),
+    createRemindTool(reminders, now),
+    ...(opts.extraTools ?? []),
+  ]);
   const provider = createOpenAICompatibleProvider({
     baseURL: server.url,
     apiKey: 'test-key',
@@ -97,6 +105,7 @@ export async function createHarness(
     home,
     initialState: opts.initialState ?? 'AWAITING_INPUT',
     alwaysOn: { idleSkip: false, ...opts.alwaysOn },
+    reminders,
   });
   return {
     agent,

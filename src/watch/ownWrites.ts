@@ -34,7 +34,8 @@ export class OwnWrites {
     const now = this.now();
     for (const [p, until] of this.until) {
       if (until < now) continue;
-      if (abs === p || abs.startsWith(p + path.sep)) return true;
+      // `p.<random>` is the temporary sibling an atomic write renames into place.
+      if (abs === p || abs.startsWith(p + path.sep) || abs.startsWith(`${p}.`)) return true;
     }
     return false;
   }

@@ -2,12 +2,12 @@ import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import { tryNext, type MachineEvent, type MachineState } from '../machine/machine.js';
 import { ApprovalGate } from './approvalGate.js';
 import { t, type Lang } from '../i18n/messages.js';
-import { buildTurnRequest } from './request.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import { runTurn, type HistoryPort, type TurnInput, type TurnResult } from '../pipeline/turn.js';
+import { turnDeps } from './turnDeps.js';
 import type { TurnTrigger } from '../pipeline/phases.js';
 import type { Provider } from '../providers/types.js';
-import { Scheduler, type Timers } from '../scheduler/scheduler.js';
+import { Scheduler, type Timers, type TurnReport } from '../scheduler/scheduler.js';
 import type { BackoffSettings } from '../scheduler/backoff.js';
 import type { AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -20,15 +20,14 @@ import {
   type ApprovalAnswer,
 } from './events.js';
 import { Guards } from './guards.js';
-import { DAY_MS, HOUR_MS } from './budget.js';
+import { respondTo } from './respond.js';
 import type { ApprovalPolicy } from './toolRunner.js';
-import { AlwaysOn } from './alwaysOn.js';
+import type { AlwaysOn } from './alwaysOn.js';
 import type { Reminder, Reminders } from '../schedule/reminders.js';
 import type { WorkspaceChanges } from '../watch/changes.js';
-import { OwnWrites } from '../watch/ownWrites.js';
-import { watchWorkspace, type WorkspaceWatcher } from '../watch/workspaceWatcher.js';
-import { treeFingerprint } from '../watch/fingerprint.js';
-import { loadIgnore } from '../watch/ignore.js';
+import type { OwnWrites } from '../watch/ownWrites.js';
+import type { WorkspaceWatcher } from '../watch/workspaceWatcher.js';
+import { createAlwaysOn, startWatcher } from './alwaysOnWiring.js';
 
 export interface AgentSettings {
   thinkIntervalMs: number;
@@ -82,14 +81,6 @@ function isCommand(text: string): boolean {
   return text.startsWith('/') && !text.startsWith('//');
 }
 
-/** Errors that retrying cannot fix. */
-const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
-  'auth',
-  'not_found',
-  'unavailable',
-  'bad_request',
-]);
-
 /**
  * The agent: the machine (kept in the store), the scheduler and the turn pipeline wired
  * together. Everything it does is reported as events; the store's reducer is subscribed
@@ -115,7 +106,6 @@ export class Agent {
   private readonly pendingInputs: string[] = [];
   private commandInFlight = false;
   private readonly approvals: ApprovalGate;
-  private lastError = '';
   /** Session tokens already counted against the hourly budget. */
   private spentSoFar = 0;
   private started = false;
@@ -136,23 +126,10 @@ export class Agent {
     this.counter = deps.counter ?? new TokenCounter();
     this.emitter.subscribe((e) => deps.store.getState().apply(e));
     this.guards = new Guards(() => this.settings);
-    const now = deps.timers ? () => deps.timers!.now() : Date.now;
-    this.ownWrites = new OwnWrites(deps.workspace.root, now);
-    const ignore = loadIgnore(deps.workspace.root);
-    this.alwaysOn = new AlwaysOn({
-      now,
-      ...(deps.reminders ? { reminders: deps.reminders } : {}),
-      settings: () => ({
-        ...this.settings,
-        maxIntervalMs: this.settings.maxIntervalMs ?? 30 * 60_000,
-        tokenBudgetPerDay: this.settings.tokenBudgetPerDay ?? 0,
-      }),
-      ...(deps.idleSkip === false
-        ? {}
-        : {
-            fingerprint: deps.fingerprint ?? (() => treeFingerprint(deps.workspace.root, ignore)),
-          }),
-    });
+    ({ alwaysOn: this.alwaysOn, ownWrites: this.ownWrites } = createAlwaysOn(
+      deps,
+      () => this.settings,
+    ));
     this.approvals = new ApprovalGate({
       emit: (e) => this.emit(e),
       transition: (e) => this.transition(e),
@@ -219,12 +196,10 @@ export class Agent {
     });
     this.scheduler.start(0);
     if (this.deps.watch) {
-      this.watcher = watchWorkspace({
+      this.watcher = startWatcher({
         root: this.deps.workspace.root,
         ownWrites: this.ownWrites,
-        ...(this.deps.watch.debounceMs !== undefined
-          ? { debounceMs: this.deps.watch.debounceMs }
-          : {}),
+        debounceMs: this.deps.watch.debounceMs,
         onChange: (batch) => this.wakeForChanges(batch),
         onError: (message) => this.notice(message, 'warn'),
       });
@@ -397,48 +372,15 @@ export class Agent {
       cycle: this.cycle,
       ...(command ? { command } : {}),
     };
-    const result = await runTurn(input, {
-      provider: () => this.provider,
-      history: this.history,
-      workspace: this.deps.workspace,
-      emit: (e) => this.emit(e),
-      tools: {
-        registry: this.deps.registry,
-        policy: (kind) => this.settings.approval[kind],
+    const result = await runTurn(
+      input,
+      turnDeps({
+        agent: this,
+        deps: this.deps,
         askApproval: (req, signal) => this.approvals.ask(req, signal),
         alwaysAllowed: this.alwaysAllowed,
-        resultBudgetChars: this.settings.toolResultBudgetChars,
-        secrets: this.deps.secrets ?? [],
-        ownWrites: this.ownWrites,
-      },
-      buildRequest: (history, t) =>
-        buildTurnRequest({
-          systemPrompt: this.deps.systemPrompt(),
-          history,
-          cycle: t.cycle,
-          trigger: t.trigger,
-          contextWindow: this.settings.contextWindow,
-          sendReasoning: this.settings.sendReasoningInHistory,
-          counter: this.counter,
-          note: this.alwaysOn.noteFor(t.trigger, t.cycle, history),
-          notes: this.alwaysOn.notes.map,
-        }),
-      preflight: (promptTokens) => this.alwaysOn.budget.check(promptTokens)?.reason,
-      countTokens: (text) => this.counter.count(text),
-      ...(this.deps.compact
-        ? {
-            compact: async (signal: AbortSignal) => {
-              await this.deps.compact!(this, signal, false);
-            },
-          }
-        : {}),
-      ...(this.deps.commands
-        ? {
-            runCommand: (text: string, signal: AbortSignal) =>
-              this.deps.commands!(text, this, signal),
-          }
-        : {}),
-    });
+      }),
+    );
     if (this.turnController === controller) this.turnController = undefined;
     this.commandInFlight = false;
     // The exact tokenizer costs ~150 ms of main-thread work and ~30 MB to load. The estimate
@@ -472,48 +414,21 @@ export class Agent {
   }
 
   /** RESPOND policy: what the machine does after a turn, and what the scheduler learns. */
-  private respond(result: TurnResult): { failed: boolean; retryAfterMs?: number } {
-    if (result.saveFailed) {
-      this.emit({ type: 'error', error: { kind: 'history_write', message: result.saveFailed } });
-      this.autoPause(t(this.settings.lang, 'pause.historyWrite', { error: result.saveFailed }));
-      return { failed: false };
-    }
-    if (result.outcome === 'error' && result.error) {
-      const failures = this.scheduler.consecutiveFailures + 1;
-      this.lastError = result.error.message;
-      const retryAfterMs = 'retryAfterMs' in result.error ? result.error.retryAfterMs : undefined;
-      this.emit({ type: 'error', turnId: result.trace.turnId, error: result.error });
-      // A bad key, an unknown model or a provider that cannot run will not fix itself by
-      // retrying: pause at once and say what to change.
-      const reason = PERMANENT_ERRORS.has(result.error.kind)
-        ? t(this.settings.lang, 'pause.permanent', { error: this.lastError })
-        : this.guards.failures(failures, this.lastError);
-      if (reason) this.autoPause(reason);
-      return { failed: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-    }
-    if (result.blocked !== undefined) {
-      this.autoPause(result.blocked);
-      return { failed: false };
-    }
-    if (result.outcome !== 'ok') return { failed: false };
-
-    const usageTokens = this.store.getState().sessionTokens;
-    const budget = this.alwaysOn.budget;
-    budget.record(usageTokens - this.spentSoFar);
-    this.spentSoFar = usageTokens;
-    this.emit({
-      type: 'budget',
-      usedLastHour: budget.used(HOUR_MS),
-      usedLastDay: budget.used(DAY_MS),
+  private respond(result: TurnResult): TurnReport {
+    const spent = this.store.getState().sessionTokens;
+    const report = respondTo(result, {
+      lang: this.settings.lang,
+      failures: this.scheduler.consecutiveFailures,
+      guards: this.guards,
+      budget: this.alwaysOn.budget,
+      newTokens: spent - this.spentSoFar,
+      cycle: this.cycle,
+      emit: (e) => this.emit(e),
+      wait: () => this.transition('WAIT'),
+      autoPause: (reason) => this.autoPause(reason),
     });
-
-    if (result.wait) {
-      this.transition('WAIT');
-      return { failed: false };
-    }
-    const reason = this.guards.loop(result.calls) ?? this.guards.cycleLimit(this.cycle);
-    if (reason) this.autoPause(reason);
-    return { failed: false };
+    if (result.outcome === 'ok') this.spentSoFar = spent;
+    return report;
   }
 
   private autoPause(reason: string): void {

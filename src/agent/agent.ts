@@ -1,7 +1,7 @@
 import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import { tryNext, type MachineEvent, type MachineState } from '../machine/machine.js';
 import { ApprovalGate } from './approvalGate.js';
-import { t, type Lang } from '../i18n/messages.js';
+import type { Lang } from '../i18n/messages.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import { runTurn, type HistoryPort, type TurnInput, type TurnResult } from '../pipeline/turn.js';
 import { turnDeps } from './turnDeps.js';

@@ -63,7 +63,7 @@ export const BINDINGS: readonly Binding[] = [
 
   // The digest shown when the user comes back: any key closes it (Ctrl+C above still works).
   {
-    keys: ['any key'],
+    keys: ['*'],
     match: m.anyKey,
     when: { overlay: ['away'] },
     action: 'closeOverlay',

@@ -3,13 +3,14 @@
  *
  *   npm run bench                 full run (~5 minutes on 2 cores); results in bench/results/
  *   npm run bench -- --quick      fewer samples, shorter stream; results in bench/results/tmp/
- *   npx tsx bench/<name>.ts       one benchmark (startup, interrupt, echo, send, render, memory, history)
+ *   npx tsx bench/<name>.ts       one benchmark (startup, interrupt, echo, send, render, memory, history, safety)
  */
 import { echo } from './echo.js';
 import { history } from './history.js';
 import { interrupt } from './interrupt.js';
 import { memory } from './memory.js';
 import { render } from './render.js';
+import { safety } from './safety.js';
 import {
   formatTable,
   parseBenchArgs,
@@ -20,7 +21,7 @@ import {
 import { send } from './send.js';
 import { startup } from './startup.js';
 
-const ALL: Bench[] = [startup, interrupt, echo, send, render, memory, history];
+const ALL: Bench[] = [startup, interrupt, echo, send, render, memory, history, safety];
 
 const opts = parseBenchArgs(process.argv.slice(2));
 const results: BenchResult[] = [];

@@ -21,6 +21,7 @@ import {
 } from './events.js';
 import { Guards } from './guards.js';
 import { respondTo } from './respond.js';
+import { SessionSafety } from '../safety/session.js';
 import type { ApprovalPolicy } from './toolRunner.js';
 import type { AlwaysOn } from './alwaysOn.js';
 import type { Reminder, Reminders } from '../schedule/reminders.js';
@@ -46,6 +47,8 @@ export interface AgentSettings {
   maxIntervalMs?: number;
   /** 0 = no daily budget (the default: none, for tests; the config has its own default). */
   tokenBudgetPerDay?: number;
+  /** Tool calls run per reply at most; the rest come back as not run (default 25). */
+  maxToolCallsPerReply?: number;
 }
 
 /** A slash command handler, given the agent so it can act on it. */
@@ -106,6 +109,8 @@ export class Agent {
   private readonly pendingInputs: string[] = [];
   private commandInFlight = false;
   private readonly approvals: ApprovalGate;
+  /** Redactor, read index and data boundary for this agent's whole session. */
+  readonly safety: SessionSafety;
   /** Session tokens already counted against the hourly budget. */
   private spentSoFar = 0;
   private started = false;
@@ -124,6 +129,7 @@ export class Agent {
     this.history = deps.history;
     this.settings = deps.settings;
     this.counter = deps.counter ?? new TokenCounter();
+    this.safety = new SessionSafety(deps.secrets ?? []);
     this.emitter.subscribe((e) => deps.store.getState().apply(e));
     this.guards = new Guards(() => this.settings);
     ({ alwaysOn: this.alwaysOn, ownWrites: this.ownWrites } = createAlwaysOn(
@@ -423,6 +429,7 @@ export class Agent {
       budget: this.alwaysOn.budget,
       newTokens: spent - this.spentSoFar,
       cycle: this.cycle,
+      redact: (text) => this.safety.redactor.redact(text),
       emit: (e) => this.emit(e),
       wait: () => this.transition('WAIT'),
       autoPause: (reason) => this.autoPause(reason),

@@ -23,6 +23,8 @@ export interface RespondContext {
   /** Tokens this turn used (the session total minus what was already counted). */
   newTokens: number;
   cycle: number;
+  /** Removes secrets from text shown to the user (a server may echo the key back). */
+  redact(text: string): string;
   emit(event: AgentEvent): void;
   wait(): void;
   autoPause(reason: string): void;
@@ -40,7 +42,8 @@ export function respondTo(result: TurnResult, c: RespondContext): TurnReport {
     return { failed: false };
   }
   if (result.outcome === 'error' && result.error) {
-    const error = result.error;
+    // A server may echo request fields (the key among them) back in its error.
+    const error = { ...result.error, message: c.redact(result.error.message) };
     const retryAfterMs = 'retryAfterMs' in error ? error.retryAfterMs : undefined;
     c.emit({ type: 'error', turnId: result.trace.turnId, error });
     // A bad key, an unknown model or a provider that cannot run will not fix itself by

@@ -1,5 +1,6 @@
 import type { CallItem } from '../protocol/parser.js';
-import { redactSecrets } from '../core/redact.js';
+import { SessionSafety } from '../safety/session.js';
+import { capCalls, yieldToEventLoop } from './callCap.js';
 import { formatCall, truncateForModel } from '../protocol/format.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolArg, ToolContext, ToolKind, ToolResult } from '../tools/types.js';
@@ -20,6 +21,13 @@ export interface ToolRunnerDeps {
   secrets?: readonly string[];
   /** Told around each write-kind call, so the workspace watcher ignores the agent's own writes. */
   ownWrites?: { touching(args: readonly ToolArg[], done: boolean): void };
+  /**
+   * The session's redactor, read index and data boundary. When absent one is built from
+   * `secrets` for this reply alone (so nothing is remembered between replies).
+   */
+  safety?: SessionSafety;
+  /** Calls run per reply at most (config `maxToolCallsPerReply`, default 25). */
+  maxCallsPerReply?: number;
 }
 
 /** The tool log keeps at most this much of a result; the model sees a smaller cut anyway. */
@@ -55,12 +63,21 @@ export async function runToolCalls(
   ctx: ToolContext,
   turnId: number,
   deps: ToolRunnerDeps,
+  /** `[TOOL]` tags the parser counted past the cap without parsing them. */
+  unparsed = 0,
 ): Promise<CallOutcome[]> {
   const outcomes: CallOutcome[] = [];
-  for (const item of items) {
+  const safety = deps.safety ?? new SessionSafety(deps.secrets ?? []);
+  const redact = (text: string): string => safety.redactor.redact(text);
+  const toolCtx: ToolContext = { ...ctx, redact };
+  const { run, notRun } = capCalls(items, deps.maxCallsPerReply, unparsed);
+  for (const [index, item] of run.entries()) {
+    // Let a keypress or a signal be handled between any two calls, however fast they are.
+    if (index > 0) await yieldToEventLoop();
     if (ctx.signal.aborted) break;
-    const callText =
-      item.type === 'call' ? formatCall(item.name, item.args) : oneLine(item.raw, 200);
+    const callText = redact(
+      item.type === 'call' ? formatCall(item.name, item.args) : oneLine(item.raw, 200),
+    );
     const entry: ToolLogEntry = {
       callId: `c${++callCounter}`,
       turnId,
@@ -79,7 +96,7 @@ export async function runToolCalls(
       result = { ok: false, error: { kind: 'invalid_args', message: item.error } };
       status = 'error';
     } else {
-      const decision = await decide(item.name, item.args, callText, ctx, deps);
+      const decision = await decide(item.name, item.args, callText, toolCtx, deps, safety);
       if (decision.allow) {
         if (ctx.signal.aborted) {
           result = {
@@ -90,7 +107,7 @@ export async function runToolCalls(
         } else {
           const own = isWrite(deps.registry.get(item.name)?.kind) ? deps.ownWrites : undefined;
           own?.touching(item.args, false);
-          result = (await deps.registry.run(item.name, item.args, ctx)).result;
+          result = (await deps.registry.run(item.name, item.args, toolCtx)).result;
           own?.touching(item.args, true);
           status = result.ok ? 'ok' : 'error';
         }
@@ -100,9 +117,13 @@ export async function runToolCalls(
       }
     }
 
-    const full = redactSecrets(resultText(result), deps.secrets ?? []);
+    // Redacted before anything is cut, so a cut cannot leave a piece of a key.
+    const full = redact(resultText(result));
+    const tool = item.type === 'call' ? deps.registry.get(item.name) : undefined;
+    if (result.ok) safety.observe(tool, callText, full);
     const { text, cutChars } = truncateForModel(full, deps.resultBudgetChars);
-    outcomes.push({ call: callText, ok: result.ok, body: text, truncatedChars: cutChars });
+    const body = safety.forModel(tool, result.ok, text);
+    outcomes.push({ call: callText, ok: result.ok, body, truncatedChars: cutChars });
     deps.emit({
       type: 'tool_end',
       entry: {
@@ -118,6 +139,7 @@ export async function runToolCalls(
       },
     });
   }
+  if (notRun !== undefined && !ctx.signal.aborted) outcomes.push(notRun);
   return outcomes;
 }
 
@@ -131,6 +153,7 @@ async function decide(
   call: string,
   ctx: ToolContext,
   deps: ToolRunnerDeps,
+  safety: SessionSafety,
 ): Promise<{ allow: true } | { allow: false; reason: string }> {
   const tool = deps.registry.get(name);
   // Unknown tools and bad arity are reported by the registry itself when run.
@@ -151,9 +174,16 @@ async function decide(
       reason = undefined; // the run itself will report the problem
     }
   }
-  if (reason === undefined || deps.alwaysAllowed.has(name)) return { allow: true };
-  const answer = await deps.askApproval({ tool: name, kind: tool.kind, call, reason }, ctx.signal);
-  if (answer === 'always') deps.alwaysAllowed.add(name);
+  // Data leaving the machine is asked about every time: "always" for a tool never covers it.
+  const egress = safety.egressReason(tool, args);
+  if (egress === undefined && (reason === undefined || deps.alwaysAllowed.has(name))) {
+    return { allow: true };
+  }
+  const answer = await deps.askApproval(
+    { tool: name, kind: tool.kind, call, reason: egress ?? reason ?? '' },
+    ctx.signal,
+  );
+  if (answer === 'always' && egress === undefined) deps.alwaysAllowed.add(name);
   if (answer === 'no') {
     return {
       allow: false,

@@ -32,6 +32,10 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
       alwaysAllowed: p.alwaysAllowed,
       resultBudgetChars: settings.toolResultBudgetChars,
       secrets: deps.secrets ?? [],
+      safety: agent.safety,
+      ...(settings.maxToolCallsPerReply !== undefined
+        ? { maxCallsPerReply: settings.maxToolCallsPerReply }
+        : {}),
       ownWrites: agent.ownWrites,
     },
     buildRequest: (history, t) =>

@@ -124,6 +124,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     maxConsecutiveFailures: config.maxConsecutiveFailures,
     backoff: config.backoff,
     toolResultBudgetChars: config.toolResultBudgetChars,
+    maxToolCallsPerReply: config.maxToolCallsPerReply,
     approval: { ...config.approval },
     sendReasoningInHistory: config.quirks.sendReasoningInHistory,
     lang: resolveLanguage(config.language, env),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAllowEntry } from '../safety/allowHosts.js';
 
 /**
  * The settings in `config.json`. Every field is optional in the file; the parsed output
@@ -40,6 +41,19 @@ export const fetchSchema = z
   .strictObject({
     timeoutMs: positiveInt().default(15_000),
     maxBytes: positiveInt().default(2_000_000),
+    /** Let web tools reach loopback, private and link-local addresses (default false). */
+    allowPrivateNetwork: z.boolean().default(false),
+    /** `host` or `host:port` entries reachable even when private, e.g. "localhost:8888". */
+    allowHosts: z
+      .array(
+        z.string().refine((entry) => parseAllowEntry(entry) !== undefined, {
+          message: 'is not a host or host:port',
+          params: {
+            fix: 'Write just the host and, if needed, the port, e.g. "localhost:8888" or "192.168.1.10" (no http://, no path).',
+          },
+        }),
+      )
+      .default([]),
   })
   .prefault({});
 
@@ -104,6 +118,8 @@ export const configSchema = z
     backoff: backoffSchema,
     maxConsecutiveFailures: positiveInt().default(5),
     toolResultBudgetChars: positiveInt().default(8_000),
+    /** Tool calls run per reply at most; the rest come back to the model as not run. */
+    maxToolCallsPerReply: positiveInt().default(25),
     approval: approvalSchema,
     search: searchSchema,
     fetch: fetchSchema,

@@ -338,4 +338,23 @@ export const zh = {
   'hint.ledger': '账本',
   'setup.budgetDay':
     '每日 token 预算：{limit}（config.json 中的 tokenBudgetPerDay；设为 0 则关闭）。忘记关掉的会话也花不了多少钱。',
+  'setup.presetDownload': '下载模型并在本机运行；无需密钥，数据不出本机',
+  'setup.download': '下载哪个模型',
+  'setup.downloadMachine': '本机：内存 {mem}，{threads} 个线程，{dir} 可用空间 {disk}。',
+  'setup.downloadItem': '{size} · 约需内存 {ram} · {goodAt}',
+  'setup.downloadProposed': '{label}（推荐）',
+  'setup.downloadNoDisk': '磁盘空间不足：需要 {need}，可用 {free}',
+  'setup.downloadNoMemory': '内存不足：约需 {need}，本机共 {total}',
+  'setup.downloadRefused': '{model} 在本机放不下：{why}。请选择更小的模型。',
+  'setup.downloadNothingFits': '没有适合本机的模型；请返回选择托管服务。',
+  'setup.downloading': '正在下载 {model} 到 {dir}',
+  'setup.downloadProgress': '{done} {percent} · {speed} · 剩余 {eta}',
+  'setup.downloadVerifying': '正在校验文件……',
+  'setup.downloadCancelled': '已取消。没有更改任何配置；已下载的部分会保留，下次下载从断点继续。',
+  'setup.downloadFailed': '下载失败：{message}',
+  'cmd.modelsInstalled': '已下载的模型（位于 {dir}），用 /model <文件名> 切换：',
+  'cmd.modelsNone': '{dir} 中没有已下载的模型；下载命令：cogito --download-model',
+  'cmd.modelLocalSet':
+    '模型：{model}（本地，仅本次运行；在 config.json 中设置 "modelPath" 可保留）',
+  'cmd.modelNotInstalled': '“{name}”不是已下载的模型；已下载：{list}',
 } as const satisfies Record<MessageKey, string>;

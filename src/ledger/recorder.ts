@@ -64,7 +64,7 @@ export class CycleRecorder {
       case 'usage':
         if (this.open?.record.turnId !== e.turnId) return;
         this.open.record.tokensIn += e.usage.promptTokens;
-        this.open.record.tokensCached += e.usage.cachedTokens ?? 0;
+        this.open.record.tokensCached += e.usage.cachedPromptTokens ?? 0;
         this.open.record.tokensOut += e.usage.completionTokens;
         return;
       case 'tool_end':

@@ -1,9 +1,11 @@
 import { makeMessage, type ChatMessage, type HistoryMessage } from '../core/messages.js';
 import type { AgentEvent } from '../agent/events.js';
+import { callCap } from '../agent/callCap.js';
 import { runToolCalls, type CallOutcome, type ToolRunnerDeps } from '../agent/toolRunner.js';
-import { parseReply, type CallItem } from '../protocol/parser.js';
+import { parseReplyYielding, type CallItem } from '../protocol/parser.js';
 import { formatResultsMessage } from '../protocol/format.js';
-import type { Provider, ProviderError } from '../providers/types.js';
+import type { Provider, ProviderError, ProviderEvent } from '../providers/types.js';
+import { StreamRedactor } from '../core/streamRedact.js';
 import type { Workspace } from '../tools/workspace.js';
 import {
   nextPhase,
@@ -136,7 +138,10 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
       await streamReply(turn, deps, messages, work);
       if (work.error) return 'error';
       if (turn.signal.aborted) return 'aborted';
-      const parsed = parseReply(work.reply);
+      // Yields while it parses: a hostile reply cannot hold off an interrupt.
+      const cap = callCap(deps.tools.maxCallsPerReply);
+      const parsed = await parseReplyYielding(work.reply, turn.signal, cap);
+      if (parsed === undefined) return 'aborted';
       work.items = parsed.items;
       work.wait = parsed.wait;
       work.shown = parsed.text;
@@ -148,6 +153,7 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
           ...deps.tools,
           emit: deps.emit,
         },
+        parsed.moreCalls,
       );
       return turn.signal.aborted ? 'aborted' : 'next';
     },
@@ -223,36 +229,74 @@ async function streamReply(
   messages: ChatMessage[],
   work: Work,
 ): Promise<void> {
-  for await (const ev of deps.provider().stream({ messages, signal: turn.signal })) {
-    switch (ev.type) {
-      case 'reasoning_delta':
-        work.reasoning += ev.text;
-        deps.emit({ type: 'reasoning_delta', turnId: turn.turnId, text: ev.text });
-        break;
-      case 'text_delta':
-        work.reply += ev.text;
-        deps.emit({ type: 'text_delta', turnId: turn.turnId, text: ev.text });
-        break;
-      case 'usage':
-        work.gotUsage = true;
-        deps.emit({ type: 'usage', turnId: turn.turnId, usage: ev.usage, estimated: false });
-        break;
-      case 'done':
-        work.streamEnded = true;
-        if (!work.gotUsage) {
-          // No usage from the server: account an estimate, so budgets still hold.
-          const completionTokens = deps.countTokens(work.reasoning + work.reply);
-          const usage = {
-            promptTokens: work.promptTokens,
-            completionTokens,
-            totalTokens: work.promptTokens + completionTokens,
-          };
-          deps.emit({ type: 'usage', turnId: turn.turnId, usage, estimated: true });
-        }
-        if (ev.reason === 'error')
-          work.error = ev.error ?? { kind: 'unknown', message: 'the model request failed' };
-        break;
+  // The model's own text is redacted before it is shown, stored or exported.
+  const streams = modelTextStreams(turn, deps, work);
+  try {
+    for await (const ev of deps.provider().stream({ messages, signal: turn.signal })) {
+      if (ev.type === 'reasoning_delta') streams.reasoning(ev.text);
+      else if (ev.type === 'text_delta') streams.text(ev.text);
+      else {
+        // The tail held back for redaction belongs to the reply before usage is estimated.
+        if (ev.type === 'done') streams.flush();
+        streamEvent(ev, turn, deps, work);
+      }
     }
+  } finally {
+    streams.flush();
+  }
+}
+
+/** Sinks for the model's reasoning and text: redacted (across deltas), kept and emitted. */
+function modelTextStreams(
+  turn: TurnInput,
+  deps: TurnDeps,
+  work: Work,
+): { reasoning(t: string): void; text(t: string): void; flush(): void } {
+  const redactor = deps.tools.safety?.redactor;
+  const reasoning = redactor ? new StreamRedactor(redactor) : undefined;
+  const text = redactor ? new StreamRedactor(redactor) : undefined;
+  const addReasoning = (t: string): void => {
+    if (t === '') return;
+    work.reasoning += t;
+    deps.emit({ type: 'reasoning_delta', turnId: turn.turnId, text: t });
+  };
+  const addText = (t: string): void => {
+    if (t === '') return;
+    work.reply += t;
+    deps.emit({ type: 'text_delta', turnId: turn.turnId, text: t });
+  };
+  return {
+    reasoning: (t) => addReasoning(reasoning ? reasoning.push(t) : t),
+    text: (t) => addText(text ? text.push(t) : t),
+    flush: () => {
+      if (reasoning) addReasoning(reasoning.flush());
+      if (text) addText(text.flush());
+    },
+  };
+}
+
+/** Usage and the end of the stream (the deltas go through {@link modelTextStreams}). */
+function streamEvent(ev: ProviderEvent, turn: TurnInput, deps: TurnDeps, work: Work): void {
+  switch (ev.type) {
+    case 'usage':
+      work.gotUsage = true;
+      deps.emit({ type: 'usage', turnId: turn.turnId, usage: ev.usage, estimated: false });
+      break;
+    case 'done':
+      work.streamEnded = true;
+      if (!work.gotUsage) {
+        // No usage from the server: account an estimate, so budgets still hold.
+        const completionTokens = deps.countTokens(work.reasoning + work.reply);
+        const usage = {
+          promptTokens: work.promptTokens,
+          completionTokens,
+          totalTokens: work.promptTokens + completionTokens,
+        };
+        deps.emit({ type: 'usage', turnId: turn.turnId, usage, estimated: true });
+      }
+      if (ev.reason === 'error')
+        work.error = ev.error ?? { kind: 'unknown', message: 'the model request failed' };
+      break;
   }
 }
 

@@ -9,7 +9,8 @@
  */
 import { parseCallAt, type CallParse } from './callParser.js';
 import { backtickRunLength, fenceAt, fenceBlockEnd, isLineStart } from './codeSpans.js';
-import { firstAtOrAfter, indexReply, tagAt, type ReplyIndex } from './replyIndex.js';
+import { firstAtOrAfter, indexReplySteps, tagAt, type ReplyIndex } from './replyIndex.js';
+import { drain, drainYielding } from '../core/steps.js';
 import type { CallItem, ParsedReply } from './types.js';
 
 export type { CallItem, MalformedCall, ParsedCall, ParsedReply } from './types.js';
@@ -20,8 +21,29 @@ export type { CallItem, MalformedCall, ParsedCall, ParsedReply } from './types.j
  * yields exactly one item.
  */
 export function parseReply(reply: string): ParsedReply {
+  return drain(parseReplySteps(reply));
+}
+
+/**
+ * {@link parseReply} that gives the event loop a turn every few milliseconds, so a key or a
+ * signal lands within 50 ms even on a reply of 200,000 tags. Undefined when `signal`
+ * aborted first.
+ */
+export function parseReplyYielding(
+  reply: string,
+  signal?: AbortSignal,
+  maxItems = Infinity,
+): Promise<ParsedReply | undefined> {
+  return drainYielding(parseReplySteps(reply, maxItems), signal);
+}
+
+/** Scanner steps between two pauses: a few thousand characters or calls. */
+const STEP = 256;
+
+/** The parse as steps (see steps.ts); linear in the reply. */
+function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, ParsedReply, void> {
   const src = typeof reply === 'string' ? reply : String(reply ?? '');
-  const ix = indexReply(src);
+  const ix = yield* indexReplySteps(src);
   const memo = new Map<number, CallParse>();
   const callAt = (at: number): CallParse => {
     let parsed = memo.get(at);
@@ -35,7 +57,9 @@ export function parseReply(reply: string): ParsedReply {
   const items: CallItem[] = [];
   const code: [number, number][] = [];
   let i = 0;
+  let steps = 0;
   while (i < src.length) {
+    if (++steps % STEP === 0) yield;
     if (isLineStart(src, i)) {
       const fence = fenceAt(src, i);
       if (fence !== undefined) {
@@ -52,6 +76,11 @@ export function parseReply(reply: string): ParsedReply {
       if (end !== undefined) code.push([i, end]);
       i = end ?? i + len;
     } else if (c === 0x5b && tagAt(src, i) === 'open') {
+      if (items.length >= maxItems) {
+        // Only the first calls can run: count the rest instead of parsing them.
+        const moreCalls = ix.openTags.length - ix.openTags.indexOf(i);
+        return { items, wait: false, text: displayText(src, items, i), moreCalls };
+      }
       const parsed = callAt(i);
       items.push(parsed.item);
       i = parsed.resume;

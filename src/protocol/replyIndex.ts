@@ -4,6 +4,7 @@
  * full of stray backticks or broken calls would be rescanned from each one (quadratic).
  */
 import { fenceAt } from './codeSpans.js';
+import { drain } from '../core/steps.js';
 
 export interface ReplyIndex {
   /** The reply itself. */
@@ -35,19 +36,36 @@ const TRAILING_WAIT = /(?:\*\*|__)?\[wait\](?:\*\*|__)?\p{P}{0,4}$/iu;
 
 /** Builds the index of `src` in one pass per landmark kind. */
 export function indexReply(src: string): ReplyIndex {
+  return drain(indexReplySteps(src));
+}
+
+/** Landmarks visited between two pauses of {@link indexReplySteps}. */
+const STEP = 256;
+
+/**
+ * {@link indexReply} as steps: it pauses (yields) every few thousand landmarks, so a caller
+ * can let the event loop run while a hostile reply with 200,000 tags is indexed.
+ */
+export function* indexReplySteps(src: string): Generator<void, ReplyIndex, void> {
+  let n = 0;
   const openTags: number[] = [];
   const closeTags: number[] = [];
   for (const m of src.matchAll(/\[(\/?)tool\]/gi)) {
     (m[1] === '' ? openTags : closeTags).push(m.index);
+    if (++n % STEP === 0) yield;
   }
 
   const fenceLines: number[] = [];
   for (const m of src.matchAll(/^[ \t]*(?:`{3}|~{3})/gm)) {
     if (fenceAt(src, m.index) !== undefined) fenceLines.push(m.index);
+    if (++n % STEP === 0) yield;
   }
 
   const blankLines: number[] = [];
-  for (const m of src.matchAll(/\n[ \t]*\r?\n/g)) blankLines.push(m.index + 1);
+  for (const m of src.matchAll(/\n[ \t]*\r?\n/g)) {
+    blankLines.push(m.index + 1);
+    if (++n % STEP === 0) yield;
+  }
   const breaks = mergeSorted(fenceLines, blankLines);
 
   const runs = new Map<number, number[]>();
@@ -58,6 +76,7 @@ export function indexReply(src: string): ReplyIndex {
     const list = runs.get(len);
     if (list === undefined) runs.set(len, [m.index]);
     else list.push(m.index);
+    if (++n % STEP === 0) yield;
   }
 
   const trimmed = src.trimEnd();

@@ -35,4 +35,9 @@ export interface ParsedReply {
   wait: boolean;
   /** The reply without its `[TOOL]…[/TOOL]` blocks and trailing `[WAIT]`, trimmed, for display. */
   text: string;
+  /**
+   * Set when the parse stopped at `maxItems`: how many more `[TOOL]` tags follow (counted,
+   * not parsed, so tags inside code or strings are included). `wait` is then false.
+   */
+  moreCalls?: number;
 }

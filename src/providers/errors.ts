@@ -7,6 +7,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { ProviderError, ProviderErrorKind } from './types.js';
+import { redactSecrets } from '../core/redact.js';
 
 /** What the messages need to name: where we talked to, and what we asked for. */
 export interface ErrorContext {
@@ -24,10 +25,12 @@ export function formatSeconds(ms: number): string {
   return s >= 10 || Number.isInteger(s) ? `${Math.round(s)}s` : `${s.toFixed(1)}s`;
 }
 
-/** Replaces every occurrence of the key (keys shorter than 4 chars are not worth hiding). */
+/**
+ * Removes the key from a message through the one redactor (core/redact.ts): also when the
+ * server echoed it split over lines, or only a long piece of it.
+ */
 export function redact(text: string, apiKey: string | undefined): string {
-  if (!apiKey || apiKey.length < 4) return text;
-  return text.split(apiKey).join('***');
+  return apiKey ? redactSecrets(text, [apiKey]) : text;
 }
 
 /**

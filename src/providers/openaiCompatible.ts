@@ -130,7 +130,7 @@ function toUsage(raw: RawUsage): Usage {
     promptTokens,
     completionTokens,
     totalTokens: raw.total_tokens ?? promptTokens + completionTokens,
-    ...(typeof cached === 'number' && cached >= 0 ? { cachedTokens: cached } : {}),
+    ...(typeof cached === 'number' && cached >= 0 ? { cachedPromptTokens: cached } : {}),
   };
 }
 

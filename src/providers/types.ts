@@ -6,10 +6,10 @@ export interface Usage {
   completionTokens: number;
   totalTokens: number;
   /**
-   * Prompt tokens the server served from its prompt cache (a prefix it had seen), when it
-   * says so: billed at a fraction of the price by DeepSeek, OpenAI, Qwen.
+   * Prompt tokens not evaluated again because a cache already held them: a server's prompt
+   * cache, or the local model's KV cache from the previous turn. Absent when unknown.
    */
-  cachedTokens?: number;
+  cachedPromptTokens?: number;
 }
 
 export type ProviderErrorKind =

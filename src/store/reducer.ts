@@ -159,8 +159,8 @@ export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentV
       return {
         contextTokens: event.usage.promptTokens,
         sessionTokens: state.sessionTokens + event.usage.totalTokens,
-        sessionCachedTokens: state.sessionCachedTokens + (event.usage.cachedTokens ?? 0),
-        lastCachedTokens: event.usage.cachedTokens ?? 0,
+        sessionCachedTokens: state.sessionCachedTokens + (event.usage.cachedPromptTokens ?? 0),
+        lastCachedTokens: event.usage.cachedPromptTokens ?? 0,
       };
     case 'message_added': {
       const m = event.message;

@@ -44,6 +44,11 @@ export interface ToolContext {
   workspace: Workspace;
   /** The turn's signal: a tool must stop promptly when it aborts. */
   signal: AbortSignal;
+  /**
+   * Removes configured secrets from text. A tool that shortens what it read (grep cuts long
+   * lines) calls it before cutting, so a cut cannot leave a piece of a key behind.
+   */
+  redact?(text: string): string;
 }
 
 export interface Tool {
@@ -51,6 +56,16 @@ export interface Tool {
   readonly description: string;
   readonly kind: ToolKind;
   readonly params: readonly ToolParam[];
+  /**
+   * The result is content from outside (a web page, a search engine, an MCP server): it is
+   * handed to the model wrapped as data, with chat-template control tokens removed.
+   */
+  readonly untrustedOutput?: boolean;
+  /**
+   * The call sends its arguments off the machine although its kind is not `network` (browse
+   * hands a URL to the browser): workspace data or a secret in them needs approval.
+   */
+  readonly carriesDataOut?: boolean;
   /**
    * Runs the call. Args have already been checked for arity and type against `params`.
    * May throw: the registry turns a throw into `{ ok: false, error: { kind: 'unknown' } }`.

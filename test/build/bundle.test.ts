@@ -115,6 +115,12 @@ describe('the production build', () => {
     const server: ScriptedServer = await startScriptedServer();
     const ws = await mkdtemp(path.join(os.tmpdir(), 'cogito-build-ws-'));
     const home = await mkdtemp(path.join(os.tmpdir(), 'cogito-build-home-'));
+    // The page is on 127.0.0.1, which web tools reach only when the user allows the host.
+    const host = new URL(page).host;
+    await writeFile(
+      path.join(home, 'config.json'),
+      JSON.stringify({ fetch: { allowHosts: [host] } }),
+    );
     try {
       server.push(
         { kind: 'stream', content: `Reading.\n[TOOL] fetchPage("${page}", "markdown") [/TOOL]` },

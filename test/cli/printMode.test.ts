@@ -83,6 +83,17 @@ describe('print mode (-p)', () => {
     expect(out + run.stderr()).not.toContain('sk-secret-test-key');
   });
 
+  it('a key in the model reply is not printed, in text or --json', async () => {
+    for (const json of [false, true]) {
+      server.push({ kind: 'stream', content: ['Your key is sk-secret-', 'test-key, ok. [WAIT]'] });
+      const args = ['-p', 'what is my key', '--workspace', ws, '--home', home];
+      const run = cogito(json ? [...args, '--json'] : args, env);
+      expect(await run.code).toBe(0);
+      expect(run.stdout()).toContain('Your key is [redacted secret], ok.');
+      expect(run.stdout() + run.stderr()).not.toContain('secret-test');
+    }
+  });
+
   it('--json prints one JSON event per line', async () => {
     server.push({ kind: 'stream', content: 'hi there [WAIT]' });
     const run = cogito(['-p', 'hi', '--json', '--workspace', ws, '--home', home], env);

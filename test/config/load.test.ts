@@ -44,7 +44,12 @@ describe('loadConfig: defaults and missing file', () => {
       process: 'ask',
     });
     expect(result.config.search.maxResults).toBe(8);
-    expect(result.config.fetch).toEqual({ timeoutMs: 15_000, maxBytes: 2_000_000 });
+    expect(result.config.fetch).toEqual({
+      timeoutMs: 15_000,
+      maxBytes: 2_000_000,
+      allowPrivateNetwork: false,
+      allowHosts: [],
+    });
     expect(result.sources.fields.model).toEqual({ from: 'default' });
     await expect(stat(file())).rejects.toMatchObject({ code: 'ENOENT' });
   });
@@ -182,6 +187,20 @@ describe('loadConfig: bad configs name the field and the fix', () => {
       field: 'provider',
       problem: /"ollama" is not one of the allowed values/,
       fix: /"openai-compatible", "local"/,
+    },
+    {
+      name: 'allowHosts entry with a scheme and path',
+      config: { fetch: { allowHosts: ['http://localhost:8888/'] } },
+      field: 'fetch.allowHosts.0',
+      problem: /is not a host or host:port/,
+      fix: /"localhost:8888"/,
+    },
+    {
+      name: 'zero calls per reply',
+      config: { maxToolCallsPerReply: 0 },
+      field: 'maxToolCallsPerReply',
+      problem: /./,
+      fix: /./,
     },
     {
       name: 'bad enum with a close match',

@@ -11,7 +11,7 @@ import { wireAgent, type AgentParts } from '../../src/app/wireAgent.js';
 import { SessionStore, type Session } from '../../src/history/index.js';
 import type { MachineState } from '../../src/machine/machine.js';
 import { loadPersonaSet } from '../../src/app/personas.js';
-import { defaultConfig } from '../../src/config/schema.js';
+import { defaultConfig, type Config } from '../../src/config/schema.js';
 import { createOpenAICompatibleProvider } from '../../src/providers/openaiCompatible.js';
 import { createFileTools } from '../../src/tools/files/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
@@ -61,6 +61,8 @@ export async function createHarness(
     compaction?: { compressAt: number; compressTurns: number };
     /** Always-on wiring; by default no watcher and no idle skip. */
     alwaysOn?: AgentParts['alwaysOn'];
+    /** Config fields on top of the defaults (e.g. an `apiKey` the redactor must hide). */
+    config?: Partial<Config>;
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedServer());
@@ -101,6 +103,7 @@ export async function createHarness(
       baseURL: server.url,
       model: 'test-model',
       ...(opts.compaction ?? {}),
+      ...(opts.config ?? {}),
     },
     home,
     initialState: opts.initialState ?? 'AWAITING_INPUT',

@@ -39,7 +39,9 @@ describe('provider error helpers', () => {
   });
 
   it('redacts the key wherever it appears, and leaves tiny keys alone', () => {
-    expect(redact('key sk-abc123 and sk-abc123', 'sk-abc123')).toBe('key *** and ***');
+    expect(redact('key sk-abc123 and sk-abc123', 'sk-abc123')).toBe(
+      'key [redacted secret] and [redacted secret]',
+    );
     expect(redact('a b c', 'a')).toBe('a b c');
     expect(redact('nothing', undefined)).toBe('nothing');
   });

@@ -50,7 +50,7 @@ describe('openai-compatible provider: failures end with done(error), never a thr
     });
     const { done } = await h.run({ apiKey: 'sk-echoed-999' });
     expect(done.error?.kind).toBe('bad_request');
-    expect(done.error?.message).toContain('bad key *** here');
+    expect(done.error?.message).toContain('bad key [redacted secret] here');
     expect(done.error?.message).not.toContain('sk-echoed-999');
   });
 

@@ -33,7 +33,11 @@ interface Tally {
   matches: string[];
   files: number;
   skipped: number;
+  /** The turn's redactor (identity when none is configured). */
+  redact(text: string): string;
 }
+
+const same = (text: string): string => text;
 
 /** Creates the `grep` tool. */
 export function createGrepTool(deps?: FileToolDeps): Tool {
@@ -53,7 +57,7 @@ export function createGrepTool(deps?: FileToolDeps): Tool {
       const r = await resolvePath(ctx, strArg(args, 1, '.') || '.', { mustExist: true });
       if (!r.ok) return r.result;
       const { abs, rel } = r.path;
-      const tally: Tally = { matches: [], files: 0, skipped: 0 };
+      const tally: Tally = { matches: [], files: 0, skipped: 0, redact: ctx.redact ?? same };
       try {
         const st = await fs.stat(abs);
         const files = st.isDirectory() ? walk(fs, abs, rel) : single(abs, rel);
@@ -138,7 +142,10 @@ async function searchFile(
     return;
   }
   tally.files++;
-  for (const [i, line] of splitLines(decoded.text).entries()) {
+  for (const [i, raw] of splitLines(decoded.text).entries()) {
+    // Redacted before it is tested or cut: the pattern cannot probe a key character by
+    // character, and the cut at MAX_SHOWN_CHARS cannot leave a prefix of one.
+    const line = tally.redact(raw);
     if (!regex.test(line.length > MAX_TESTED_CHARS ? line.slice(0, MAX_TESTED_CHARS) : line))
       continue;
     const shown = line.length > MAX_SHOWN_CHARS ? `${line.slice(0, MAX_SHOWN_CHARS)}…` : line;

@@ -3,6 +3,7 @@ import type { Tool } from '../types.js';
 import type { CommandRunner } from '../system/exec.js';
 import { guard, stringArg, ToolFailure } from './errors.js';
 import { parseWebUrl } from './url.js';
+import type { EgressGuard } from '../../safety/egress.js';
 
 /** The program and argv that hand a URL to the system browser. */
 export interface BrowserCommand {
@@ -22,6 +23,8 @@ export function browserCommand(platform: NodeJS.Platform, url: string): BrowserC
 }
 
 export interface BrowseDeps {
+  /** Refuses private and local destinations before the browser is asked to open them. */
+  guard?: EgressGuard;
   runner: CommandRunner;
   platform: NodeJS.Platform;
   /** Replaces the opener (tests use a harmless recorder instead of xdg-open). */
@@ -36,13 +39,20 @@ export function createBrowseTool(deps: BrowseDeps): Tool {
   return {
     name: 'browse',
     kind: 'process',
+    carriesDataOut: true,
     description:
       "Opens an http(s) page in the user's web browser (for the user to see; returns no content).",
     params: [{ name: 'url', type: 'string', description: 'an http or https address' }],
     run: (args, ctx) =>
       guard(async () => {
         // The parsed, re-serialised href is what is passed on: never the raw model text.
-        const url = parseWebUrl(stringArg(args, 0, 'url')).href;
+        const parsed = parseWebUrl(stringArg(args, 0, 'url'));
+        // The browser cannot be pinned to an address, but a local target is refused up front.
+        // A name we cannot resolve is left to the browser (it may go through a proxy).
+        await deps.guard?.check(parsed).catch((error: unknown) => {
+          if (!(error instanceof ToolFailure && error.kind === 'network')) throw error;
+        });
+        const url = parsed.href;
         const command = deps.command?.(url) ?? browserCommand(deps.platform, url);
         try {
           await deps.runner.launch(command.file, command.args, {

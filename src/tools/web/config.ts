@@ -1,3 +1,5 @@
+import type { EgressPolicy } from '../../safety/egress.js';
+
 /** The search back ends `search` can use; DuckDuckGo needs no key. */
 export type SearchProvider = 'duckduckgo' | 'searxng' | 'tavily' | 'brave';
 
@@ -17,7 +19,7 @@ export interface SearchConfig {
 }
 
 /** Limits for `fetchPage` (config.json → `fetch`). */
-export interface FetchConfig {
+export interface FetchLimits {
   /** Whole request, redirects and body included (default 15 000 ms). */
   timeoutMs?: number;
   /** Body bytes read before the page is cut (default 2 MB). */
@@ -27,6 +29,9 @@ export interface FetchConfig {
   /** Links listed after the text (default 20). */
   maxLinks?: number;
 }
+
+/** The `fetch` settings: the limits and who may be reached (see safety/egress.ts). */
+export interface FetchConfig extends FetchLimits, EgressPolicy {}
 
 export interface WebToolsConfig {
   search?: SearchConfig;
@@ -49,7 +54,7 @@ export const FETCH_DEFAULTS = {
 export const DEFAULT_MAX_RESULTS = 8;
 
 /** `fetch` limits with defaults filled in and nonsense values replaced by defaults. */
-export function resolveFetchConfig(config: FetchConfig = {}): Required<FetchConfig> {
+export function resolveFetchConfig(config: FetchConfig = {}): Required<FetchLimits> {
   const pick = (value: number | undefined, fallback: number, min: number): number =>
     typeof value === 'number' && Number.isFinite(value) && value >= min
       ? Math.floor(value)

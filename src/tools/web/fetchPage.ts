@@ -3,13 +3,15 @@ import type { Tool } from '../types.js';
 import { decodeBody } from './charset.js';
 import { classifyMediaType, mediaType, sniffContent } from './content.js';
 import type { ContentKind } from './content.js';
-import type { FetchConfig } from './config.js';
+import type { FetchConfig, FetchLimits } from './config.js';
 import { resolveFetchConfig } from './config.js';
 import { guard, optionalStringArg, stringArg, ToolFailure } from './errors.js';
 import type { PageLink } from './htmlToText.js';
 import { discard, formatBytes, readCapped, requestFollowing, withDeadline } from './http.js';
 import type { FetchLike } from './http.js';
 import { loadPageReader } from './lazy.js';
+import { capHtmlDepthSteps, MAX_HTML_DEPTH } from './htmlDepth.js';
+import { drainYielding } from '../../core/steps.js';
 import type { PageMode } from './pageReader.js';
 import { parseWebUrl } from './url.js';
 
@@ -26,6 +28,8 @@ export interface FetchedPage {
   links: PageLink[];
   /** The body was longer than the byte cap and was cut there. */
   truncated: boolean;
+  /** The page nested deeper than MAX_HTML_DEPTH and was flattened before parsing. */
+  flattened?: boolean;
   /** Bytes read (at most the cap). */
   bytes: number;
   encoding: string;
@@ -74,7 +78,16 @@ export async function fetchPage(
   };
   if (kind === 'html') {
     const { readHtml } = await loadPageReader();
-    return { ...common, ...readHtml(decoded.text, raw.url, mode, limits.maxLinks) };
+    // Depth is capped before parsing: parse time grows with the square of the nesting.
+    const capped = await drainYielding(capHtmlDepthSteps(decoded.text), options.signal);
+    if (capped === undefined) {
+      throw new ToolFailure(
+        'aborted',
+        `Stopped reading ${raw.url.href}: the turn was interrupted.`,
+      );
+    }
+    const page = readHtml(capped.html, raw.url, mode, limits.maxLinks);
+    return { ...common, ...page, ...(capped.flattened ? { flattened: true } : {}) };
   }
   return {
     ...common,
@@ -86,7 +99,7 @@ export async function fetchPage(
 
 async function download(
   start: URL,
-  limits: Required<FetchConfig>,
+  limits: Required<FetchLimits>,
   fetch: FetchLike,
   signal: AbortSignal,
 ): Promise<Raw> {
@@ -147,6 +160,11 @@ export function renderPage(page: FetchedPage, maxBytes: number): string {
   if (page.truncated) {
     lines.push(`Note: the page was cut at ${formatBytes(maxBytes)}: only its beginning was read.`);
   }
+  if (page.flattened === true) {
+    lines.push(
+      `Note: the page nests deeper than ${MAX_HTML_DEPTH} levels; the deeper part was flattened.`,
+    );
+  }
   lines.push('');
   lines.push(
     page.body.trim() === ''
@@ -168,6 +186,7 @@ export function createFetchPageTool(limits: FetchConfig, fetch: FetchLike): Tool
   return {
     name: 'fetchPage',
     kind: 'network',
+    untrustedOutput: true,
     description: `Downloads an http(s) page and returns its readable text and up to ${resolved.maxLinks} links; plain text and JSON are returned as they are.`,
     params: [
       { name: 'url', type: 'string', description: 'an http or https address' },

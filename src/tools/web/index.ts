@@ -7,7 +7,10 @@ import { resolveFetchConfig } from './config.js';
 import type { WebToolsConfig } from './config.js';
 import { createFetchPageTool } from './fetchPage.js';
 import type { FetchLike } from './http.js';
+import { createGuardedFetch } from './pinnedFetch.js';
 import { createSearchTool } from './search.js';
+import { EgressGuard } from '../../safety/egress.js';
+import type { Resolver } from '../../safety/egress.js';
 
 export type { FetchConfig, SearchConfig, SearchProvider, WebToolsConfig } from './config.js';
 export { checkSearchConfig } from './config.js';
@@ -17,8 +20,13 @@ export type { FetchLike } from './http.js';
 
 /** Effects the web tools use; each defaults to the real one. */
 export interface WebToolsDeps {
-  /** Defaults to the global fetch. */
+  /**
+   * Replaces the transport (tests). Calls still pass the egress guard first; without it the
+   * request goes to the very address the guard checked.
+   */
   fetch?: FetchLike;
+  /** Replaces DNS for the egress guard (tests). */
+  resolver?: Resolver;
   /** Runs the browser opener; defaults to execa. */
   runner?: CommandRunner;
   /** Picks the opener; defaults to `process.platform`. */
@@ -28,11 +36,13 @@ export interface WebToolsDeps {
 }
 
 /**
- * Builds `search`, `fetchPage` and `browse`. Nothing is registered as a side effect: the
- * caller adds the returned tools to its registry.
+ * Builds `search`, `fetchPage` and `browse`, all behind one egress guard built from
+ * `config.fetch`. Nothing is registered as a side effect: the caller adds the returned tools
+ * to its registry.
  */
 export function createWebTools(config: WebToolsConfig = {}, deps: WebToolsDeps = {}): Tool[] {
-  const fetch: FetchLike = deps.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const guard = new EgressGuard(config.fetch, deps.resolver);
+  const fetch = createGuardedFetch(guard, deps.fetch);
   const limits = resolveFetchConfig(config.fetch);
   return [
     createSearchTool(config.search ?? { provider: 'duckduckgo' }, {
@@ -42,6 +52,7 @@ export function createWebTools(config: WebToolsConfig = {}, deps: WebToolsDeps =
     }),
     createFetchPageTool(limits, fetch),
     createBrowseTool({
+      guard,
       runner: deps.runner ?? createCommandRunner(),
       platform: deps.platform ?? process.platform,
       ...(deps.browserCommand ? { command: deps.browserCommand } : {}),

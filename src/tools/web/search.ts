@@ -95,6 +95,7 @@ export function createSearchTool(config: SearchConfig, options: SearchToolOption
   return {
     name: 'search',
     kind: 'network',
+    untrustedOutput: true,
     description:
       'Searches the web and returns a numbered list of results (title, URL, snippet). Use fetchPage to read one.',
     params: [{ name: 'query', type: 'string', description: 'what to search for' }],

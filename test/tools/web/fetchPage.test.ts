@@ -15,8 +15,15 @@ let server: TestServer;
 let requests: string[];
 let bigBody: { written: number; finished: boolean; closed: boolean };
 
+/** DNS for stubbed fetches: every name is a public address (there is no network here). */
+const publicDns = async (): Promise<{ address: string; family: 4 }[]> => [
+  { address: '93.184.215.14', family: 4 },
+];
+
+/** The test server is on 127.0.0.1, which the egress guard refuses unless opted in. */
 function fetchPageTool(config: WebToolsConfig = {}, fetchImpl?: typeof fetch): Tool {
-  const tools = createWebTools(config, fetchImpl ? { fetch: fetchImpl } : {});
+  const local = { ...config, fetch: { allowPrivateNetwork: true, ...config.fetch } };
+  const tools = createWebTools(local, fetchImpl ? { fetch: fetchImpl, resolver: publicDns } : {});
   return tools.find((tool) => tool.name === 'fetchPage')!;
 }
 

@@ -23,8 +23,10 @@ let reply: { status: number; type: string; body: string | Buffer };
 
 const fixture = (name: string): Promise<Buffer> => readFile(path.join(FIXTURES, 'web', name));
 
+/** The test server is on 127.0.0.1, which the egress guard refuses unless opted in. */
 function searchTool(config: SearchConfig, fetchImpl?: typeof fetch): Tool {
-  return createWebTools({ search: config }, fetchImpl ? { fetch: fetchImpl } : {}).find(
+  const local = { search: config, fetch: { allowPrivateNetwork: true } };
+  return createWebTools(local, fetchImpl ? { fetch: fetchImpl } : {}).find(
     (tool) => tool.name === 'search',
   )!;
 }
@@ -277,7 +279,7 @@ describe('search: configuration', () => {
     try {
       const tools = createWebTools({
         search: { provider: 'searxng', searxngUrl: silent.url },
-        fetch: { timeoutMs: 150 },
+        fetch: { timeoutMs: 150, allowPrivateNetwork: true },
       });
       const error = errorOf(
         await tools.find((tool) => tool.name === 'search')!.run(['q'], testContext()),

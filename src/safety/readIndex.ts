@@ -1,0 +1,71 @@
+/**
+ * What the agent read from the workspace in this session, kept so that a network call
+ * carrying any of it can be stopped for approval. The question asked is "does the outgoing
+ * text share a run of {@link MIN_RUN} characters with something read?", answered with
+ * rolling hashes in time linear in what was read; the oldest reads are dropped past a cap.
+ */
+import { forEachGram, gramHashes } from './grams.js';
+import { outgoingForms } from './decodings.js';
+
+/** The issue's threshold: shorter runs are too common ("function ", "https://www.") to mean data. */
+export const MIN_RUN = 12;
+/** Total characters remembered; past it the oldest reads are forgotten. */
+const DEFAULT_CAP = 8 * 1024 * 1024;
+
+/** Where outgoing data was found: the file (or call) it was read by, and its encoding. */
+export interface ReadMatch {
+  source: string;
+  how: string;
+}
+
+interface Entry {
+  source: string;
+  text: string;
+}
+
+/** A session's read index; one per agent. */
+export class ReadIndex {
+  private readonly entries: Entry[] = [];
+  private total = 0;
+
+  constructor(private readonly cap = DEFAULT_CAP) {}
+
+  /** Remembers `text` as read from `source` (a workspace path, or the call that read it). */
+  add(source: string, text: string): void {
+    if (text.length < MIN_RUN) return;
+    const kept = text.length > this.cap ? text.slice(0, this.cap) : text;
+    this.entries.push({ source, text: kept });
+    this.total += kept.length;
+    while (this.total > this.cap && this.entries.length > 1) {
+      this.total -= this.entries.shift()!.text.length;
+    }
+  }
+
+  /**
+   * The newest read that `outgoing` carries a run of, in any of its decoded forms; undefined
+   * when none. A string that appears whole in something read (a link the agent is
+   * following) carries nothing new and is not counted.
+   */
+  find(outgoing: readonly string[]): ReadMatch | undefined {
+    const forms = outgoing
+      .filter((s) => s.length >= MIN_RUN && !this.entries.some((e) => e.text.includes(s)))
+      .flatMap((s) => outgoingForms(s));
+    if (forms.length === 0) return undefined;
+    const hashes = new Set<number>();
+    for (const f of forms) for (const h of gramHashes(f.form, MIN_RUN)) hashes.add(h);
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i]!;
+      let found: ReadMatch | undefined;
+      forEachGram(entry.text, MIN_RUN, (start, h) => {
+        if (!hashes.has(h)) return false;
+        const gram = entry.text.slice(start, start + MIN_RUN);
+        const form = forms.find((f) => f.form.includes(gram));
+        if (form === undefined) return false;
+        found = { source: entry.source, how: form.how };
+        return true;
+      });
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+}

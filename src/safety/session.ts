@@ -1,0 +1,67 @@
+/**
+ * One session's safety state, shared by every tool call of the agent: the redactor built
+ * from the configured keys, the index of what was read, and the boundary that marks
+ * outside content. The tool runner asks it three things: may this call send its arguments
+ * out without asking, what does the model see of this result, and what was just read.
+ */
+import { Redactor } from '../core/redact.js';
+import type { Tool, ToolArg } from '../tools/types.js';
+import { outgoingForms } from './decodings.js';
+import { ReadIndex } from './readIndex.js';
+import { secretShapeIn } from './secretShapes.js';
+import { newBoundary, wrapUntrusted } from './untrusted.js';
+
+/** Safety state for one agent session; build one per agent. */
+export class SessionSafety {
+  readonly redactor: Redactor;
+  readonly reads: ReadIndex;
+  /** Marks web and MCP content for the model; drawn once, at random. */
+  readonly boundary: string;
+
+  constructor(secrets: readonly (string | undefined)[] = [], options: { boundary?: string } = {}) {
+    this.redactor = new Redactor(secrets);
+    this.reads = new ReadIndex();
+    this.boundary = options.boundary ?? newBoundary();
+  }
+
+  /** Whether calls of `tool` send their arguments off the machine. */
+  static sendsOut(tool: Tool): boolean {
+    return tool.kind === 'network' || tool.carriesDataOut === true;
+  }
+
+  /**
+   * Why this outgoing call needs the user's yes, naming where the data came from, or
+   * undefined when its arguments carry nothing read this session and nothing secret.
+   */
+  egressReason(tool: Tool, args: readonly ToolArg[]): string | undefined {
+    if (!SessionSafety.sendsOut(tool)) return undefined;
+    const strings = args.filter((a): a is string => typeof a === 'string');
+    for (const s of strings) {
+      const key = outgoingForms(s).find((f) => this.redactor.contains(f.form));
+      if (key !== undefined)
+        return `it would send a configured API key (${key.how}) off the machine`;
+    }
+    for (const s of strings) {
+      const shape = secretShapeIn(s);
+      if (shape !== undefined) {
+        return `it would send ${shape.what} (${shape.how}) off the machine`;
+      }
+    }
+    const read = this.reads.find(strings);
+    if (read !== undefined) {
+      return `it would send text read from ${read.source} in this session (${read.how}) off the machine`;
+    }
+    return undefined;
+  }
+
+  /** Records what a successful read-kind call returned, under the call that read it. */
+  observe(tool: Tool | undefined, call: string, text: string): void {
+    if (tool?.kind === 'read') this.reads.add(call, text);
+  }
+
+  /** The model's view of a result body: outside content wrapped as data. */
+  forModel(tool: Tool | undefined, ok: boolean, body: string): string {
+    if (!ok || tool?.untrustedOutput !== true) return body;
+    return wrapUntrusted(body, this.boundary, tool.name);
+  }
+}

@@ -38,7 +38,6 @@ export const promptTokens: Bench = {
         toolList: tools,
         persona: { name: persona.name, body: persona.prompt },
         ...(language ? { language } : {}),
-        now: new Date('2026-12-01T12:00:00Z'),
       });
       const total = encode(prompt).length;
       const label = language ?? 'auto';

@@ -1,4 +1,7 @@
 import React, { useCallback, useEffect, useMemo, useReducer, useRef } from 'react';
+import { AwayDigest } from './AwayDigest.js';
+import { LedgerOverlay } from './LedgerOverlay.js';
+import { AWAY_AFTER_MS, buildDigest } from '../src/ledger/digest.js';
 import { Box, Text } from 'ink';
 import { t } from '../src/i18n/messages.js';
 import type { MachineState } from '../src/machine/machine.js';
@@ -173,7 +176,20 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     return () => clearTimeout(id);
   }, [ui.blank, getUi, setUi]);
 
+  // The first key after AWAY_AFTER_MS without one opens the digest of what happened since.
+  const lastKeyAt = useRef((p.now ?? Date.now)());
+  const cameBack = (): boolean => {
+    const now = (p.now ?? Date.now)();
+    const since = lastKeyAt.current;
+    lastKeyAt.current = now;
+    if (now - since < AWAY_AFTER_MS || getUi().overlay !== 'none') return false;
+    if (store.getState().machine === 'AWAITING_APPROVAL') return false;
+    setUi({ ...getUi(), overlay: 'away', awaySince: since });
+    return true;
+  };
+
   useKeys((input: string, key: KeyPress) => {
+    if (cameBack()) return;
     const ctx = keyContext();
     const resolved = resolveKey(input, key, ctx);
     if (key.ctrl && input.toLowerCase() === 'c') setUi({ ...getUi(), lastCtrlC: Date.now() });
@@ -223,6 +239,16 @@ export function Screen(p: ScreenProps): React.JSX.Element {
           offset={ui.scroll.help}
           commands={p.complete('')}
           onLimit={report.help}
+        />
+      )}
+      {ui.overlay === 'ledger' && layout.panes > 0 && (
+        <LedgerOverlay store={store} width={w} height={layout.panes} />
+      )}
+      {ui.overlay === 'away' && layout.panes > 0 && (
+        <AwayDigest
+          digest={buildDigest(store.getState().ledger, ui.awaySince ?? 0, lastKeyAt.current)}
+          width={w}
+          height={layout.panes}
         />
       )}
       {ui.overlay === 'detail' && layout.panes > 0 && (

@@ -9,6 +9,8 @@ import { useLang } from './i18n.js';
 import { formatTokens, shortenPath } from './text/format.js';
 import { displayWidth, truncate } from './text/wrap.js';
 import type { Tone } from './panes/rows.js';
+import { stateLabel } from '../src/store/statusLabel.js';
+import { useNow } from './hooks/useNow.js';
 
 export interface StatusMessage {
   text: string;
@@ -75,13 +77,21 @@ export function StatusBar(p: StatusBarProps): React.JSX.Element {
       budgetPerHour: st.budgetPerHour,
       budgetUsed: st.budgetUsed,
       filesChanged: st.filesChanged,
+      budgetPerDay: st.budgetPerDay,
+      budgetUsedDay: st.budgetUsedDay,
+      sessionCachedTokens: st.sessionCachedTokens,
+      toolsRunning: st.toolsRunning,
+      nextTurnAt: st.nextTurnAt,
+      pauseReason: st.pauseReason,
     }),
     shallowEqual,
   );
   // The spinner turns here, not at the root, so its ticks re-render this bar only.
   const spinner = useSpinner(s.streaming);
   const sep = ' │ ';
-  const state = `● ${t(lang, `state.${s.machine}`)}${s.streaming ? ` ${spinner}` : ''}`;
+  // The countdown ticks once a second while resting, and not at all otherwise.
+  const now = useNow(s.machine === 'THINKING' && s.nextTurnAt !== undefined && !s.streaming);
+  const state = `● ${stateLabel(s, now, lang)}${s.streaming ? ` ${spinner}` : ''}`;
   const segs: Segment[] = [
     { text: state, keep: 100, color: STATE_COLOR[s.machine] },
     ...(s.persona ? [{ text: s.persona, keep: 50 }] : []),
@@ -105,7 +115,26 @@ export function StatusBar(p: StatusBarProps): React.JSX.Element {
         ? { color: 'yellow' }
         : {}),
     },
-    { text: `${t(lang, 'status.session')} ${formatTokens(s.sessionTokens)}`, keep: 10 },
+    {
+      text: `${t(lang, 'status.session')} ${formatTokens(s.sessionTokens)}${
+        s.sessionCachedTokens > 0
+          ? ` (${t(lang, 'status.cached', { n: formatTokens(s.sessionCachedTokens) })})`
+          : ''
+      }`,
+      keep: 10,
+    },
+    ...(s.budgetPerDay > 0
+      ? [
+          {
+            text: t(lang, 'status.budgetDayOf', {
+              used: formatTokens(s.budgetUsedDay),
+              limit: formatTokens(s.budgetPerDay),
+            }),
+            keep: 14,
+            ...(s.budgetUsedDay > 0.8 * s.budgetPerDay ? { color: 'yellow' } : {}),
+          },
+        ]
+      : []),
     // Shown once the agent changed something: how many files /undo all would restore.
     ...(s.filesChanged > 0
       ? [{ text: t(lang, 'status.filesChanged', { count: s.filesChanged }), keep: 25 }]

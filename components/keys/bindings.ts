@@ -61,6 +61,32 @@ export const BINDINGS: readonly Binding[] = [
     description: 'keys.help',
   },
 
+  // The digest shown when the user comes back: any key closes it (Ctrl+C above still works).
+  {
+    keys: ['*'],
+    match: m.anyKey,
+    when: { overlay: ['away'] },
+    action: 'closeOverlay',
+    description: 'digest.close',
+  },
+  {
+    keys: ['Ctrl+G'],
+    match: m.ctrl('g'),
+    when: { overlay: ['none', 'ledger'] },
+    action: 'ledger',
+    description: 'keys.ledger',
+    hint: { label: 'hint.ledger', order: 70 },
+  },
+  {
+    keys: ['Esc', 'q', 'Enter'],
+    match: m.either(m.esc, m.char('q'), m.enter),
+    when: { overlay: ['ledger'] },
+    action: 'closeOverlay',
+    description: 'keys.closeLedger',
+    hint: { label: 'hint.close', order: 10 },
+  },
+  { keys: ['*'], match: m.anyKey, when: { overlay: ['ledger'] }, action: 'ignore' },
+
   // Overlays: the help and a tool call's details take the keys while open.
   {
     keys: ['Esc', 'q', '?', 'F1', 'Enter'],

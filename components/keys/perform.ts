@@ -131,6 +131,9 @@ export function perform(r: Resolved, env: PerformEnv): void {
     case 'closeOverlay':
       set({ ...ui, overlay: 'none' });
       return;
+    case 'ledger':
+      set({ ...ui, overlay: ui.overlay === 'ledger' ? 'none' : 'ledger' });
+      return;
     case 'ignore':
       return;
     case 'approveYes':

@@ -7,8 +7,11 @@ import type { MachineState } from '../../src/machine/machine.js';
 export type Focus = 'input' | 'reply' | 'reasoning' | 'tools';
 export const FOCUS_ORDER: readonly Focus[] = ['input', 'reply', 'reasoning', 'tools'];
 
-/** What covers the panes: nothing, the help, or one tool call's full details. */
-export type Overlay = 'none' | 'help' | 'detail';
+/**
+ * What covers the panes: nothing, the help, one tool call's full details, the cycle ledger,
+ * or the "while you were away" digest.
+ */
+export type Overlay = 'none' | 'help' | 'detail' | 'ledger' | 'away';
 
 export type Action =
   | 'quit'
@@ -17,6 +20,7 @@ export type Action =
   | 'redraw'
   | 'togglePause'
   | 'help'
+  | 'ledger'
   | 'closeOverlay'
   | 'ignore'
   | 'approveYes'

@@ -1,4 +1,5 @@
 import React, { useRef, useState } from 'react';
+import { DEFAULT_DAILY_BUDGET } from '../../src/config/schema.js';
 import { Box, Text } from 'ink';
 import { t, type Lang, type MessageKey } from '../../src/i18n/messages.js';
 import { presetById } from '../../src/setup/presets.js';
@@ -83,6 +84,10 @@ export function ConfirmStep(): React.JSX.Element {
             {truncate(value, Math.max(1, w.width - labelWidth))}
           </Text>
         ))}
+        {/* What a forgotten session can spend: the default daily budget, before saving. */}
+        <Text dimColor wrap="wrap">
+          {t(lang, 'setup.budgetDay', { limit: DEFAULT_DAILY_BUDGET.toLocaleString('en-US') })}
+        </Text>
       </Box>
     </StepLayout>
   );

@@ -33,6 +33,8 @@ export interface UiState {
   lastCtrlC: number | undefined;
   /** A one-frame blank screen for Ctrl+L (so Ink writes the whole frame again). */
   blank: boolean;
+  /** The last key before the absence the "while you were away" digest covers (epoch ms). */
+  awaySince: number | undefined;
 }
 
 export function initialUiState(): UiState {
@@ -49,6 +51,7 @@ export function initialUiState(): UiState {
     completions: [],
     lastCtrlC: undefined,
     blank: false,
+    awaySince: undefined,
   };
 }
 

@@ -1,13 +1,13 @@
 import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import { tryNext, type MachineEvent, type MachineState } from '../machine/machine.js';
 import { ApprovalGate } from './approvalGate.js';
-import { t, type Lang } from '../i18n/messages.js';
-import { buildTurnRequest } from './request.js';
+import type { Lang } from '../i18n/messages.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import { runTurn, type HistoryPort, type TurnInput, type TurnResult } from '../pipeline/turn.js';
+import { turnDeps } from './turnDeps.js';
 import type { TurnTrigger } from '../pipeline/phases.js';
 import type { Provider } from '../providers/types.js';
-import { Scheduler, type Timers } from '../scheduler/scheduler.js';
+import { Scheduler, type Timers, type TurnReport } from '../scheduler/scheduler.js';
 import type { BackoffSettings } from '../scheduler/backoff.js';
 import type { AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -20,8 +20,15 @@ import {
   type ApprovalAnswer,
 } from './events.js';
 import { Guards } from './guards.js';
+import { respondTo } from './respond.js';
 import { SessionSafety } from '../safety/session.js';
 import type { ApprovalPolicy } from './toolRunner.js';
+import type { AlwaysOn } from './alwaysOn.js';
+import type { Reminder, Reminders } from '../schedule/reminders.js';
+import type { WorkspaceChanges } from '../watch/changes.js';
+import type { OwnWrites } from '../watch/ownWrites.js';
+import type { WorkspaceWatcher } from '../watch/workspaceWatcher.js';
+import { createAlwaysOn, startWatcher } from './alwaysOnWiring.js';
 
 export interface AgentSettings {
   thinkIntervalMs: number;
@@ -36,6 +43,10 @@ export interface AgentSettings {
   contextWindow: number;
   /** The language of what the agent says to the user (pause reasons, command output). */
   lang: Lang;
+  /** pacing.maxIntervalMs: the longest rest between looks (default 30 minutes). */
+  maxIntervalMs?: number;
+  /** 0 = no daily budget (the default: none, for tests; the config has its own default). */
+  tokenBudgetPerDay?: number;
   /** Tool calls run per reply at most; the rest come back as not run (default 25). */
   maxToolCallsPerReply?: number;
 }
@@ -58,20 +69,20 @@ export interface AgentDeps {
   /** API keys to remove from tool results (a key found in a file goes no further). */
   secrets?: readonly string[];
   timers?: Timers;
+  /** Watch the workspace and wake up on changes (`debounceMs` between batches). */
+  watch?: { debounceMs?: number };
+  /** The zero-token idle path's fingerprint of the workspace; default: a bounded tree walk. */
+  fingerprint?(): Promise<string>;
+  /** false: never skip a timer look (tests of other behaviour that want every cycle sent). */
+  idleSkip?: boolean;
+  /** The reminders the `remind` tool writes to (the `schedule` wake-up). */
+  reminders?: Reminders;
 }
 
 /** A slash command, as opposed to text (`//` escapes a leading slash). */
 function isCommand(text: string): boolean {
   return text.startsWith('/') && !text.startsWith('//');
 }
-
-/** Errors that retrying cannot fix. */
-const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
-  'auth',
-  'not_found',
-  'unavailable',
-  'bad_request',
-]);
 
 /**
  * The agent: the machine (kept in the store), the scheduler and the turn pipeline wired
@@ -100,10 +111,14 @@ export class Agent {
   private readonly approvals: ApprovalGate;
   /** Redactor, read index and data boundary for this agent's whole session. */
   readonly safety: SessionSafety;
-  private lastError = '';
   /** Session tokens already counted against the hourly budget. */
   private spentSoFar = 0;
   private started = false;
+  private watcher: WorkspaceWatcher | undefined;
+  /** Pacing, budgets, reminders, per-turn notes and pending workspace changes. */
+  readonly alwaysOn: AlwaysOn;
+  /** Paths the agent's own write tools touch, so the watcher ignores them. */
+  readonly ownWrites: OwnWrites;
   provider: Provider;
   history: HistoryPort;
   readonly settings: AgentSettings;
@@ -117,6 +132,10 @@ export class Agent {
     this.safety = new SessionSafety(deps.secrets ?? []);
     this.emitter.subscribe((e) => deps.store.getState().apply(e));
     this.guards = new Guards(() => this.settings);
+    ({ alwaysOn: this.alwaysOn, ownWrites: this.ownWrites } = createAlwaysOn(
+      deps,
+      () => this.settings,
+    ));
     this.approvals = new ApprovalGate({
       emit: (e) => this.emit(e),
       transition: (e) => this.transition(e),
@@ -125,11 +144,15 @@ export class Agent {
     this.scheduler = new Scheduler({
       runTurn: (trigger) => this.turn(trigger),
       mayThink: () => this.state === 'THINKING',
-      intervalMs: () => this.settings.thinkIntervalMs,
+      intervalMs: () => this.alwaysOn.pacing.interval(),
       backoff: () => this.settings.backoff,
       onScheduled: (at) => this.emit({ type: 'scheduled', at }),
+      nextDueAt: () => this.alwaysOn.reminders.nextAt(),
+      // A reminder is something the user or the model asked for: it ends a [WAIT].
+      mayWakeForSchedule: () => this.state === 'AWAITING_INPUT' && this.transition('RESUME'),
       ...(deps.timers ? { timers: deps.timers } : {}),
     });
+    this.alwaysOn.reminders.onAdded(() => this.scheduler.refresh());
   }
 
   get state(): MachineState {
@@ -175,8 +198,37 @@ export class Agent {
       contextWindow: this.settings.contextWindow,
       maxCycles: this.settings.maxAutonomousCycles,
       budgetPerHour: this.settings.tokenBudgetPerHour,
+      budgetPerDay: this.settings.tokenBudgetPerDay ?? 0,
     });
     this.scheduler.start(0);
+    if (this.deps.watch) {
+      this.watcher = startWatcher({
+        root: this.deps.workspace.root,
+        ownWrites: this.ownWrites,
+        debounceMs: this.deps.watch.debounceMs,
+        onChange: (batch) => this.wakeForChanges(batch),
+        onError: (message) => this.notice(message, 'warn'),
+      });
+    }
+  }
+
+  /** Resolves once the workspace watcher (if any) has finished its first scan. */
+  async watching(): Promise<void> {
+    await this.watcher?.ready;
+  }
+
+  /**
+   * The workspace changed: the changes go in the next turn's note, the pace resets, and a
+   * resting agent looks at once. Paused or waiting for the user, it only remembers them.
+   */
+  wakeForChanges(batch: WorkspaceChanges): void {
+    this.alwaysOn.noteChanges(batch);
+    if (this.state === 'THINKING') this.scheduler.wakeFor('change');
+  }
+
+  /** Sets a reminder (the /remind command); the text of what is wrong, if anything. */
+  remind(at: number, what: string): Reminder | string {
+    return this.alwaysOn.reminders.add(at, what, 'user');
   }
 
   /** Stops everything: the turn in flight is aborted and no timer stays behind. */
@@ -185,7 +237,9 @@ export class Agent {
     this.scheduler.stop();
     this.turnController?.abort();
     this.approvals.cancel();
-    await this.scheduler.idle();
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    await Promise.all([this.scheduler.idle(), watcher?.close()]);
   }
 
   /** Resolves when no turn runs. */
@@ -271,7 +325,8 @@ export class Agent {
   resume(): void {
     if (this.transition('RESUME')) {
       this.cycle = 0;
-      this.scheduler.wake(0);
+      this.alwaysOn.wakeUp();
+      this.scheduler.wake(0, 'resume');
     }
   }
 
@@ -306,10 +361,12 @@ export class Agent {
   }
 
   private async turn(trigger: TurnTrigger): Promise<{ failed: boolean; retryAfterMs?: number }> {
+    // Nothing changed since a cycle that found nothing new: skip this look, spend nothing.
+    if (await this.alwaysOn.skipLook(trigger, this.pendingInputs.length)) return { failed: false };
     const controller = new AbortController();
     this.turnController = controller;
     const turnId = ++this.turnCounter;
-    if (trigger === 'timer') this.cycle += 1;
+    if (trigger !== 'user') this.cycle += 1;
     const command = trigger === 'user' ? this.takeInput() : undefined;
     this.commandInFlight = command !== undefined;
     this.emit({ type: 'turn_start', turnId, trigger, cycle: this.cycle });
@@ -321,48 +378,15 @@ export class Agent {
       cycle: this.cycle,
       ...(command ? { command } : {}),
     };
-    const result = await runTurn(input, {
-      provider: () => this.provider,
-      history: this.history,
-      workspace: this.deps.workspace,
-      emit: (e) => this.emit(e),
-      tools: {
-        registry: this.deps.registry,
-        policy: (kind) => this.settings.approval[kind],
+    const result = await runTurn(
+      input,
+      turnDeps({
+        agent: this,
+        deps: this.deps,
         askApproval: (req, signal) => this.approvals.ask(req, signal),
         alwaysAllowed: this.alwaysAllowed,
-        resultBudgetChars: this.settings.toolResultBudgetChars,
-        secrets: this.deps.secrets ?? [],
-        safety: this.safety,
-        ...(this.settings.maxToolCallsPerReply !== undefined
-          ? { maxCallsPerReply: this.settings.maxToolCallsPerReply }
-          : {}),
-      },
-      buildRequest: (history, t) =>
-        buildTurnRequest({
-          systemPrompt: this.deps.systemPrompt(),
-          history,
-          cycle: t.cycle,
-          trigger: t.trigger,
-          contextWindow: this.settings.contextWindow,
-          sendReasoning: this.settings.sendReasoningInHistory,
-          counter: this.counter,
-        }),
-      countTokens: (text) => this.counter.count(text),
-      ...(this.deps.compact
-        ? {
-            compact: async (signal: AbortSignal) => {
-              await this.deps.compact!(this, signal, false);
-            },
-          }
-        : {}),
-      ...(this.deps.commands
-        ? {
-            runCommand: (text: string, signal: AbortSignal) =>
-              this.deps.commands!(text, this, signal),
-          }
-        : {}),
-    });
+      }),
+    );
     if (this.turnController === controller) this.turnController = undefined;
     this.commandInFlight = false;
     // The exact tokenizer costs ~150 ms of main-thread work and ~30 MB to load. The estimate
@@ -376,6 +400,7 @@ export class Agent {
     }
     // RESPOND's policy settles the machine first, so listeners of turn_end see the new state.
     const report = this.respond(result);
+    await this.alwaysOn.afterCycle(trigger, result, this.pendingInputs.length);
     // More input arrived (or a command and a message were queued together): answer it next.
     if (this.pendingInputs.length > 0) this.scheduler.runUserTurn();
     this.emit({
@@ -395,44 +420,22 @@ export class Agent {
   }
 
   /** RESPOND policy: what the machine does after a turn, and what the scheduler learns. */
-  private respond(result: TurnResult): { failed: boolean; retryAfterMs?: number } {
-    if (result.saveFailed) {
-      this.emit({ type: 'error', error: { kind: 'history_write', message: result.saveFailed } });
-      this.autoPause(t(this.settings.lang, 'pause.historyWrite', { error: result.saveFailed }));
-      return { failed: false };
-    }
-    if (result.outcome === 'error' && result.error) {
-      const failures = this.scheduler.consecutiveFailures + 1;
-      // A server may echo request fields (the key among them) back in its error.
-      const error = { ...result.error, message: this.safety.redactor.redact(result.error.message) };
-      this.lastError = error.message;
-      const retryAfterMs = 'retryAfterMs' in error ? error.retryAfterMs : undefined;
-      this.emit({ type: 'error', turnId: result.trace.turnId, error });
-      // A bad key, an unknown model or a provider that cannot run will not fix itself by
-      // retrying: pause at once and say what to change.
-      const reason = PERMANENT_ERRORS.has(error.kind)
-        ? t(this.settings.lang, 'pause.permanent', { error: this.lastError })
-        : this.guards.failures(failures, this.lastError);
-      if (reason) this.autoPause(reason);
-      return { failed: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-    }
-    if (result.outcome !== 'ok') return { failed: false };
-
-    const usageTokens = this.store.getState().sessionTokens;
-    this.guards.recordTokens(usageTokens - this.spentSoFar);
-    this.spentSoFar = usageTokens;
-    this.emit({ type: 'budget', usedLastHour: this.guards.usedLastHour() });
-
-    if (result.wait) {
-      this.transition('WAIT');
-      return { failed: false };
-    }
-    const reason =
-      this.guards.loop(result.calls, result.reply) ??
-      this.guards.tokenBudget() ??
-      this.guards.cycleLimit(this.cycle);
-    if (reason) this.autoPause(reason);
-    return { failed: false };
+  private respond(result: TurnResult): TurnReport {
+    const spent = this.store.getState().sessionTokens;
+    const report = respondTo(result, {
+      lang: this.settings.lang,
+      failures: this.scheduler.consecutiveFailures,
+      guards: this.guards,
+      budget: this.alwaysOn.budget,
+      newTokens: spent - this.spentSoFar,
+      cycle: this.cycle,
+      redact: (text) => this.safety.redactor.redact(text),
+      emit: (e) => this.emit(e),
+      wait: () => this.transition('WAIT'),
+      autoPause: (reason) => this.autoPause(reason),
+    });
+    if (result.outcome === 'ok') this.spentSoFar = spent;
+    return report;
   }
 
   private autoPause(reason: string): void {

@@ -15,9 +15,22 @@ export const FAILED_NOTE = '[cut off by a connection error]';
 export function buildChatMessages(
   systemPrompt: string,
   history: readonly HistoryMessage[],
-  options: { autonomousCue?: string; sendReasoning?: boolean } = {},
+  options: {
+    autonomousCue?: string;
+    sendReasoning?: boolean;
+    /**
+     * Per-turn notes (time, wake-up reason, what changed) as user-role text placed after the
+     * message whose id is the key ('' for before the first). Earlier turns' notes stay where
+     * they were, so each request extends the previous one byte for byte.
+     */
+    notes?: ReadonlyMap<string, readonly string[]>;
+  } = {},
 ): ChatMessage[] {
   const out: ChatMessage[] = [{ role: 'system', content: systemPrompt }];
+  const addNotes = (key: string): void => {
+    for (const note of options.notes?.get(key) ?? []) push(out, 'user', note);
+  };
+  addNotes('');
   for (const m of history) {
     let role: ChatMessage['role'];
     let content = m.content;
@@ -38,17 +51,30 @@ export function buildChatMessages(
             ? FAILED_NOTE
             : undefined;
     if (note) content = content ? `${content}\n${note}` : note;
-    const last = out[out.length - 1]!;
-    if (out.length > 1 && last.role === role) {
-      last.content = `${last.content}\n\n${content}`;
-      continue;
+    const msg = push(out, role, content);
+    if (msg && options.sendReasoning && m.role === 'assistant' && m.reasoning) {
+      msg.reasoning = m.reasoning;
     }
-    const msg: ChatMessage = { role, content };
-    if (options.sendReasoning && m.role === 'assistant' && m.reasoning) msg.reasoning = m.reasoning;
-    out.push(msg);
+    addNotes(m.id);
   }
   if (out[out.length - 1]!.role !== 'user' && options.autonomousCue) {
     out.push({ role: 'user', content: options.autonomousCue });
   }
   return out;
+}
+
+/** Appends a message, merging it into the last one of the same role; the new one, if any. */
+function push(
+  out: ChatMessage[],
+  role: ChatMessage['role'],
+  content: string,
+): ChatMessage | undefined {
+  const last = out[out.length - 1]!;
+  if (out.length > 1 && last.role === role) {
+    last.content = `${last.content}\n\n${content}`;
+    return undefined;
+  }
+  const msg: ChatMessage = { role, content };
+  out.push(msg);
+  return msg;
 }

@@ -3,6 +3,7 @@ import type { MachineEvent, MachineState } from '../machine/machine.js';
 import type { TurnTrace, TurnTrigger, TurnOutcomeKind } from '../pipeline/phases.js';
 import type { ProviderError, Usage } from '../providers/types.js';
 import type { ToolArg, ToolErrorKind, ToolKind } from '../tools/types.js';
+import type { CycleRecord } from '../ledger/types.js';
 
 export interface ApprovalRequest {
   id: number;
@@ -77,10 +78,15 @@ export type AgentEvent =
       contextWindow?: number;
       maxCycles?: number;
       budgetPerHour?: number;
+      budgetPerDay?: number;
     }
-  | { type: 'budget'; usedLastHour: number }
   /** How many files the agent has changed (and not undone) in this session. */
   | { type: 'files_changed'; count: number }
+  | { type: 'budget'; usedLastHour: number; usedLastDay?: number }
+  /** One turn's ledger record, written to the session folder. */
+  | { type: 'cycle_recorded'; record: CycleRecord }
+  /** The session's earlier ledger records (at start, after /new). */
+  | { type: 'ledger_loaded'; records: readonly CycleRecord[] }
   | { type: 'exit_requested' };
 
 export type AgentListener = (event: AgentEvent) => void;

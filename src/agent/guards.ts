@@ -9,17 +9,13 @@ export interface GuardSettings {
   lang: Lang;
   /** 0 = unlimited */
   maxAutonomousCycles: number;
-  /** 0 = off */
-  tokenBudgetPerHour: number;
   maxConsecutiveFailures: number;
 }
 
-const HOUR_MS = 60 * 60 * 1000;
 const REPEAT_LIMIT = 3;
 
 export class Guards {
   private readonly recentCalls: string[] = [];
-  private readonly recentReplies: string[] = [];
   private readonly spend: { at: number; tokens: number }[] = [];
 
   constructor(private readonly settings: () => GuardSettings) {}
@@ -32,26 +28,6 @@ export class Guards {
     return undefined;
   }
 
-  recordTokens(tokens: number, now = Date.now()): void {
-    this.spend.push({ at: now, tokens });
-  }
-
-  /** Tokens spent in the hour before `now`. */
-  usedLastHour(now = Date.now()): number {
-    while (this.spend.length > 0 && this.spend[0]!.at < now - HOUR_MS) this.spend.shift();
-    return this.spend.reduce((sum, s) => sum + s.tokens, 0);
-  }
-
-  tokenBudget(now = Date.now()): string | undefined {
-    const budget = this.settings().tokenBudgetPerHour;
-    const used = this.usedLastHour(now);
-    if (budget <= 0) return undefined;
-    if (used >= budget) {
-      return t(this.settings().lang, 'pause.tokenBudget', { used, limit: budget });
-    }
-    return undefined;
-  }
-
   failures(consecutive: number, lastError: string): string | undefined {
     const max = this.settings().maxConsecutiveFailures;
     if (max > 0 && consecutive >= max) {
@@ -60,8 +36,11 @@ export class Guards {
     return undefined;
   }
 
-  /** The same tool call with the same arguments three times in a row, or near-identical replies. */
-  loop(calls: readonly string[], reply: string): string | undefined {
+  /**
+   * The same tool call with the same arguments three times in a row. Near-identical replies
+   * no longer pause: they count as "nothing new", and pacing rests longer instead.
+   */
+  loop(calls: readonly string[]): string | undefined {
     for (const call of calls) {
       this.recentCalls.push(call);
       if (this.recentCalls.length > REPEAT_LIMIT) this.recentCalls.shift();
@@ -73,29 +52,17 @@ export class Guards {
         });
       }
     }
-    // An empty reply counts too: a model answering nothing, turn after turn, is a loop.
-    const norm = reply.toLowerCase().replace(/\s+/g, ' ').trim() || '(empty reply)';
-    this.recentReplies.push(norm);
-    if (this.recentReplies.length > REPEAT_LIMIT) this.recentReplies.shift();
-    if (
-      this.recentReplies.length === REPEAT_LIMIT &&
-      this.recentReplies.every((r) => nearlySame(r, norm))
-    ) {
-      this.recentReplies.length = 0;
-      return t(this.settings().lang, 'pause.nearIdentical', { count: REPEAT_LIMIT });
-    }
     return undefined;
   }
 
   /** A user message starts a fresh count. */
   reset(): void {
     this.recentCalls.length = 0;
-    this.recentReplies.length = 0;
   }
 }
 
 /** Near-identical: equal, or differing only in a small tail/head (e.g. a counter). */
-function nearlySame(a: string, b: string): boolean {
+export function nearlySame(a: string, b: string): boolean {
   if (a === b) return true;
   const longer = Math.max(a.length, b.length);
   if (longer === 0) return true;

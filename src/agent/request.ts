@@ -30,23 +30,29 @@ export function buildTurnRequest(input: {
   contextWindow: number;
   sendReasoning: boolean;
   counter: TokenCounter;
+  /** Per-turn notes of this and earlier turns, pinned in place (see `TurnNotes`). */
+  notes?: ReadonlyMap<string, readonly string[]>;
+  /** This turn's own note, already in `notes`: counted in the request's size. */
+  note?: string | undefined;
 }): { messages: ChatMessage[]; promptTokens: number } {
   const { counter, systemPrompt } = input;
   // Only an autonomous turn says the user is away; most APIs want the last message to be the
   // user's, so other turns get a neutral cue when they need one at all.
   const cue = input.trigger === 'timer' ? autonomousCue(input.cycle) : CONTINUE_CUE;
   const budget = input.contextWindow - replyReserve(input.contextWindow);
-  const fixed = counter.count(systemPrompt) + counter.count(cue) + 16;
+  const tail = input.note ?? cue;
+  const fixed = counter.count(systemPrompt) + counter.count(tail) + 16;
   const fitted = fitHistory(input.history, budget, (m) => counter.countMessage(m), fixed);
   const messages = buildChatMessages(systemPrompt, fitted.messages, {
     autonomousCue: cue,
     sendReasoning: input.sendReasoning,
+    ...(input.notes ? { notes: input.notes } : {}),
   });
   const last = messages[messages.length - 1];
   const promptTokens = counter.countContext(
     systemPrompt,
     fitted.messages,
-    last?.content === cue ? cue : '',
+    input.note ?? (last?.content === cue ? cue : ''),
   );
   return { messages, promptTokens };
 }

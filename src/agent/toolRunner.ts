@@ -26,6 +26,8 @@ export interface ToolRunnerDeps {
   resultBudgetChars: number;
   /** Strings (API keys) removed from every result before anyone sees it. */
   secrets?: readonly string[];
+  /** Told around each write-kind call, so the workspace watcher ignores the agent's own writes. */
+  ownWrites?: { touching(args: readonly ToolArg[], done: boolean): void };
   /**
    * The session's redactor, read index and data boundary. When absent one is built from
    * `secrets` for this reply alone (so nothing is remembered between replies).
@@ -121,7 +123,10 @@ export async function runToolCalls(
           };
           status = 'skipped';
         } else {
+          const own = isWrite(deps.registry.get(item.name)?.kind) ? deps.ownWrites : undefined;
+          own?.touching(item.args, false);
           result = (await deps.registry.run(item.name, item.args, toolCtx)).result;
+          own?.touching(item.args, true);
           status = result.ok ? 'ok' : 'error';
         }
       } else {
@@ -160,6 +165,10 @@ export async function runToolCalls(
     deps.onOutcome?.(run.length, notRun, items.length - 1);
   }
   return outcomes;
+}
+
+function isWrite(kind: ToolKind | undefined): boolean {
+  return kind === 'write' || kind === 'destructive';
 }
 
 async function decide(

@@ -26,6 +26,8 @@ import { SessionJournal } from '../journal/sessionJournal.js';
 import { withJournal } from '../journal/wrap.js';
 import { finishCrashRecord } from '../journal/recover.js';
 import { McpManager } from '../mcp/manager.js';
+import { Reminders } from '../schedule/reminders.js';
+import { createRemindTool } from '../tools/remind.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -48,6 +50,11 @@ export interface AppOptions {
   confirmSession?(session: ForeignSession): Promise<boolean>;
   /** Cogito's package folder, whose program files no tool may change (default: the running one). */
   installRoot?: string;
+  /**
+   * The screen's always-on behaviour: pacing, the zero-token idle path and the workspace
+   * watcher. Print mode runs a fixed number of cycles and leaves it off.
+   */
+  background?: boolean;
 }
 
 export interface App {
@@ -148,19 +155,28 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     };
   }
   const mcp = new McpManager({ servers: config.mcpServers, workspaceRoot: workspace.root });
+  const reminders = new Reminders();
   const registry = new ToolRegistry(
     [
       ...withJournal(createFileTools(), () => journals.current()),
+      createRemindTool(reminders),
       ...createWebTools({ search: config.search, fetch: config.fetch }),
       ...createSystemTools(),
     ],
     [mcp],
   );
 
+  const thinkIntervalMs = opts.flags.thinkIntervalMs ?? config.thinkIntervalMs;
   const settings: AgentSettings = {
-    thinkIntervalMs: opts.flags.thinkIntervalMs ?? config.thinkIntervalMs,
+    thinkIntervalMs,
     maxAutonomousCycles: config.maxAutonomousCycles,
     tokenBudgetPerHour: config.tokenBudgetPerHour,
+    tokenBudgetPerDay: config.tokenBudgetPerDay,
+    // Print mode runs its cycles back to back: no pacing there.
+    maxIntervalMs:
+      opts.background === false
+        ? thinkIntervalMs
+        : Math.max(config.pacing.maxIntervalMs, thinkIntervalMs),
     maxConsecutiveFailures: config.maxConsecutiveFailures,
     backoff: config.backoff,
     toolResultBudgetChars: config.toolResultBudgetChars,
@@ -188,6 +204,8 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     journals,
     initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
     mcp,
+    reminders,
+    alwaysOn: opts.background === false ? { idleSkip: false } : { watch: {} },
   });
   // After this function returns, so spawning and handshakes never hold up the first frame;
   // their tools join the prompt from the turn after they connect.

@@ -16,6 +16,11 @@ import type { Workspace } from '../tools/workspace.js';
 import type { PersonaSet } from './personas.js';
 import type { SessionJournal } from '../journal/sessionJournal.js';
 import type { McpServerStatus } from '../mcp/status.js';
+import type { Timers } from '../scheduler/scheduler.js';
+import type { Reminders } from '../schedule/reminders.js';
+import { Ledger } from '../ledger/ledger.js';
+import { CycleRecorder } from '../ledger/recorder.js';
+import { parseReply } from '../protocol/parser.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
 export interface AgentParts {
@@ -33,6 +38,10 @@ export interface AgentParts {
   journals?: SessionJournal;
   /** The MCP servers, for /mcp (their tools reach the agent through the registry). */
   mcp?: { status(): McpServerStatus[] };
+  /** Always-on wiring: watch the workspace, skip idle looks (both default on in the app). */
+  alwaysOn?: { watch?: { debounceMs?: number } | false; idleSkip?: boolean; timers?: Timers };
+  /** The reminders behind the registry's `remind` tool. */
+  reminders?: Reminders;
 }
 
 /**
@@ -78,6 +87,10 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
       (k): k is string => typeof k === 'string',
     ),
     systemPrompt,
+    ...(parts.alwaysOn?.watch ? { watch: parts.alwaysOn.watch } : {}),
+    ...(parts.alwaysOn?.idleSkip === false ? { idleSkip: false } : {}),
+    ...(parts.alwaysOn?.timers ? { timers: parts.alwaysOn.timers } : {}),
+    ...(parts.reminders ? { reminders: parts.reminders } : {}),
     compact: createCompactHook(compactor, () => current),
     commands: createCommandRunner({
       sessions: parts.sessions,
@@ -88,6 +101,7 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
         current = next;
         parts.journals?.switchTo(next);
         agent.setHistory(next);
+        openLedger();
       },
       currentSessionId: () => current.id,
       currentSession: () => current,
@@ -104,5 +118,23 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
     journals.onChange(report);
     report();
   }
+  // The cycle ledger: one record per turn, in the current session's folder.
+  let ledger: Ledger;
+  const openLedger = (): void => {
+    ledger = Ledger.inDir(current.dir, (message) => agent.notice(message, 'warn'));
+    agent.emit({ type: 'ledger_loaded', records: ledger.records() });
+  };
+  const now = parts.alwaysOn?.timers ? () => parts.alwaysOn!.timers!.now() : Date.now;
+  const recorder = new CycleRecorder({
+    kindOf: (name) => registry.get(name)?.kind,
+    now,
+    shown: (reply) => parseReply(reply).text,
+    write: (record) => {
+      ledger.append(record);
+      agent.emit({ type: 'cycle_recorded', record });
+    },
+  });
+  agent.subscribe(recorder.listener);
+  openLedger();
   return { agent, currentSession: () => current };
 }

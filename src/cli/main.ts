@@ -69,7 +69,12 @@ export async function main(io: MainIo): Promise<number> {
     return io.runTui(flags);
   }
 
-  const made = await createApp({ flags, env: io.env, initialState: 'AWAITING_INPUT' });
+  const made = await createApp({
+    flags,
+    env: io.env,
+    initialState: 'AWAITING_INPUT',
+    background: false,
+  });
   if (!made.ok) {
     io.stderr.write(`${made.message}\n`);
     return made.exitCode;

@@ -8,6 +8,7 @@ import { MODEL_COMMAND } from './model.js';
 import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
 import { sessionList } from './sessionList.js';
 import { CHANGE_COMMANDS } from './changes.js';
+import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
 
 const KINDS: readonly ToolKind[] = ['read', 'write', 'destructive', 'network', 'process'];
 const POLICIES = ['auto', 'ask', 'deny'] as const;
@@ -238,4 +239,5 @@ export const COMMANDS: readonly SlashCommand[] = [
       return 'listen';
     },
   },
+  ...ALWAYS_ON_COMMANDS,
 ];

@@ -70,6 +70,17 @@ export const backoffSchema = z
   })
   .prefault({});
 
+/** The default `tokenBudgetPerDay`: about the price of a coffee a day on DeepSeek or Qwen. */
+export const DEFAULT_DAILY_BUDGET = 2_000_000;
+
+/** Pacing: how long the agent may rest between looks when nothing changes. */
+export const pacingSchema = z
+  .strictObject({
+    /** The longest rest between two autonomous looks (default 30 minutes). */
+    maxIntervalMs: positiveInt().default(30 * 60_000),
+  })
+  .prefault({});
+
 export const quirksSchema = z
   .strictObject({
     /** Send earlier replies' reasoning back to the model (DeepSeek rejects it, so off). */
@@ -103,10 +114,13 @@ export const configSchema = z
     persona: z.string().min(1).default('assistant'),
     language: z.enum(['en', 'zh', 'auto']).default('auto'),
     thinkIntervalMs: nonNegativeInt().default(3_000),
-    /** 0 = unlimited. */
-    maxAutonomousCycles: nonNegativeInt().default(20),
+    /** 0 = unlimited (the default: pacing and the daily budget keep it cheap). */
+    maxAutonomousCycles: nonNegativeInt().default(0),
     /** 0 = no budget. */
     tokenBudgetPerHour: nonNegativeInt().default(0),
+    /** 0 = no budget. Checked before each request, like the hourly one. */
+    tokenBudgetPerDay: nonNegativeInt().default(DEFAULT_DAILY_BUDGET),
+    pacing: pacingSchema,
     contextWindow: positiveInt().optional(),
     compressAt: z.number().gt(0).lt(1).default(0.7),
     compressTurns: positiveInt().default(150),

@@ -24,7 +24,8 @@ export const PHASE_TRANSITIONS: Readonly<
   RESTORE: { next: 'COMPACT', aborted: 'SAVE', error: 'SAVE' },
   COMPACT: { next: 'COMMAND', aborted: 'SAVE', error: 'SAVE' },
   COMMAND: { next: 'BUILD', shortcut: 'DONE', aborted: 'SAVE', error: 'SAVE' },
-  BUILD: { next: 'RUN', aborted: 'SAVE', error: 'SAVE' },
+  // A request that would break a token budget is not sent: straight to RESPOND, which pauses.
+  BUILD: { next: 'RUN', shortcut: 'RESPOND', aborted: 'SAVE', error: 'SAVE' },
   RUN: { next: 'SAVE', aborted: 'SAVE', error: 'SAVE' },
   // SAVE and RESPOND always go on: an abort or error there still finishes the turn.
   SAVE: { next: 'RESPOND', aborted: 'RESPOND', error: 'RESPOND' },
@@ -57,5 +58,10 @@ export interface TurnTrace {
   outcome: TurnOutcomeKind;
 }
 
-export type TurnTrigger = 'timer' | 'user' | 'start';
-export type TurnOutcomeKind = 'ok' | 'command' | 'aborted' | 'error';
+/**
+ * Why a turn started (its wake-up reason): the user wrote, the think interval passed, the
+ * workspace changed, a reminder came due, or autonomy was resumed.
+ */
+export type TurnTrigger = 'timer' | 'user' | 'start' | 'change' | 'schedule' | 'resume';
+/** `blocked`: BUILD found that the request would exceed a token budget and did not send it. */
+export type TurnOutcomeKind = 'ok' | 'command' | 'aborted' | 'error' | 'blocked';

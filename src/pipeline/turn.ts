@@ -45,6 +45,11 @@ export interface TurnDeps {
   compact?(signal: AbortSignal): Promise<void>;
   /** COMMAND: runs a slash command; true when it handled the turn. */
   runCommand?(text: string, signal: AbortSignal): Promise<boolean>;
+  /**
+   * Checked in BUILD before anything is sent, with the request's estimated size: the reason
+   * not to send it (a token budget it would exceed), or undefined to go ahead.
+   */
+  preflight?(promptTokens: number): string | undefined;
 }
 
 export interface TurnInput {
@@ -64,6 +69,10 @@ export interface TurnResult {
   calls: string[];
   error?: ProviderError | { kind: string; message: string };
   saveFailed?: string;
+  /** Why BUILD did not send the request (outcome `blocked`). */
+  blocked?: string;
+  /** Each call with the result the model saw, to tell a cycle that found something new. */
+  results: string[];
   trace: TurnTrace;
 }
 
@@ -78,6 +87,9 @@ interface Work {
   promptTokens: number;
   error?: TurnResult['error'];
   saveFailed?: string;
+  blocked?: string;
+  /** The reply as shown, without calls and the trailing [WAIT]. */
+  shown: string;
   command: boolean;
   /** The reply's id once it is saved ahead of its tools (the crash record). */
   savedReplyId?: string;
@@ -103,6 +115,7 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
     streamEnded: false,
     gotUsage: false,
     promptTokens: 0,
+    shown: '',
     command: false,
     savedResults: new Set(),
   };
@@ -123,6 +136,11 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
       const request = deps.buildRequest(deps.history.messages(), turn);
       messages = request.messages;
       work.promptTokens = request.promptTokens;
+      const blocked = deps.preflight?.(request.promptTokens);
+      if (blocked !== undefined) {
+        work.blocked = blocked;
+        return 'shortcut';
+      }
       deps.emit({ type: 'request_start', turnId: turn.turnId, promptTokens: request.promptTokens });
       return 'next';
     },
@@ -136,6 +154,7 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
       if (parsed === undefined) return 'aborted';
       work.items = parsed.items;
       work.wait = parsed.wait;
+      work.shown = parsed.text;
       if (parsed.items.length === 0) return 'next';
       const replyId = saveReplyAhead(deps, work);
       const change = { turn: replyId, trigger: turn.trigger, callIndex: 0 };
@@ -188,11 +207,13 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
 
   const outcome: TurnOutcomeKind = work.command
     ? 'command'
-    : work.error
-      ? 'error'
-      : turn.signal.aborted
-        ? 'aborted'
-        : 'ok';
+    : work.blocked !== undefined
+      ? 'blocked'
+      : work.error
+        ? 'error'
+        : turn.signal.aborted
+          ? 'aborted'
+          : 'ok';
   const trace: TurnTrace = {
     turnId: turn.turnId,
     trigger: turn.trigger,
@@ -210,6 +231,8 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
     ),
     ...(work.error ? { error: work.error } : {}),
     ...(work.saveFailed ? { saveFailed: work.saveFailed } : {}),
+    ...(work.blocked !== undefined ? { blocked: work.blocked } : {}),
+    results: work.outcomes.map((o) => `${o.call}\n${o.ok ? 'ok' : 'error'}\n${o.body}`),
     trace,
   };
 }
@@ -307,7 +330,9 @@ function save(turn: TurnInput, deps: TurnDeps, work: Work): void {
     }
     return;
   }
-  if (work.reply || work.reasoning) {
+  // A reply that is only [WAIT] ends the turn silently: nothing empty is shown or stored.
+  const onlyWait = work.wait && work.shown === '' && work.items.length === 0;
+  if ((work.reply || work.reasoning) && !onlyWait) {
     const assistant = makeMessage('assistant', work.reply, {
       ...(work.reasoning ? { reasoning: work.reasoning } : {}),
       ...(interrupted ? { interrupted: true } : {}),

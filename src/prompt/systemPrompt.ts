@@ -6,16 +6,18 @@ export interface SystemPromptInput {
   /** 'en', 'zh', or undefined to follow the user. */
   language?: string;
   platform?: string;
-  now?: Date;
 }
 
 /**
  * The base system prompt: who the agent is, where it lives, the tools (generated from the
  * registry, so there is no second list to keep in sync), the call protocol and when to stop
  * and wait for the user.
+ *
+ * It holds nothing that changes from turn to turn (no clock): the same inputs give the same
+ * bytes, so a provider's prompt cache and a local model's KV cache hit on every request. The
+ * time and the wake-up reason go in a short note at the end of each request instead.
  */
 export function buildSystemPrompt(input: SystemPromptInput): string {
-  const now = input.now ?? new Date();
   const persona = input.persona
     ? `# Persona: ${input.persona.name}\n${input.persona.body.trim()}\n`
     : '# Persona\nYou are Cogito, a calm, curious and careful assistant.\n';
@@ -30,7 +32,7 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
 ${persona}
 # Workspace
 Your workspace is ${input.workspaceRoot}. Paths are relative to it; you cannot reach outside it.
-Platform: ${input.platform ?? process.platform}. Now: ${now.toISOString()}.
+Platform: ${input.platform ?? process.platform}. The current time is in the note at the end of each request.
 
 # Tools
 ${input.toolList}

@@ -27,7 +27,12 @@ export interface ReplyIndex {
 
 export const OPEN_TAG = '[tool]';
 export const CLOSE_TAG = '[/tool]';
-const WAIT_TAG = '[wait]';
+/**
+ * The `[WAIT]` contract: the tag, optionally in bold (`**[WAIT]**`), then at most four
+ * punctuation characters (`[WAIT].`, `[WAIT]!`), at the very end of the reply. Models write
+ * these variants often enough that missing them would keep a session running for nothing.
+ */
+const TRAILING_WAIT = /(?:\*\*|__)?\[wait\](?:\*\*|__)?\p{P}{0,4}$/iu;
 
 /** Builds the index of `src` in one pass per landmark kind. */
 export function indexReply(src: string): ReplyIndex {
@@ -75,10 +80,10 @@ export function* indexReplySteps(src: string): Generator<void, ReplyIndex, void>
   }
 
   const trimmed = src.trimEnd();
-  const waitAt =
-    trimmed.length >= WAIT_TAG.length && trimmed.slice(-WAIT_TAG.length).toLowerCase() === WAIT_TAG
-      ? trimmed.length - WAIT_TAG.length
-      : -1;
+  // Only the tail can hold it: bounded, so a long reply costs nothing extra here.
+  const tail = trimmed.slice(-32);
+  const found = TRAILING_WAIT.exec(tail);
+  const waitAt = found ? trimmed.length - tail.length + found.index : -1;
 
   return { src, openTags, closeTags, fenceLines, breaks, runs, backticks, waitAt };
 }

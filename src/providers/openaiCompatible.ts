@@ -56,6 +56,10 @@ interface RawUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
   total_tokens?: number;
+  /** OpenAI, Qwen, Moonshot and most others. */
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+  /** DeepSeek. */
+  prompt_cache_hit_tokens?: number;
 }
 
 /** Creates the provider; nothing is sent until `stream` is iterated. */
@@ -121,10 +125,12 @@ function checkSettings(opts: OpenAICompatibleOptions): ProviderError | undefined
 function toUsage(raw: RawUsage): Usage {
   const promptTokens = raw.prompt_tokens ?? 0;
   const completionTokens = raw.completion_tokens ?? 0;
+  const cached = raw.prompt_tokens_details?.cached_tokens ?? raw.prompt_cache_hit_tokens;
   return {
     promptTokens,
     completionTokens,
     totalTokens: raw.total_tokens ?? promptTokens + completionTokens,
+    ...(typeof cached === 'number' && cached >= 0 ? { cachedPromptTokens: cached } : {}),
   };
 }
 

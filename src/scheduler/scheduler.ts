@@ -29,6 +29,13 @@ export interface SchedulerDeps {
   timers?: Timers;
   /** Told when the next autonomous turn is due (undefined: none scheduled). */
   onScheduled?(at: number | undefined): void;
+  /** When the next reminder is due: the one timer also covers it, whatever the state. */
+  nextDueAt?(): number | undefined;
+  /**
+   * Whether a reminder may start a turn now (the agent may leave AWAITING_INPUT for it).
+   * Asked only when a reminder is due; without it reminders wait for THINKING.
+   */
+  mayWakeForSchedule?(): boolean;
 }
 
 /**
@@ -40,6 +47,10 @@ export class Scheduler {
   private timer: unknown;
   private running: Promise<void> | undefined;
   private pendingUserTurn = false;
+  /** A change or reminder wake-up that arrived while a turn ran: it goes next. */
+  private pendingWake: TurnTrigger | undefined;
+  /** When the next autonomous look is due by the think interval (not by a reminder). */
+  private thinkAt: number | undefined;
   private stopped = true;
   private failures = 0;
   private readonly timers: Timers;
@@ -58,6 +69,8 @@ export class Scheduler {
   stop(): void {
     this.stopped = true;
     this.pendingUserTurn = false;
+    this.pendingWake = undefined;
+    this.thinkAt = undefined;
     this.clearTimer();
   }
 
@@ -80,9 +93,36 @@ export class Scheduler {
   }
 
   /** Autonomy resumed: think soon (after `delayMs`) unless a turn is already going. */
-  wake(delayMs = 0): void {
+  wake(delayMs = 0, trigger: TurnTrigger = 'timer'): void {
     if (this.stopped || this.running) return;
+    if (delayMs === 0 && trigger !== 'timer') {
+      this.clearTimer();
+      this.launch(trigger);
+      return;
+    }
     this.schedule(delayMs);
+  }
+
+  /**
+   * Something happened that deserves a look now (the workspace changed, a reminder): start
+   * a turn with that reason at once, or right after the turn in flight.
+   */
+  wakeFor(trigger: TurnTrigger): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.pendingWake ??= trigger;
+      return;
+    }
+    if (!this.deps.mayThink()) return;
+    this.clearTimer();
+    this.launch(trigger);
+  }
+
+  /** Re-arms the timer (a reminder was added): the think time stays where it was. */
+  refresh(): void {
+    if (this.stopped || this.running) return;
+    const now = this.timers.now();
+    this.arm(this.thinkAt !== undefined ? Math.max(0, this.thinkAt - now) : undefined);
   }
 
   /** Resolves when no turn is running (for print mode and tests). */
@@ -119,22 +159,52 @@ export class Scheduler {
       this.launch('user');
       return;
     }
-    if (!this.stopped && this.deps.mayThink()) this.schedule(delay);
+    const wake = this.pendingWake;
+    this.pendingWake = undefined;
+    if (this.stopped) return;
+    if (wake !== undefined && !report.failed && this.deps.mayThink()) {
+      this.launch(wake);
+      return;
+    }
+    this.schedule(delay);
   }
 
   private schedule(delayMs: number): void {
+    this.arm(this.deps.mayThink() ? delayMs : undefined);
+  }
+
+  /**
+   * The one timer: at the think time (`thinkInMs`, undefined when not thinking) or the next
+   * reminder, whichever comes first.
+   */
+  private arm(thinkInMs: number | undefined): void {
     this.clearTimer();
-    const at = this.timers.now() + delayMs;
+    const now = this.timers.now();
+    this.thinkAt = thinkInMs === undefined ? undefined : now + thinkInMs;
+    const due = this.deps.nextDueAt?.();
+    const at = Math.min(this.thinkAt ?? Infinity, due ?? Infinity);
+    if (at === Infinity) {
+      this.deps.onScheduled?.(undefined);
+      return;
+    }
     this.deps.onScheduled?.(at);
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = undefined;
-      // The state may have changed while we waited (interrupt, pause): check again.
-      if (this.stopped || this.running || !this.deps.mayThink()) {
-        this.deps.onScheduled?.(undefined);
-        return;
-      }
-      this.launch('timer');
-    }, delayMs);
+    this.timer = this.timers.setTimeout(() => this.fire(), Math.max(0, at - now));
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.thinkAt = undefined;
+    const due = this.deps.nextDueAt?.();
+    const reminder = due !== undefined && due <= this.timers.now();
+    // The state may have changed while we waited (interrupt, pause): check again.
+    const may = reminder
+      ? this.deps.mayThink() || (this.deps.mayWakeForSchedule?.() ?? false)
+      : this.deps.mayThink();
+    if (this.stopped || this.running || !may) {
+      this.deps.onScheduled?.(undefined);
+      return;
+    }
+    this.launch(reminder ? 'schedule' : 'timer');
   }
 
   private clearTimer(): void {

@@ -2,6 +2,7 @@ import type { HistoryMessage } from '../core/messages.js';
 import type { AgentEvent, ApprovalRequest, ToolLogEntry } from '../agent/events.js';
 import type { MachineState } from '../machine/machine.js';
 import type { TurnTrace } from '../pipeline/phases.js';
+import type { CycleRecord } from '../ledger/types.js';
 
 export interface Notice {
   id: number;
@@ -46,10 +47,22 @@ export interface AgentViewState {
   budgetUsed: number;
   /** Files the agent changed in this session and has not undone (from the change journal). */
   filesChanged: number;
+  /** tokenBudgetPerDay (0 = off) and the tokens used in the last 24 hours. */
+  budgetPerDay: number;
+  budgetUsedDay: number;
+  /** Prompt tokens the server reported as served from its cache, this session and last request. */
+  sessionCachedTokens: number;
+  lastCachedTokens: number;
+  /** Tool calls running now: with `streaming`, what "in flight" means for the status label. */
+  toolsRunning: number;
+  /** The cycle ledger's recent records (the ledger view, the away digest). */
+  ledger: readonly CycleRecord[];
   exitRequested: boolean;
 }
 
 export const MAX_TRACES = 50;
+/** The ledger records the screen keeps. */
+export const MAX_LEDGER = 500;
 export const MAX_NOTICES = 100;
 /** The tool log keeps this many entries; older ones stay in the history, not on screen. */
 export const MAX_TOOL_LOG = 5000;
@@ -79,6 +92,12 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     budgetPerHour: 0,
     budgetUsed: 0,
     filesChanged: 0,
+    budgetPerDay: 0,
+    budgetUsedDay: 0,
+    sessionCachedTokens: 0,
+    lastCachedTokens: 0,
+    toolsRunning: 0,
+    ledger: [],
     exitRequested: false,
     ...init,
   };
@@ -143,6 +162,8 @@ export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentV
       return {
         contextTokens: event.usage.promptTokens,
         sessionTokens: state.sessionTokens + event.usage.totalTokens,
+        sessionCachedTokens: state.sessionCachedTokens + (event.usage.cachedPromptTokens ?? 0),
+        lastCachedTokens: event.usage.cachedPromptTokens ?? 0,
       };
     case 'message_added': {
       const m = event.message;
@@ -157,8 +178,15 @@ export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentV
       return patch;
     }
     case 'tool_start':
+      return {
+        toolLog: upsertTool(state.toolLog, event.entry),
+        toolsRunning: state.toolsRunning + 1,
+      };
     case 'tool_end':
-      return { toolLog: upsertTool(state.toolLog, event.entry) };
+      return {
+        toolLog: upsertTool(state.toolLog, event.entry),
+        toolsRunning: Math.max(0, state.toolsRunning - 1),
+      };
     case 'approval_request':
       return { approval: event.request };
     case 'approval_resolved':
@@ -166,6 +194,9 @@ export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentV
     case 'turn_end':
       return {
         streaming: false,
+        toolsRunning: 0,
+        // A reply that was only [WAIT] is not stored: nothing of it stays on screen either.
+        liveReply: '',
         traces: [...state.traces.slice(-(MAX_TRACES - 1)), event.trace],
       };
     case 'error':
@@ -181,9 +212,17 @@ export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentV
         ...(event.contextWindow !== undefined ? { contextWindow: event.contextWindow } : {}),
         ...(event.maxCycles !== undefined ? { maxCycles: event.maxCycles } : {}),
         ...(event.budgetPerHour !== undefined ? { budgetPerHour: event.budgetPerHour } : {}),
+        ...(event.budgetPerDay !== undefined ? { budgetPerDay: event.budgetPerDay } : {}),
       };
     case 'budget':
-      return { budgetUsed: event.usedLastHour };
+      return {
+        budgetUsed: event.usedLastHour,
+        ...(event.usedLastDay !== undefined ? { budgetUsedDay: event.usedLastDay } : {}),
+      };
+    case 'cycle_recorded':
+      return { ledger: [...state.ledger.slice(-(MAX_LEDGER - 1)), event.record] };
+    case 'ledger_loaded':
+      return { ledger: event.records.slice(-MAX_LEDGER) };
     case 'files_changed':
       return { filesChanged: event.count };
     case 'exit_requested':

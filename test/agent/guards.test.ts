@@ -42,12 +42,14 @@ describe('auto-pause rules', () => {
     expect(h.server.requests).toHaveLength(4);
   });
 
-  it('pauses when the hourly token budget is spent', async () => {
-    h = await createHarness({ initialState: 'THINKING', settings: { tokenBudgetPerHour: 250 } });
+  it('pauses before sending a request that would pass the hourly token budget', async () => {
+    // Each request costs 6000 by the server's count: the third would pass 12 000, so it is
+    // never sent.
+    h = await createHarness({ initialState: 'THINKING', settings: { tokenBudgetPerHour: 12_000 } });
     h.server.setDefault((req) => ({
       kind: 'stream',
       content: NOTES[req.index % NOTES.length]!,
-      usage: { prompt_tokens: 80, completion_tokens: 20 },
+      usage: { prompt_tokens: 5980, completion_tokens: 20 },
     }));
     h.agent.start();
     const s = await waitForStore(
@@ -55,9 +57,11 @@ describe('auto-pause rules', () => {
       (st) => st.machine === 'PAUSED',
       'the budget pause',
     );
-    expect(s.pauseReason).toMatch(/300 tokens used in the last hour, over the budget of 250/);
+    expect(s.pauseReason).toMatch(/paused before sending: the next request \(~\d+ tokens\)/);
+    expect(s.pauseReason).toMatch(/hourly token budget \(12000 of 12000 used|12000/);
+    expect(s.pauseReason).toMatch(/refills at \d\d:\d\d/);
     await h.agent.idle();
-    expect(h.server.requests).toHaveLength(3);
+    expect(h.server.requests).toHaveLength(2);
   });
 
   it('the loop guard pauses when the same tool call repeats three times', async () => {
@@ -73,16 +77,21 @@ describe('auto-pause rules', () => {
     expect(h.server.requests).toHaveLength(3);
   });
 
-  it('the loop guard pauses on near-identical replies', async () => {
-    h = await createHarness({ initialState: 'THINKING' });
+  it('near-identical replies no longer pause: the agent rests longer instead', async () => {
+    h = await createHarness({ initialState: 'THINKING', settings: { maxIntervalMs: 60_000 } });
     h.server.setDefault((req) => ({
       kind: 'stream',
       content: `Nothing new in the workspace (check ${req.index}).`,
     }));
     h.agent.start();
-    const s = await waitForStore(h.agent.store, (st) => st.machine === 'PAUSED', 'the loop pause');
-    expect(s.pauseReason).toMatch(/nearly identical/);
-    expect(h.server.requests).toHaveLength(3);
+    const s = await waitForStore(
+      h.agent.store,
+      (st) => st.nextTurnAt !== undefined && st.nextTurnAt - Date.now() > 20_000,
+      'a long rest',
+    );
+    expect(s.machine).toBe('THINKING');
+    expect(s.pauseReason).toBeUndefined();
+    expect(h.server.requests).toHaveLength(1);
   });
 
   it('a history write error pauses the agent with the reason and keeps the message on screen', async () => {

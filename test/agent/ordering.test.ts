@@ -35,7 +35,9 @@ describe('what the user sends mid-turn', () => {
     ]);
     const sent = h.server.requests[1]!.body.messages as { role: string; content: string }[];
     expect(sent.at(-1)).toEqual({ role: 'user', content: 'please stop and list files' });
-    expect(JSON.stringify(sent)).not.toContain('The user is not here');
+    // The earlier autonomous turn's note stays where it was (append-only requests); the
+    // request ends on the user's words, with no note saying they are away.
+    expect(JSON.stringify(sent.at(-1))).not.toContain('The user is not here');
   });
 
   it('while paused, a follow-up stops the answer still streaming and is answered after it', async () => {

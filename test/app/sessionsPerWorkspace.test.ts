@@ -93,7 +93,8 @@ describe('sessions belong to a workspace', () => {
     await talk(b, 'B holds invoices', 'Noted: invoices.');
     // What B sends the model carries nothing of A's conversation.
     const sentFromB = JSON.stringify(server.requests.at(-1)!.body.messages);
-    expect(sentFromB).not.toContain('tea');
+    expect(sentFromB).not.toContain('about tea');
+    expect(sentFromB).not.toContain('Noted: tea');
     await closeAll();
 
     const a2 = await openOk(wsA);

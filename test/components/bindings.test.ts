@@ -283,6 +283,7 @@ describe('every row of the table', () => {
     'Ctrl+C': ['c', K.ctrl],
     'Ctrl+L': ['l', K.ctrl],
     'Ctrl+P': ['p', K.ctrl],
+    'Ctrl+G': ['g', K.ctrl],
     'Ctrl+A': ['a', K.ctrl],
     'Ctrl+E': ['e', K.ctrl],
     'Ctrl+U': ['u', K.ctrl],

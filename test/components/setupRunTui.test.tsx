@@ -106,6 +106,8 @@ describe('runTui and the setup wizard', () => {
     await r.until('Choose a persona');
     r.press('\r');
     await r.until('Save and start?');
+    // The last step says what a forgotten session may spend a day.
+    await r.until('Daily token budget: 2,000,000 tokens (tokenBudgetPerDay');
     expect(r.created).toEqual([]);
     r.press('\r');
     await r.until('Your turn');

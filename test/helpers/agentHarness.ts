@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Agent, AgentSettings } from '../../src/agent/agent.js';
-import { wireAgent } from '../../src/app/wireAgent.js';
+import { wireAgent, type AgentParts } from '../../src/app/wireAgent.js';
 import { SessionStore, type Session } from '../../src/history/index.js';
 import type { MachineState } from '../../src/machine/machine.js';
 import { loadPersonaSet } from '../../src/app/personas.js';
@@ -17,6 +17,8 @@ import { createFileTools } from '../../src/tools/files/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { Tool } from '../../src/tools/types.js';
 import { Workspace } from '../../src/tools/workspace.js';
+import { Reminders } from '../../src/schedule/reminders.js';
+import { createRemindTool } from '../../src/tools/remind.js';
 import { startScriptedServer, type ScriptedServer } from './scriptedServer.js';
 
 export interface Harness {
@@ -41,6 +43,9 @@ export const FAST_SETTINGS: AgentSettings = {
   sendReasoningInHistory: false,
   contextWindow: 128_000,
   lang: 'en',
+  // Pacing off: most tests want every cycle at once (the pacing tests turn it on).
+  maxIntervalMs: 5,
+  tokenBudgetPerDay: 0,
 };
 
 export async function createHarness(
@@ -54,6 +59,8 @@ export async function createHarness(
     streamIdleTimeoutMs?: number;
     /** Compression settings (the window comes from `settings.contextWindow`). */
     compaction?: { compressAt: number; compressTurns: number };
+    /** Always-on wiring; by default no watcher and no idle skip. */
+    alwaysOn?: AgentParts['alwaysOn'];
     /** Config fields on top of the defaults (e.g. an `apiKey` the redactor must hide). */
     config?: Partial<Config>;
   } = {},
@@ -64,7 +71,13 @@ export async function createHarness(
   const workspace = await Workspace.open(workspaceDir);
   const sessions = new SessionStore(path.join(home, 'data'));
   const session = await sessions.openLatestOrCreate();
-  const registry = new ToolRegistry([...createFileTools(), ...(opts.extraTools ?? [])]);
+  const reminders = new Reminders();
+  const now = opts.alwaysOn?.timers ? () => opts.alwaysOn!.timers!.now() : Date.now;
+  const registry = new ToolRegistry([
+    ...createFileTools(),
+    createRemindTool(reminders, now),
+    ...(opts.extraTools ?? []),
+  ]);
   const provider = createOpenAICompatibleProvider({
     baseURL: server.url,
     apiKey: 'test-key',
@@ -94,6 +107,8 @@ export async function createHarness(
     },
     home,
     initialState: opts.initialState ?? 'AWAITING_INPUT',
+    alwaysOn: { idleSkip: false, ...opts.alwaysOn },
+    reminders,
   });
   return {
     agent,

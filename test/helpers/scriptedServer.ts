@@ -34,7 +34,14 @@ export interface StreamStep {
   /** Delay between chunks. */
   chunkDelayMs?: number;
   /** Reported usage; default derived from sizes; `false` sends no usage chunk. */
-  usage?: { prompt_tokens: number; completion_tokens: number } | false;
+  usage?:
+    | {
+        prompt_tokens: number;
+        completion_tokens: number;
+        /** Passed through as sent: `prompt_tokens_details`, `prompt_cache_hit_tokens`… */
+        [field: string]: unknown;
+      }
+    | false;
   /** Default `stop`. */
   finishReason?: string;
   /** Stop sending after N chunks but keep the socket open (N ≥ all chunks: stall before [DONE]). */

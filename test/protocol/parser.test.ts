@@ -208,6 +208,12 @@ const waits: Case[] = [
     wait: true,
   },
   { name: 'lowercase [wait]', reply: 'Done. [wait]', items: [], wait: true },
+  { name: 'bold **[WAIT]**', reply: 'Over to you. **[WAIT]**', items: [], wait: true },
+  { name: '[WAIT] then punctuation', reply: 'Over to you. [WAIT].', items: [], wait: true },
+  { name: '[WAIT] then four marks', reply: 'Done [WAIT]?!.。', items: [], wait: true },
+  { name: '[WAIT] then five marks is text', reply: 'Done [WAIT].....', items: [], wait: false },
+  { name: '[WAIT] then a word is text', reply: 'Done [WAIT] ok', items: [], wait: false },
+  { name: 'bold [WAIT] in a fence', reply: '```\n**[WAIT]**', items: [], wait: false },
   { name: '[WAIT] in the middle is text', reply: 'I will [WAIT] later.', items: [], wait: false },
   { name: '[WAIT] in an unclosed fence', reply: '```\nexample [WAIT]', items: [], wait: false },
   { name: '[WAIT] in inline code', reply: 'Type `[WAIT]`', items: [], wait: false },
@@ -502,5 +508,13 @@ describe('parseReply: robustness', () => {
     expect(parseReply(mb('```\n')).items).toHaveLength(0);
     const chained = parseReply(`[TOOL] f(${'a='.repeat(200_000)}1) [/TOOL]`);
     expect(chained.items.map((it) => it.type)).toEqual(['malformed']);
+  });
+});
+
+describe('parseReply: [WAIT] is cut from the shown text', () => {
+  it.each(['**[WAIT]**', '[WAIT].', 'Over to you. **[WAIT]**!'])('%s', (reply) => {
+    const parsed = parseReply(reply);
+    expect(parsed.wait).toBe(true);
+    expect(parsed.text).not.toMatch(/WAIT|\*/);
   });
 });

@@ -1,0 +1,70 @@
+import type { Timers } from '../scheduler/scheduler.js';
+import type { Reminders } from '../schedule/reminders.js';
+import type { Workspace } from '../tools/workspace.js';
+import type { WorkspaceChanges } from '../watch/changes.js';
+import { treeFingerprint } from '../watch/fingerprint.js';
+import { loadIgnore } from '../watch/ignore.js';
+import { OwnWrites } from '../watch/ownWrites.js';
+import { watchWorkspace, type WorkspaceWatcher } from '../watch/workspaceWatcher.js';
+import { AlwaysOn, type AlwaysOnSettings } from './alwaysOn.js';
+
+/** The default longest rest between looks, when the settings do not say. */
+const DEFAULT_MAX_INTERVAL_MS = 30 * 60_000;
+
+/** What the agent's always-on parts are built from (a subset of the agent's deps). */
+export interface AlwaysOnParts {
+  workspace: Workspace;
+  timers?: Timers;
+  reminders?: Reminders;
+  fingerprint?(): Promise<string>;
+  idleSkip?: boolean;
+}
+
+/** The agent's settings as far as pacing and budgets read them. */
+type SettingsSource = () => Omit<AlwaysOnSettings, 'maxIntervalMs' | 'tokenBudgetPerDay'> & {
+  maxIntervalMs?: number;
+  tokenBudgetPerDay?: number;
+};
+
+/** Builds the pacing/budget/reminder state and the own-writes record for one agent. */
+export function createAlwaysOn(
+  parts: AlwaysOnParts,
+  settings: SettingsSource,
+): { alwaysOn: AlwaysOn; ownWrites: OwnWrites } {
+  const now = parts.timers ? () => parts.timers!.now() : Date.now;
+  const root = parts.workspace.root;
+  const ignore = loadIgnore(root);
+  const alwaysOn = new AlwaysOn({
+    now,
+    ...(parts.reminders ? { reminders: parts.reminders } : {}),
+    settings: () => {
+      const s = settings();
+      return {
+        ...s,
+        maxIntervalMs: s.maxIntervalMs ?? DEFAULT_MAX_INTERVAL_MS,
+        tokenBudgetPerDay: s.tokenBudgetPerDay ?? 0,
+      };
+    },
+    ...(parts.idleSkip === false
+      ? {}
+      : { fingerprint: parts.fingerprint ?? (() => treeFingerprint(root, ignore)) }),
+  });
+  return { alwaysOn, ownWrites: new OwnWrites(root, now) };
+}
+
+/** Starts the workspace watcher for an agent; the caller closes it on every exit path. */
+export function startWatcher(opts: {
+  root: string;
+  ownWrites: OwnWrites;
+  debounceMs?: number | undefined;
+  onChange(batch: WorkspaceChanges): void;
+  onError(message: string): void;
+}): WorkspaceWatcher {
+  return watchWorkspace({
+    root: opts.root,
+    ownWrites: opts.ownWrites,
+    ...(opts.debounceMs !== undefined ? { debounceMs: opts.debounceMs } : {}),
+    onChange: opts.onChange,
+    onError: opts.onError,
+  });
+}

@@ -1,0 +1,66 @@
+import type { TurnDeps } from '../pipeline/turn.js';
+import type { Agent, AgentDeps } from './agent.js';
+import type { ToolRunnerDeps } from './toolRunner.js';
+import { buildTurnRequest } from './request.js';
+
+/** What `turnDeps` takes from the agent: the agent itself and its private approval state. */
+export interface TurnDepsParts {
+  agent: Agent;
+  deps: AgentDeps;
+  askApproval: ToolRunnerDeps['askApproval'];
+  alwaysAllowed: Set<string>;
+}
+
+/**
+ * The pipeline's view of the agent for one turn: provider, history, tools, the request
+ * builder (byte-identical system prompt, per-turn notes pinned in place) and the budget
+ * check made before anything is sent.
+ */
+export function turnDeps(p: TurnDepsParts): TurnDeps {
+  const { agent, deps } = p;
+  const settings = agent.settings;
+  const alwaysOn = agent.alwaysOn;
+  return {
+    provider: () => agent.provider,
+    history: agent.history,
+    workspace: deps.workspace,
+    emit: (e) => agent.emit(e),
+    tools: {
+      registry: deps.registry,
+      policy: (kind) => settings.approval[kind],
+      askApproval: p.askApproval,
+      alwaysAllowed: p.alwaysAllowed,
+      resultBudgetChars: settings.toolResultBudgetChars,
+      secrets: deps.secrets ?? [],
+      safety: agent.safety,
+      ...(settings.maxToolCallsPerReply !== undefined
+        ? { maxCallsPerReply: settings.maxToolCallsPerReply }
+        : {}),
+      ownWrites: agent.ownWrites,
+    },
+    buildRequest: (history, t) =>
+      buildTurnRequest({
+        systemPrompt: deps.systemPrompt(),
+        history,
+        cycle: t.cycle,
+        trigger: t.trigger,
+        contextWindow: settings.contextWindow,
+        sendReasoning: settings.sendReasoningInHistory,
+        counter: agent.counter,
+        note: alwaysOn.noteFor(t.trigger, t.cycle, history),
+        notes: alwaysOn.notes.map,
+      }),
+    preflight: (promptTokens) => alwaysOn.budget.check(promptTokens)?.reason,
+    countTokens: (text) => agent.counter.count(text),
+    ...(deps.compact
+      ? {
+          compact: async (signal: AbortSignal) => {
+            await deps.compact!(agent, signal, false);
+          },
+        }
+      : {}),
+    ...(deps.commands
+      ? { runCommand: (text: string, signal: AbortSignal) => deps.commands!(text, agent, signal) }
+      : {}),
+  };
+}

@@ -1,0 +1,87 @@
+import { DAY_MS, HOUR_MS } from '../agent/budget.js';
+import { t } from '../i18n/messages.js';
+import { formatLedger, shortCount } from '../ledger/table.js';
+import { parseWhen } from '../schedule/when.js';
+import type { SlashCommand } from './table.js';
+
+function localTime(at: number): string {
+  const d = new Date(at);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** /cost, /remind and /ledger: what the always-on agent spends, plans and did. */
+export const ALWAYS_ON_COMMANDS: readonly SlashCommand[] = [
+  {
+    name: 'cost',
+    usage: '/cost',
+    description: 'command.cost',
+    run: ({ agent, say, lang }) => {
+      const s = agent.store.getState();
+      const budget = agent.alwaysOn.budget;
+      const prompt = s.ledger.reduce((n, r) => n + r.tokensIn, 0);
+      const completion = s.ledger.reduce((n, r) => n + r.tokensOut, 0);
+      const limit = (n: number): string =>
+        n > 0 ? t(lang, 'cmd.costLimit', { limit: shortCount(n) }) : '';
+      say(
+        t(lang, 'cmd.cost', {
+          total: shortCount(s.sessionTokens),
+          prompt: shortCount(prompt),
+          cached: shortCount(s.sessionCachedTokens),
+          share: prompt > 0 ? Math.round((100 * s.sessionCachedTokens) / prompt) : 0,
+          completion: shortCount(completion),
+          hour: shortCount(budget.used(HOUR_MS)),
+          hourLimit: limit(agent.settings.tokenBudgetPerHour),
+          day: shortCount(budget.used(DAY_MS)),
+          dayLimit: limit(agent.settings.tokenBudgetPerDay ?? 0),
+        }),
+      );
+      return 'listen';
+    },
+  },
+  {
+    name: 'remind',
+    usage: '/remind <when> <what>',
+    description: 'command.remind',
+    run: ({ agent, args, say, lang }) => {
+      const text = args.trim();
+      if (text === '') {
+        const pending = agent.alwaysOn.reminders.pending();
+        say(
+          pending.length === 0
+            ? t(lang, 'cmd.remindNone')
+            : [
+                t(lang, 'cmd.remindList'),
+                ...pending.map((r) => `  ${localTime(r.at)}  ${r.what}`),
+              ].join('\n'),
+        );
+        return 'listen';
+      }
+      // The time is the first word, or the first two for "2026-12-02 09:00" and "in 10m".
+      const words = text.split(/\s+/);
+      const two = words.length > 2 ? parseWhen(`${words[0]} ${words[1]}`, Date.now()) : undefined;
+      const when = two?.ok ? two : parseWhen(words[0]!, Date.now());
+      const what = words.slice(two?.ok ? 2 : 1).join(' ');
+      if (!when.ok) {
+        say(t(lang, 'cmd.remindUsage', { error: when.error }));
+        return 'listen';
+      }
+      const added = agent.remind(when.at, what);
+      if (typeof added === 'string') say(t(lang, 'cmd.remindUsage', { error: added }));
+      else say(t(lang, 'cmd.remindSet', { at: localTime(added.at), what: added.what }));
+      return 'listen';
+    },
+  },
+  {
+    name: 'ledger',
+    usage: '/ledger',
+    description: 'command.ledger',
+    run: ({ agent, say, lang }) => {
+      const records = agent.store.getState().ledger;
+      say(
+        records.length === 0 ? t(lang, 'cmd.ledgerEmpty') : formatLedger(records, lang).join('\n'),
+      );
+      return 'listen';
+    },
+  },
+];

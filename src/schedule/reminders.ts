@@ -1,0 +1,61 @@
+/** One reminder: what to look at, and when. */
+export interface Reminder {
+  id: number;
+  at: number;
+  what: string;
+  /** Who set it. */
+  by: 'model' | 'user';
+}
+
+/** More than this many pending reminders is a runaway model, not a plan. */
+export const MAX_REMINDERS = 100;
+
+/**
+ * The pending reminders (the `schedule` wake-up). The scheduler asks `nextAt()` so its one
+ * timer also covers the next reminder; a turn takes the due ones with `takeDue()`.
+ */
+export class Reminders {
+  private list: Reminder[] = [];
+  private nextId = 0;
+  private readonly listeners = new Set<() => void>();
+
+  /** Adds a reminder; an error text when there are too many or `what` is empty. */
+  add(at: number, what: string, by: Reminder['by']): Reminder | string {
+    const text = what.trim();
+    if (text === '') return 'say what to be reminded of, e.g. remind("10m", "check the build log")';
+    if (this.list.length >= MAX_REMINDERS) {
+      return `there are already ${MAX_REMINDERS} pending reminders: let some come due first`;
+    }
+    const r: Reminder = { id: ++this.nextId, at, what: text.slice(0, 500), by };
+    this.list.push(r);
+    this.list.sort((a, b) => a.at - b.at);
+    for (const l of this.listeners) l();
+    return r;
+  }
+
+  /** When the earliest reminder is due. */
+  nextAt(): number | undefined {
+    return this.list[0]?.at;
+  }
+
+  hasDue(now: number): boolean {
+    return this.list.length > 0 && this.list[0]!.at <= now;
+  }
+
+  /** Removes and returns the reminders due at `now`. */
+  takeDue(now: number): Reminder[] {
+    const due = this.list.filter((r) => r.at <= now);
+    this.list = this.list.filter((r) => r.at > now);
+    return due;
+  }
+
+  pending(): readonly Reminder[] {
+    return this.list;
+  }
+
+  /** Told whenever a reminder is added (the scheduler re-arms its timer). */
+  onAdded(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

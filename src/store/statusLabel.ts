@@ -1,0 +1,52 @@
+import { t, type Lang } from '../i18n/messages.js';
+import type { MachineState } from '../machine/machine.js';
+import { shortDuration } from '../ledger/table.js';
+
+/** The facts the status bar's state label is made of (all in the store). */
+export interface LabelFacts {
+  machine: MachineState;
+  /** A request is streaming. */
+  streaming: boolean;
+  /** Tool calls running now. */
+  toolsRunning: number;
+  /** When the scheduler looks next (epoch ms), if it is waiting. */
+  nextTurnAt: number | undefined;
+  pauseReason: string | undefined;
+}
+
+/** The reason cut to fit a status line: the full text stays on the line below. */
+const REASON_CHARS = 60;
+
+/** "4m" from a minute up, "12s" under it. */
+export function untilText(ms: number): string {
+  if (ms < 60_000) return `${Math.max(0, Math.ceil(ms / 1000))}s`;
+  return shortDuration(ms);
+}
+
+/**
+ * What the agent is doing, in words: `Thinking` only while a request or a tool is in flight,
+ * `Resting · next look in 4m` while the scheduler waits, `Your turn`, `Paused · <reason>`,
+ * `Needs approval`. Pure: the bar passes the clock in.
+ */
+export function stateLabel(f: LabelFacts, now: number, lang: Lang): string {
+  switch (f.machine) {
+    case 'AWAITING_INPUT':
+    case 'AWAITING_APPROVAL':
+      return t(lang, `state.${f.machine}`);
+    case 'PAUSED': {
+      if (!f.pauseReason) return t(lang, 'state.PAUSED');
+      const reason =
+        f.pauseReason.length > REASON_CHARS
+          ? `${f.pauseReason.slice(0, REASON_CHARS - 1)}…`
+          : f.pauseReason;
+      return t(lang, 'state.pausedBecause', { reason });
+    }
+    case 'THINKING': {
+      const inFlight = f.streaming || f.toolsRunning > 0;
+      if (!inFlight && f.nextTurnAt !== undefined) {
+        return t(lang, 'state.resting', { in: untilText(f.nextTurnAt - now) });
+      }
+      return t(lang, 'state.THINKING');
+    }
+  }
+}

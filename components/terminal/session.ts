@@ -90,6 +90,9 @@ export function openSession(io: SessionIo): ScreenSession {
             // Streaming is already batched into frames by the store hook's own clock; Ink's
             // throttle on top of it only delays the frame a keystroke needs (bench/echo).
             maxFps: 120,
+            // Only the rows that changed are written: a streamed reply rewrites its own rows,
+            // not all forty, which is what a slow or remote terminal feels (bench/reply.ts).
+            incrementalRendering: true,
           });
           instance = shown;
           // Ink redraws its last tree when the terminal resizes, from a listener it added

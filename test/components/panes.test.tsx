@@ -198,7 +198,7 @@ describe('the reply pane', () => {
     expect(short.map((r) => r.text)).toEqual(['◆ 文文▍']);
   });
 
-  test('a streaming reply is wrapped a delta at a time, with the same rows as a full wrap', () => {
+  test('a streaming reply is drawn a tail at a time, with the same rows as a full render', () => {
     // Every grapheme wrapped goes through LineWrap.push, whoever wraps it: count them.
     const push = vi.spyOn(LineWrap.prototype, 'push');
     try {
@@ -206,11 +206,15 @@ describe('the reply pane', () => {
       const zh = '这是一个很长的中文句子，用来检查在窄终端里按照显示宽度换行是否正确。';
       let text = '';
       let before = 0;
+      let lexedBefore = 0;
       const perUpdate: number[] = [];
+      const lexedPerUpdate: number[] = [];
       for (let i = 0; text.length < 20_000; i++) {
         text += i % 7 === 6 ? `${zh}\n` : zh;
         const rows = live.rows(text, 80, 'en', true);
         perUpdate.push(push.mock.calls.length - before);
+        lexedPerUpdate.push(live.work - lexedBefore);
+        lexedBefore = live.work;
         if (i % 50 === 0) {
           push.mockClear();
           expect(rows).toEqual(agentRows(text, 80, { lang: 'en', cursor: true }));
@@ -218,9 +222,10 @@ describe('the reply pane', () => {
         }
         before = push.mock.calls.length;
       }
-      // Each update wraps about what was added (one delta and the held-back character),
-      // however long the reply has grown: 20K characters, yet never more than one delta.
-      expect(Math.max(...perUpdate)).toBeLessThanOrEqual(zh.length + 1);
+      // Each update lexes and wraps only the unfinished tail (at most a long paragraph's last
+      // stretch), however long the reply has grown: 20K characters, never more than ~2K.
+      expect(Math.max(...lexedPerUpdate)).toBeLessThanOrEqual(2 * 1024 + 2 * zh.length);
+      expect(Math.max(...perUpdate)).toBeLessThanOrEqual(2 * 1024 + 2 * zh.length);
       // The same text again costs nothing.
       live.rows(text, 80, 'en', true);
       expect(push.mock.calls.length).toBe(before);

@@ -10,6 +10,7 @@ import { history } from './history.js';
 import { interrupt } from './interrupt.js';
 import { memory } from './memory.js';
 import { render } from './render.js';
+import { reply } from './reply.js';
 import {
   formatTable,
   parseBenchArgs,
@@ -20,7 +21,7 @@ import {
 import { send } from './send.js';
 import { startup } from './startup.js';
 
-const ALL: Bench[] = [startup, interrupt, echo, send, render, memory, history];
+const ALL: Bench[] = [startup, interrupt, echo, send, render, reply, memory, history];
 
 const opts = parseBenchArgs(process.argv.slice(2));
 const results: BenchResult[] = [];

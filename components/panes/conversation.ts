@@ -11,7 +11,7 @@ import type { Notice } from '../../src/store/reducer.js';
 import { firstLine, sanitize } from '../text/sanitize.js';
 import { displayWidth, truncate, wrapText } from '../text/wrap.js';
 import { markdownLines, type Line } from '../markdown/markdown.js';
-import { spanText } from '../markdown/spans.js';
+import { spanText, truncateSpans } from '../markdown/spans.js';
 import { prefixed, type Row, type Tone } from './rows.js';
 
 export type Block =
@@ -115,9 +115,10 @@ export function agentRows(
   }
   if (rows.length === 0) rows.push({ text: INDENT, tone: 'agent' });
   rows[0] = withHead(rows[0]!);
-  if (extra.interrupted)
-    rows.push({ text: `${INDENT}⏎ ${t(extra.lang, 'interrupted.marker')}`, tone: 'dim' });
-  else if (extra.failed)
+  if (extra.interrupted) {
+    const last = rows.length - 1;
+    rows[last] = withMarker(rows[last]!, `  ⏎ ${t(extra.lang, 'interrupted.marker')}`, width);
+  } else if (extra.failed)
     rows.push({ text: `${INDENT}⚠ ${t(extra.lang, 'failed.marker')}`, tone: 'warn' });
   return rows;
 }
@@ -127,6 +128,33 @@ function withHead(row: Row): Row {
   const text = AGENT + row.text.slice(INDENT.length);
   if (!row.spans) return { ...row, text };
   return { ...row, text, spans: [{ text: AGENT }, ...row.spans.slice(1)] };
+}
+
+/** `HH:MM` in local time. */
+export function clockTime(at: number): string {
+  const d = new Date(at);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
+
+/** Above an autonomous reply: a blank row, then its cycle number and time, dim. */
+function cycleHead(cycle: number, at: number, lang: Lang): Row[] {
+  const text = `${INDENT}${t(lang, 'reply.cycleHead', { n: cycle, time: clockTime(at) })}`;
+  return [
+    { text: '', tone: 'plain' },
+    { text, tone: 'dim' },
+  ];
+}
+
+/**
+ * The interrupted marker on the reply's last row, cut shorter when they do not fit
+ * together: on a row of its own it could head the pane alone once the reply scrolled away.
+ */
+function withMarker(row: Row, marker: string, width: number): Row {
+  const room = width - displayWidth(marker);
+  const spans = row.spans ?? [{ text: row.text }];
+  const cut = room > 0 ? truncateSpans(spans, room) : [];
+  const all = [...cut, { text: marker, style: { dimColor: true } }];
+  return { text: spanText(all), tone: row.tone, spans: all };
 }
 
 const NOTICE_TONE: Record<Notice['level'], Tone> = { info: 'notice', warn: 'warn', error: 'error' };
@@ -159,11 +187,12 @@ export function blockRows(block: Block, width: number, lang: Lang): Row[] {
           ...prefixed(wrapText(sanitize(m.content).trimEnd(), inner), USER, '  ', 'user'),
         ];
       }
-      return agentRows(m.content, width, {
+      const reply = agentRows(m.content, width, {
         interrupted: m.interrupted === true,
         failed: m.failed === true,
         lang,
       });
+      return m.cycle === undefined ? reply : [...cycleHead(m.cycle, m.at, lang), ...reply];
     }
   }
 }

@@ -18,6 +18,8 @@ export interface HistoryMessage {
   readonly failed?: boolean;
   /** A summary of older messages produced by compression. */
   readonly summary?: boolean;
+  /** For a reply of an autonomous (timer) turn: its cycle number, shown above it. */
+  readonly cycle?: number;
   /** Epoch milliseconds. */
   readonly at: number;
 }

@@ -248,6 +248,7 @@ export const en = {
   'status.context': 'Context',
   'status.session': 'Session',
   'reply.summary': 'Summary of earlier messages',
+  'reply.cycleHead': 'cycle {n} · {time}',
   'reply.empty': 'Nothing here yet. Type a message, or let it think.',
   'tool.denied': 'denied',
   'tool.skipped': 'skipped',

@@ -229,6 +229,7 @@ export const zh = {
   'status.context': '上下文',
   'status.session': '本次会话',
   'reply.summary': '之前消息的摘要',
+  'reply.cycleHead': '第 {n} 轮 · {time}',
   'reply.empty': '这里还没有内容。输入消息，或让它自己思考。',
   'tool.denied': '已拒绝',
   'tool.skipped': '已跳过',

@@ -58,8 +58,35 @@ describe('the reply pane', () => {
     expect(lines[at('↳')]!.trimEnd()).toBe('  ↳ ls(".") → notes.md, todo.txt …');
     expect(f).not.toContain('[WAIT]');
     expect(f).not.toContain('[TOOL]');
-    expect(lines[at('Half a thou') + 1]!.trimEnd()).toBe('  ⏎ interrupted');
+    expect(lines[at('Half a thou')]!.trimEnd()).toBe('◆ Half a thou  ⏎ interrupted');
     expect(at('What is in')).toBeLessThan(at('Which one'));
+  });
+
+  test("an interrupted marker shares its reply's last row, so it never heads the pane alone", () => {
+    const long = 'word '.repeat(40).trim();
+    for (const content of ['', 'short', long]) {
+      const rows = agentRows(content, 30, { lang: 'en', interrupted: true });
+      const last = rows[rows.length - 1]!;
+      expect(last.text.endsWith('⏎ interrupted')).toBe(true);
+      // The marker row carries reply text too (or the reply's head): it is never alone.
+      expect(last.text.replace('⏎ interrupted', '').trim()).not.toBe('');
+      for (const r of rows) expect(displayWidth(r.text)).toBeLessThanOrEqual(30);
+    }
+  });
+
+  test('an autonomous reply is headed by a dim line with its cycle number and time', async () => {
+    const c = createFakeController({ machine: 'AWAITING_INPUT' });
+    const at = new Date(2026, 0, 2, 9, 5).getTime();
+    say(c, 'user', 'hi', { at: at - 60_000 });
+    say(c, 'assistant', 'Hello.', { at: at - 50_000 });
+    say(c, 'assistant', 'I looked around.', { at, cycle: 3 });
+    h = await renderApp({ c });
+    const f = await h.waitFor((x) => x.includes('I looked around.'));
+    const lines = f.split('\n').map((l) => l.trimEnd());
+    const at3 = lines.findIndex((l) => l.includes('I looked around.'));
+    expect(lines[at3 - 1]).toBe('  cycle 3 · 09:05');
+    expect(lines[at3 - 2]).toBe('');
+    expect(lines[at3 - 3]).toBe('◆ Hello.');
   });
 
   test('streams the live reply below the history, with a cursor', async () => {

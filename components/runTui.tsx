@@ -18,7 +18,7 @@ import { CLEAR_SCREEN } from './terminal/terminalGuard.js';
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
   agent: AgentController & AgentLoop & { notice?(text: string, level?: 'info' | 'warn'): void };
-  config: { workspace: string; language: Lang | 'auto' };
+  config: { workspace: string; language: Lang | 'auto'; mouse?: boolean };
   warnings: readonly string[];
   close(): Promise<void>;
 }
@@ -146,6 +146,11 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
       lang={lang}
       onExit={() => finish(0)}
       onRedraw={() => stdout.write(CLEAR_SCREEN)}
+      mouse={app.config.mouse !== false}
+      onMouse={(on, toggled) => {
+        session?.setMouse(on);
+        if (toggled) app.agent.notice?.(t(lang, on ? 'mouse.on' : 'mouse.off'));
+      }}
     />
   ));
   const code = shown.ended ? shown.code : 0;

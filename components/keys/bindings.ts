@@ -15,6 +15,21 @@ const { LISTENING, NOT_APPROVAL, ALWAYS, OVERLAYS, APPROVAL, ARMED, THINKING } =
 const { INPUT, TOOLS, PANE, ENDS } = w;
 
 export const BINDINGS: readonly Binding[] = [
+  // The mouse wheel scrolls the pane under the pointer; it is never a key press.
+  {
+    keys: ['Wheel ↑'],
+    match: m.wheelUp,
+    when: ALWAYS,
+    action: 'wheelUp',
+    description: 'keys.wheel',
+  },
+  {
+    keys: ['Wheel ↓'],
+    match: m.wheelDown,
+    when: ALWAYS,
+    action: 'wheelDown',
+    description: 'keys.wheel',
+  },
   // Always available, whatever covers the screen.
   {
     keys: ['Ctrl+C'],
@@ -44,6 +59,13 @@ export const BINDINGS: readonly Binding[] = [
     when: ALWAYS,
     action: 'redraw',
     description: 'keys.redraw',
+  },
+  {
+    keys: ['Ctrl+S'],
+    match: m.ctrl('s'),
+    when: ALWAYS,
+    action: 'toggleMouse',
+    description: 'keys.toggleMouse',
   },
   {
     keys: ['Ctrl+P'],
@@ -377,7 +399,12 @@ export function resolveKey(input: string, key: KeyPress, ctx: KeyContext): Resol
   for (const binding of BINDINGS) {
     if (!binding.match(input, key) || !applies(binding.when, ctx)) continue;
     const typed = binding.action === 'type' || binding.action === 'interruptAndType';
-    return { action: binding.action, binding, ...(typed ? { text: input } : {}) };
+    return {
+      action: binding.action,
+      binding,
+      ...(typed ? { text: input } : {}),
+      ...(key.row !== undefined ? { row: key.row } : {}),
+    };
   }
   return undefined;
 }

@@ -34,6 +34,8 @@ export interface ScreenSession {
    * the next tree is prepared are kept for it instead of echoing over the screen.
    */
   between(): void;
+  /** Mouse reporting on or off (the setting and Ctrl+S); off again whatever ends the session. */
+  setMouse(on: boolean): void;
   /** Unmounts, leaves the alternate screen (once), stops listening, then prints any error. */
   end(code: number, error?: unknown): void;
 }
@@ -113,6 +115,9 @@ export function openSession(io: SessionIo): ScreenSession {
           session.end(1, err);
         }
       });
+    },
+    setMouse(on) {
+      terminal.setMouse(on);
     },
     between() {
       if (endedWith !== undefined) return;

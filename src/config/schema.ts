@@ -95,6 +95,8 @@ export const configSchema = z
     fetch: fetchSchema,
     quirks: quirksSchema,
     durability: z.enum(['write', 'fsync']).default('write'),
+    /** The mouse wheel scrolls the pane under the pointer; false leaves the mouse to the terminal. */
+    mouse: z.boolean().default(true),
   })
   .refine((c) => c.provider !== 'local' || c.modelPath !== undefined, {
     path: ['modelPath'],

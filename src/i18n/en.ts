@@ -211,6 +211,11 @@ export const en = {
   'keys.clearInput': 'Clear the message being typed (when idle); press again to quit',
   'keys.quitCtrlC': 'Quit (when idle)',
   'keys.redraw': 'Redraw the screen',
+  'keys.wheel':
+    'Scroll the pane under the pointer (mouse wheel; off with Ctrl+S or "mouse": false)',
+  'keys.toggleMouse': "Mouse wheel on / off (off: the terminal's own text selection works)",
+  'mouse.on': 'Mouse wheel on: it scrolls the pane under the pointer (Ctrl+S turns it off)',
+  'mouse.off': "Mouse wheel off: the terminal's own selection works (Ctrl+S turns it on)",
   'keys.togglePause': 'Pause or resume autonomous thinking',
   'keys.help': 'Show this help',
   'keys.closeHelp': 'Close the help',

@@ -13,7 +13,6 @@ import { App } from './App.js';
 import type { AgentController, AgentLoop } from './controller.js';
 import { SetupWizard, type SetupOutcome } from './setup/SetupWizard.js';
 import { openSession, type ScreenSession, type SessionIo } from './terminal/session.js';
-import { CLEAR_SCREEN } from './terminal/terminalGuard.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
@@ -145,7 +144,7 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
       workspace={app.config.workspace}
       lang={lang}
       onExit={() => finish(0)}
-      onRedraw={() => stdout.write(CLEAR_SCREEN)}
+      onRedraw={() => session?.clearScreen()}
       mouse={app.config.mouse !== false}
       onMouse={(on, toggled) => {
         session?.setMouse(on);

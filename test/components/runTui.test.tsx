@@ -203,13 +203,19 @@ describe('runTui', () => {
     r.stdout.emit('resize');
     const frames = (): string[] =>
       r.log
+        .map((l) => l.data)
         .slice(from)
-        .map((l) => plain(l.data))
-        .filter((f) => f.includes('Conversation'));
+        .filter((f) => plain(f).includes('Conversation'));
     await waitFor(() => frames().length > 0, 'a frame after the resize');
-    const lines = frames()[0]!.replace(/\n$/, '').split('\n');
-    expect(lines.length).toBeLessThanOrEqual(14);
-    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(50);
+    // Each row of a frame is placed with an absolute move: ESC[row;1H, then its text.
+    const rows = [
+      ...frames()[0]!.matchAll(/\x1b\[(\d+);1H([^\x1b]*(?:\x1b\[(?!\d+;1H)[^\x1b]*)*)/g),
+    ];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const [, row, text] of rows) {
+      expect(Number(row)).toBeLessThanOrEqual(14);
+      expect(displayWidth(plain(text!))).toBeLessThanOrEqual(50);
+    }
     r.stdin.write('\x03');
     expect(await r.run).toBe(0);
     expect(r.stdout.listenerCount('resize')).toBe(0);

@@ -209,6 +209,7 @@ describe('runTui', () => {
     await waitFor(() => frames().length > 0, 'a frame after the resize');
     // Each row of a frame is placed with an absolute move: ESC[row;1H, then its text.
     const rows = [
+      // eslint-disable-next-line no-control-regex
       ...frames()[0]!.matchAll(/\x1b\[(\d+);1H([^\x1b]*(?:\x1b\[(?!\d+;1H)[^\x1b]*)*)/g),
     ];
     expect(rows.length).toBeGreaterThan(0);

@@ -175,7 +175,8 @@ function measure(writes: readonly string[]): {
     else if (w === ESU) open = false;
     else if (w.length > 0) {
       frames += 1;
-      if (!open) unwrapped += 1;
+      // Markers as writes of their own around it (Ink's way) or inside the same write (ours).
+      if (!open && !(w.startsWith(BSU) && w.endsWith(ESU))) unwrapped += 1;
     }
     eraseLines += w.split('\x1b[2K').length - 1;
     if (w.includes('\x1b[2J') || w.includes('\x1b[3J') || w.includes('\x1bc')) clears += 1;

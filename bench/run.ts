@@ -24,6 +24,8 @@ import { startup } from './startup.js';
 const ALL: Bench[] = [startup, interrupt, echo, send, render, reply, memory, history];
 
 const opts = parseBenchArgs(process.argv.slice(2));
+// The peer comparison installs qwen-code from npm: only when asked for (`-- --peers`).
+if (process.argv.includes('--peers')) ALL.splice(0, ALL.length, (await import('./peers.js')).peers);
 const results: BenchResult[] = [];
 const failed: string[] = [];
 const t0 = performance.now();

@@ -17,6 +17,7 @@ import { startScriptedServer, type ScriptedServer } from '../test/helpers/script
 import { COGITO, makeHome } from './lib/appEnv.js';
 import { fromPerf } from './lib/clock.js';
 import { PtyApp } from './lib/ptyApp.js';
+import { chunkIndexAfter } from './lib/tui.js';
 import { mainFor, type Bench, type BenchResult, type Metric } from './lib/report.js';
 import { mb, rssOf } from './lib/rss.js';
 import { markdownChunks } from './reply.js';
@@ -152,8 +153,7 @@ async function runRound(peer: Peer): Promise<Round> {
     // waitForClose rejects once the response has completed: here that is the awaited end.
     await server.waitForClose(before, 30_000).catch(() => undefined);
     await sleep(500);
-    const from = app.chunks.findIndex((c) => c.t >= fromPerf(req.receivedAt));
-    const replyBytes = Buffer.byteLength(app.text(from === -1 ? app.chunks.length : from));
+    const replyBytes = Buffer.byteLength(app.text(chunkIndexAfter(app, fromPerf(req.receivedAt))));
     // A slow reply, interrupted with Esc mid-stream.
     server.push({
       kind: 'stream',
@@ -166,7 +166,7 @@ async function runRound(peer: Peer): Promise<Round> {
     await app.send('\r');
     const slow = await server.waitForRequest(n, 20_000);
     await app.waitFor((s) => s.includes('slow slow'), 'the slow reply', {
-      from: app.chunks.findIndex((c) => c.t >= fromPerf(slow.receivedAt)),
+      from: chunkIndexAfter(app, fromPerf(slow.receivedAt)),
       timeoutMs: 20_000,
     });
     await sleep(100 + Math.random() * 200);

@@ -18,6 +18,28 @@ import { COGITO, makeHome } from './lib/appEnv.js';
 import { fromPerf } from './lib/clock.js';
 import { PtyApp } from './lib/ptyApp.js';
 import { chunkIndexAfter } from './lib/tui.js';
+import { waitFor } from '../test/helpers/waitForFrame.js';
+
+/**
+ * The index of the first chat request from `from` on whose messages mention `text`: qwen-code
+ * makes requests of its own (follow-up checks), so request numbers alone do not say which
+ * one answers the user's message.
+ */
+async function requestWith(server: ScriptedServer, from: number, text: string): Promise<number> {
+  let found = -1;
+  await waitFor(
+    () => {
+      for (let i = from; i < server.requests.length; i++) {
+        if (JSON.stringify(server.requests[i]!.body.messages ?? '').includes(text)) found = i;
+        if (found !== -1) return true;
+      }
+      return false;
+    },
+    `a request carrying "${text}"`,
+    { timeoutMs: 20_000, intervalMs: 2 },
+  );
+  return found;
+}
 import { mainFor, type Bench, type BenchResult, type Metric } from './lib/report.js';
 import { mb, rssOf } from './lib/rss.js';
 import { markdownChunks } from './reply.js';
@@ -143,17 +165,23 @@ async function runRound(peer: Peer): Promise<Round> {
     for (let i = 0; i < ECHO_KEYS.length; i++) await app.send('\x7f');
     await sleep(300);
     // The standard streamed reply answers the first message.
-    server.push({ kind: 'stream', content: markdownChunks(200), chunkDelayMs: 10 });
     await app.send('hello');
     await sleep(200);
-    const before = server.requests.length;
-    const entered = await app.send('\r');
-    const req = await server.waitForRequest(before, 20_000);
+    const before = await (async () => {
+      const from = server.requests.length;
+      const entered = await app.send('\r');
+      return { from, entered };
+    })();
+    const entered = before.entered;
+    const index = await requestWith(server, before.from, 'hello');
+    const req = server.requests[index]!;
     const enterToRequestMs = fromPerf(req.receivedAt) - entered;
     // waitForClose rejects once the response has completed: here that is the awaited end.
-    await server.waitForClose(before, 30_000).catch(() => undefined);
+    await server.waitForClose(index, 30_000).catch(() => undefined);
     await sleep(500);
     const replyBytes = Buffer.byteLength(app.text(chunkIndexAfter(app, fromPerf(req.receivedAt))));
+    // Whatever the program does after a reply (qwen-code checks who speaks next) settles first.
+    await sleep(1500);
     // A slow reply, interrupted with Esc mid-stream.
     server.push({
       kind: 'stream',
@@ -162,10 +190,12 @@ async function runRound(peer: Peer): Promise<Round> {
     });
     await app.send('again');
     await sleep(200);
-    const n = server.requests.length;
+    const n0 = server.requests.length;
     await app.send('\r');
-    const slow = await server.waitForRequest(n, 20_000);
-    await app.waitFor((s) => s.includes('slow slow'), 'the slow reply', {
+    const n = await requestWith(server, n0, 'again');
+    const slow = server.requests[n]!;
+    await app.waitFor((s) => s.includes('slow'), 'the slow reply', {
+      raw: true,
       from: chunkIndexAfter(app, fromPerf(slow.receivedAt)),
       timeoutMs: 20_000,
     });
@@ -175,6 +205,9 @@ async function runRound(peer: Peer): Promise<Round> {
     const escToCloseMs = fromPerf(cut.closedAt!) - esc;
     const rssMB = mb(rssOf(app.pid));
     return { firstPaintMs, echoMs, enterToRequestMs, replyBytes, escToCloseMs, rssMB };
+  } catch (err) {
+    const tail = JSON.stringify(app.text(Math.max(0, app.chunks.length - 5)).slice(-600));
+    throw new Error(`${peer.name}: ${(err as Error).message}\nlast bytes: ${tail}`);
   } finally {
     app.signal('SIGTERM');
     await app.stop('SIGKILL', 3000).catch(() => undefined);

@@ -142,6 +142,21 @@ const cogitoPeer: Peer = {
 /** One program, one round: start, type, send, stream, interrupt, quit. */
 async function runRound(peer: Peer): Promise<Round> {
   const server = await startScriptedServer();
+  // Answers by the last user message, so a program's own side requests cannot take the
+  // scripted replies: "hello" gets the standard reply, "again" a slow one to interrupt.
+  server.setDefault((req) => {
+    const msgs = (req.body.messages ?? []) as { role: string; content: unknown }[];
+    const last = JSON.stringify(msgs.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+    if (last.includes('again'))
+      return {
+        kind: 'stream',
+        content: Array.from({ length: 2000 }, () => 'slow '),
+        chunkDelayMs: 10,
+      };
+    if (last.includes('hello'))
+      return { kind: 'stream', content: markdownChunks(200), chunkDelayMs: 10 };
+    return { kind: 'stream', content: 'ok' };
+  });
   const launch = peer.launch(server);
   const app = new PtyApp(launch.cmd, { env: launch.env, cwd: launch.cwd, cols: COLS, rows: ROWS });
   try {
@@ -183,11 +198,6 @@ async function runRound(peer: Peer): Promise<Round> {
     // Whatever the program does after a reply (qwen-code checks who speaks next) settles first.
     await sleep(1500);
     // A slow reply, interrupted with Esc mid-stream.
-    server.push({
-      kind: 'stream',
-      content: Array.from({ length: 2000 }, () => 'slow '),
-      chunkDelayMs: 10,
-    });
     await app.send('again');
     await sleep(200);
     const n0 = server.requests.length;

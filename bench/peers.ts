@@ -25,7 +25,12 @@ import { waitFor } from '../test/helpers/waitForFrame.js';
  * makes requests of its own (follow-up checks), so request numbers alone do not say which
  * one answers the user's message.
  */
-async function requestWith(server: ScriptedServer, from: number, text: string): Promise<number> {
+async function requestWith(
+  server: ScriptedServer,
+  from: number,
+  text: string,
+  timeoutMs = 20_000,
+): Promise<number> {
   let found = -1;
   await waitFor(
     () => {
@@ -36,7 +41,7 @@ async function requestWith(server: ScriptedServer, from: number, text: string): 
       return false;
     },
     `a request carrying "${text}"`,
-    { timeoutMs: 20_000, intervalMs: 2 },
+    { timeoutMs, intervalMs: 2 },
   );
   return found;
 }
@@ -182,13 +187,16 @@ async function runRound(peer: Peer): Promise<Round> {
     // The standard streamed reply answers the first message.
     await app.send('hello');
     await sleep(200);
-    const before = await (async () => {
-      const from = server.requests.length;
-      const entered = await app.send('\r');
-      return { from, entered };
-    })();
-    const entered = before.entered;
-    const index = await requestWith(server, before.from, 'hello');
+    // qwen-code shows its prompt before it has finished initializing and ignores Enter until
+    // then: press again (the time counts from the Enter that was taken).
+    const from = server.requests.length;
+    let entered = 0;
+    let index = -1;
+    for (let attempt = 0; attempt < 6 && index === -1; attempt++) {
+      entered = await app.send('\r');
+      index = await requestWith(server, from, 'hello', 5000).catch(() => -1);
+    }
+    if (index === -1) throw new Error('no request for the message after 6 presses of Enter');
     const req = server.requests[index]!;
     const enterToRequestMs = fromPerf(req.receivedAt) - entered;
     // waitForClose rejects once the response has completed: here that is the awaited end.

@@ -27,7 +27,8 @@ export function summaryRows(
   if (steps.includes('apiKey'))
     rows.push(['setup.summary.apiKey', t(lang, a.apiKey ? 'setup.keySet' : 'setup.keyNone')]);
   if (steps.includes('model')) rows.push(['setup.summary.model', a.model]);
-  if (steps.includes('modelPath')) rows.push(['setup.summary.modelPath', a.modelPath]);
+  if (steps.includes('modelPath') || steps.includes('download'))
+    rows.push(['setup.summary.modelPath', a.modelPath]);
   rows.push(
     ['setup.summary.workspace', a.workspace],
     [

@@ -17,6 +17,7 @@ const KIND_HINT: Record<ProviderPreset['kind'], MessageKey> = {
   'local-server': 'setup.presetLocalServer',
   custom: 'setup.presetCustom',
   gguf: 'setup.presetGguf',
+  download: 'setup.presetDownload',
 };
 
 type Choice = Pick<Answers, 'presetId' | 'baseURL'>;

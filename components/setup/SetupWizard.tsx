@@ -24,6 +24,7 @@ import { wrapText } from '../text/wrap.js';
 import { ApiKeyStep } from './ApiKeyStep.js';
 import { BaseUrlStep } from './BaseUrlStep.js';
 import { ConfirmStep } from './ConfirmStep.js';
+import { DownloadStep } from './DownloadStep.js';
 import { WizardContext, type WizardApi } from './context.js';
 import { quitKey } from './keys.js';
 import { KeyRouterContext, type KeyRouter } from './useStepKeys.js';
@@ -54,6 +55,7 @@ export interface SetupWizardProps {
 const SCREENS: Record<StepId, () => React.JSX.Element> = {
   language: LanguageStep,
   provider: ProviderStep,
+  download: DownloadStep,
   baseUrl: BaseUrlStep,
   apiKey: ApiKeyStep,
   model: ModelStep,

@@ -21,7 +21,7 @@ export function TestStep(): React.JSX.Element {
   const [attempt, setAttempt] = useState(0);
   const [verdict, setVerdict] = useState<ConnectionVerdict | undefined>(undefined);
   const spinner = useSpinner(verdict === undefined);
-  const file = w.answers.presetId === 'gguf';
+  const file = w.answers.presetId === 'gguf' || w.answers.presetId === 'private';
 
   useEffect(() => {
     let live = true;

@@ -7,6 +7,7 @@ import type { MachineState } from '../machine/machine.js';
 import { Compactor } from '../memory/compactor.js';
 import { createCompactHook } from '../memory/compactHook.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
+import { appPaths } from '../config/paths.js';
 import { buildSystemPrompt } from '../prompt/systemPrompt.js';
 import type { Provider } from '../providers/types.js';
 import { createAgentStore } from '../store/agentStore.js';
@@ -88,6 +89,7 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
       currentSessionId: () => current.id,
       currentSession: () => current,
       exportsDir: path.join(parts.home, 'data', 'exports'),
+      modelsDir: appPaths(parts.home).models,
     }),
   });
   return { agent, currentSession: () => current };

@@ -16,6 +16,8 @@ export interface CliFlags {
   help: boolean;
   maxCycles?: number;
   thinkIntervalMs?: number;
+  /** `--download-model [NAME]`: '' when no name was given (the machine decides). */
+  downloadModel?: string;
 }
 
 export const HELP = `Cogito: a local, always-on AI agent in your terminal.
@@ -37,6 +39,10 @@ Options:
       --paused            start with autonomy paused
       --think-interval MS delay between autonomous turns
       --setup             run the setup wizard
+      --download-model [small|medium|large|hf:USER/REPO/FILE.gguf|URL]
+                          download a local model into the home's models/ and
+                          configure it (no name: the size that fits this machine;
+                          env COGITO_MODELS_URL redirects the source to a mirror)
       --debug             write a debug log under the home
   -v, --version           print the version
   -h, --help              show this help
@@ -54,12 +60,23 @@ function parseCount(name: string, raw: string | undefined, min: number): number 
   return n;
 }
 
+/** `--download-model` takes an optional name: alone (or before another flag) it means ''. */
+function withOptionalValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  argv.forEach((arg, i) => {
+    out.push(arg);
+    const next = argv[i + 1];
+    if (arg === '--download-model' && (next === undefined || next.startsWith('-'))) out.push('');
+  });
+  return out;
+}
+
 /** Parses argv (without node and script). Throws UsageError with a message naming the fix. */
 export function parseCliArgs(argv: readonly string[]): CliFlags {
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args: withOptionalValues(argv),
       allowPositionals: false,
       strict: true,
       options: {
@@ -78,6 +95,7 @@ export function parseCliArgs(argv: readonly string[]): CliFlags {
         help: { type: 'boolean', short: 'h', default: false },
         'max-cycles': { type: 'string' },
         'think-interval': { type: 'string' },
+        'download-model': { type: 'string' },
       },
     });
   } catch (err) {
@@ -99,6 +117,7 @@ export function parseCliArgs(argv: readonly string[]): CliFlags {
   if (v.home !== undefined) flags.home = v.home;
   if (v.persona !== undefined) flags.persona = v.persona;
   if (v.session !== undefined) flags.session = v.session;
+  if (v['download-model'] !== undefined) flags.downloadModel = v['download-model'];
   const maxCycles = parseCount('max-cycles', v['max-cycles'], 1);
   if (maxCycles !== undefined) flags.maxCycles = maxCycles;
   const interval = parseCount('think-interval', v['think-interval'], 0);

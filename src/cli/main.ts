@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createApp } from '../app/createApp.js';
 import { projectRoot } from '../config/paths.js';
 import { HELP, UsageError, parseCliArgs, type CliFlags } from './args.js';
+import { runDownloadModel } from './downloadModel.js';
 import { runPrintMode } from './printMode.js';
 
 export interface MainIo {
@@ -43,6 +44,15 @@ export async function main(io: MainIo): Promise<number> {
   if (flags.version) {
     io.stdout.write(`cogito ${version()}\n`);
     return 0;
+  }
+  if (flags.downloadModel !== undefined) {
+    const code = await runDownloadModel(flags.downloadModel, {
+      env: io.env,
+      stderr: io.stderr,
+      home: flags.home,
+    });
+    // With -p as well, the prompt runs on the model just configured.
+    if (code !== 0 || flags.print === undefined) return code;
   }
   if (flags.print === undefined) {
     if (!io.runTui) {

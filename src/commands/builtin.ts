@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createProvider } from '../app/provider.js';
 import { exportMarkdown } from '../history/exportMarkdown.js';
 import { t } from '../i18n/messages.js';
 import type { ToolKind } from '../tools/types.js';
+import { MODEL_COMMAND } from './model.js';
 import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
 
 const KINDS: readonly ToolKind[] = ['read', 'write', 'destructive', 'network', 'process'];
@@ -150,21 +150,7 @@ export const COMMANDS: readonly SlashCommand[] = [
       return 'listen';
     },
   },
-  {
-    name: 'model',
-    usage: '/model [NAME]',
-    description: 'command.model',
-    run: ({ env, args, say, agent, lang }) => {
-      const name = args.trim();
-      if (!name) {
-        say(t(lang, 'cmd.modelNow', { model: agent.provider.model, url: env.config.baseURL }));
-        return 'listen';
-      }
-      agent.setProvider(createProvider(env.config, name));
-      say(t(lang, 'cmd.modelSet', { model: name }));
-      return 'listen';
-    },
-  },
+  MODEL_COMMAND,
   {
     name: 'tools',
     usage: '/tools',

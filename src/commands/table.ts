@@ -16,6 +16,8 @@ export interface CommandEnv {
   currentSessionId(): string;
   /** Where /export writes transcripts. */
   exportsDir: string;
+  /** `<app home>/models`: the downloaded models `/model` lists and switches between. */
+  modelsDir: string;
   /** The current session (for /export). */
   currentSession(): Session;
 }

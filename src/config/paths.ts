@@ -67,6 +67,8 @@ export interface AppPaths {
   personas: string;
   /** A single custom persona file at the home's top level. */
   persona: string;
+  /** Downloaded GGUF models (`--download-model`, the wizard's Private choice). */
+  models: string;
 }
 
 /** The locations Cogito reads and writes inside `home`. */
@@ -77,6 +79,7 @@ export function appPaths(home: string): AppPaths {
     data: path.join(home, 'data'),
     personas: path.join(home, 'personas'),
     persona: path.join(home, 'persona.md'),
+    models: path.join(home, 'models'),
   };
 }
 

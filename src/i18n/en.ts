@@ -326,6 +326,26 @@ export const en = {
   'hint.save': 'save',
   'hint.clear': 'clear',
   'hint.filter': 'filter',
+  'setup.presetDownload': 'download a model and run it here; no key, nothing leaves this machine',
+  'setup.download': 'Which model to download',
+  'setup.downloadMachine': 'This machine: {mem} memory, {threads} threads, {disk} free in {dir}.',
+  'setup.downloadItem': '{size} · needs ~{ram} memory · {goodAt}',
+  'setup.downloadProposed': '{label} (proposed)',
+  'setup.downloadNoDisk': 'not enough disk: needs {need}, {free} free',
+  'setup.downloadNoMemory': 'not enough memory: needs ~{need}, this machine has {total}',
+  'setup.downloadRefused': '{model} does not fit on this machine: {why}. Choose a smaller model.',
+  'setup.downloadNothingFits': 'No model fits this machine; go back and choose a hosted service.',
+  'setup.downloading': 'Downloading {model} into {dir}',
+  'setup.downloadProgress': '{done} {percent} · {speed} · {eta} left',
+  'setup.downloadVerifying': 'Checking the file...',
+  'setup.downloadCancelled':
+    'Cancelled. Nothing was configured; what was downloaded stays, and the next download resumes from it.',
+  'setup.downloadFailed': 'The download failed: {message}',
+  'cmd.modelsInstalled': 'downloaded models (in {dir}), switch with /model <file>:',
+  'cmd.modelsNone': 'no downloaded models in {dir}; get one with: cogito --download-model',
+  'cmd.modelLocalSet':
+    'model: {model} (local, for this run; set "modelPath" in config.json to keep it)',
+  'cmd.modelNotInstalled': '"{name}" is not a downloaded model; downloaded: {list}',
 } as const;
 
 /** Every message key. */

@@ -5,6 +5,11 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /**
+   * Prompt tokens not evaluated again because a cache already held them: a server's prompt
+   * cache, or the local model's KV cache from the previous turn. Absent when unknown.
+   */
+  cachedPromptTokens?: number;
 }
 
 export type ProviderErrorKind =

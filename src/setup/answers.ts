@@ -56,7 +56,7 @@ export interface ConfigChange {
  */
 export function toConfigChange(a: Answers): ConfigChange {
   const common: ConfigInput = { workspace: a.workspace, persona: a.persona, language: a.language };
-  if (a.presetId === 'gguf') {
+  if (a.presetId === 'gguf' || a.presetId === 'private') {
     return { set: { ...common, provider: 'local', modelPath: a.modelPath }, remove: [] };
   }
   const set: ConfigInput = {

@@ -9,6 +9,7 @@ import type { Lang } from '../i18n/messages.js';
 
 /** The presets' ids: stable, used in tests and to preselect on `--setup`. */
 export type PresetId =
+  | 'private'
   | 'deepseek'
   | 'openai'
   | 'qwen'
@@ -28,9 +29,10 @@ export interface ProviderPreset {
   /**
    * `remote`: a hosted OpenAI-compatible API. `local-server`: an OpenAI-compatible server on
    * this machine (detected on its usual port). `custom`: any address the user types.
-   * `gguf`: a model file run in-process.
+   * `gguf`: a model file run in-process. `download`: a model Cogito downloads, then runs
+   * in-process like `gguf`.
    */
-  kind: 'remote' | 'local-server' | 'custom' | 'gguf';
+  kind: 'remote' | 'local-server' | 'custom' | 'gguf' | 'download';
   /** The API root (ends in /v1 or the service's equivalent); empty when the user types it. */
   baseURL: string;
   key: KeyNeed;
@@ -42,6 +44,18 @@ export interface ProviderPreset {
 
 /** Every preset, in the order the wizard lists them. Frozen: the wizard never edits it. */
 export const PRESETS: readonly ProviderPreset[] = Object.freeze([
+  // First: the one choice that needs no account, no key and no server.
+  {
+    id: 'private',
+    label: {
+      en: 'Private: download a local model and run it here',
+      zh: '私密：下载本地模型并在本机运行',
+    },
+    kind: 'download',
+    baseURL: '',
+    key: 'none',
+    models: [],
+  },
   {
     id: 'deepseek',
     label: { en: 'DeepSeek', zh: 'DeepSeek 深度求索' },

@@ -14,6 +14,7 @@ import type { VerdictKind } from './verdict.js';
 export const STEPS = Object.freeze([
   'language',
   'provider',
+  'download',
   'baseUrl',
   'apiKey',
   'model',
@@ -34,7 +35,7 @@ export interface Answers {
   /** '' = no key (local servers, or a custom server that needs none). */
   apiKey: string;
   model: string;
-  /** The GGUF file, for the local-file preset. */
+  /** The GGUF file, for the local-file preset (and once the Private download finished). */
   modelPath: string;
   /** An absolute folder once the workspace step has checked it. */
   workspace: string;
@@ -60,13 +61,20 @@ function presetOf(a: Answers): ProviderPreset | undefined {
   return a.presetId === undefined ? undefined : presetById(a.presetId);
 }
 
+/** A model file run inside Cogito: picked by path, or downloaded by the Private choice. */
+function runsInProcess(a: Answers): boolean {
+  const kind = presetOf(a)?.kind;
+  return kind === 'gguf' || kind === 'download';
+}
+
 /** When each step is asked. Frozen: the table is the whole policy. */
 const APPLIES: Readonly<Record<StepId, (a: Answers) => boolean>> = Object.freeze({
   language: () => true,
   provider: () => true,
+  download: (a) => presetOf(a)?.kind === 'download',
   baseUrl: (a) => presetOf(a)?.kind === 'custom',
   apiKey: (a) => (presetOf(a)?.key ?? 'none') !== 'none',
-  model: (a) => presetOf(a)?.kind !== 'gguf',
+  model: (a) => !runsInProcess(a),
   modelPath: (a) => presetOf(a)?.kind === 'gguf',
   test: () => true,
   workspace: () => true,
@@ -150,7 +158,7 @@ export function stepToFix(kind: VerdictKind, a: Answers): StepId {
     bad_key: ['apiKey', 'provider'],
     unreachable: ['baseUrl', 'provider'],
     unknown_model: ['model'],
-    bad_file: ['modelPath'],
+    bad_file: ['modelPath', 'download'],
     other: [],
   };
   const found = wanted[kind].find((s) => steps.includes(s));

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/builtin.js';
@@ -131,6 +131,26 @@ describe('slash commands', () => {
     h.server.push({ kind: 'stream', content: 'ok [WAIT]' });
     h.agent.submit('hi');
     expect((await h.server.waitForRequest(0)).body.model).toBe('other-model');
+  });
+
+  it('/model lists the downloaded models and switches to one by file name', async () => {
+    h = await createHarness();
+    const models = path.join(h.home, 'models');
+    await mkdir(models, { recursive: true });
+    await writeFile(path.join(models, 'qwen2.5-3b-instruct-q4_k_m.gguf'), 'GGUF');
+    await writeFile(path.join(models, 'other.gguf'), 'GGUF-two');
+    await writeFile(path.join(models, 'half.gguf.part'), 'GG');
+    h.agent.start();
+    const list = await run(h, '/model');
+    expect(list).toContain(`downloaded models (in ${models})`);
+    expect(list).toMatch(/other\.gguf\s+8 B/);
+    expect(list).toContain('qwen2.5-3b-instruct-q4_k_m.gguf');
+    expect(list).not.toContain('half');
+
+    expect(await run(h, '/model other')).toContain('model: other.gguf (local');
+    expect(h.agent.provider.id).toBe('local');
+    expect(h.agent.provider.model).toBe('other.gguf');
+    expect(await run(h, '/model')).toMatch(/● other\.gguf/);
   });
 
   it('/tools lists every tool with its kind and approval; /approve shows and changes the policy', async () => {

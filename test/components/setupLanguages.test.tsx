@@ -76,6 +76,8 @@ function scriptedServices() {
       (a.presetId === 'gguf' ? fileVerdicts : verdicts).shift() ??
       (a.presetId === 'gguf' ? { ok: true, note: 'Tiny · llama · 3 MB' } : { ok: true }),
     checkWorkspace: (input) => checkWorkspace(input, tmp),
+    localModels: () => Promise.reject(new Error('not used here')),
+    downloadModel: () => Promise.reject(new Error('not used here')),
     save: async () => {
       saves += 1;
       if (saves > 1) return { ok: true, file: path.join(tmp, 'config.json') };
@@ -109,6 +111,8 @@ async function walkWizard(lang: Lang): Promise<WizardHarness> {
   await has('zzz"');
   h.press(KEY.esc); // clears the filter
   await selected(/Ollama/);
+  h.press(KEY.down);
+  await selected(new RegExp(plainText(lang, 'setup.presetDownload').slice(0, 6)));
   h.press(KEY.down);
   await selected(/DeepSeek/);
   h.press(KEY.enter);

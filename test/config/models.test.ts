@@ -81,6 +81,7 @@ describe('app home', () => {
         data: '/h/data',
         personas: '/h/personas',
         persona: '/h/persona.md',
+        models: '/h/models',
       });
     } finally {
       await rm(cwd, { recursive: true, force: true });

@@ -30,6 +30,11 @@ export interface TinyGgufOptions {
   name?: string;
   /** Seed of the weight generator, so a file is reproducible. Default 1. */
   seed?: number;
+  /**
+   * Weights that make end-of-turn by far the likeliest next token, so an unconstrained
+   * reply ends after a token or two (end-to-end runs without a grammar). Default false.
+   */
+  endsAtOnce?: boolean;
 }
 
 /** What was written, for assertions. */
@@ -188,6 +193,20 @@ function writeMeta(w: ByteWriter, key: string, v: MetaValue): void {
   }
 }
 
+const EOS_ID = 2;
+
+/**
+ * Every token's embedding gets a large constant in dimension 0, which survives the small
+ * random layers, and only the end-of-turn token's output row reads that dimension: its
+ * logit then dwarfs every other token's.
+ */
+function steerToEnd(embd: Float32Array, out: Float32Array, nEmbd: number, nVocab: number): void {
+  for (let v = 0; v < nVocab; v += 1) {
+    embd[v * nEmbd] = 20;
+    out[v * nEmbd] = v === EOS_ID ? 10 : 0;
+  }
+}
+
 /** Builds the GGUF bytes in memory. */
 export function buildTinyGguf(opts: TinyGgufOptions = {}): {
   bytes: Buffer;
@@ -214,11 +233,10 @@ export function buildTinyGguf(opts: TinyGgufOptions = {}): {
     data: new Float32Array(n).fill(1),
   });
 
-  const tensors: Tensor[] = [
-    randomTensor('token_embd.weight', [nEmbd, nVocab]),
-    ones('output_norm.weight', nEmbd),
-    randomTensor('output.weight', [nEmbd, nVocab]),
-  ];
+  const embeddings = randomTensor('token_embd.weight', [nEmbd, nVocab]);
+  const output = randomTensor('output.weight', [nEmbd, nVocab]);
+  if (opts.endsAtOnce) steerToEnd(embeddings.data, output.data, nEmbd, nVocab);
+  const tensors: Tensor[] = [embeddings, ones('output_norm.weight', nEmbd), output];
   for (let i = 0; i < nLayer; i += 1) {
     const p = `blk.${i}.`;
     tensors.push(

@@ -110,6 +110,38 @@ describe('local provider: generation', () => {
     expect(second.text).toContain('[TOOL] ls(".") [/TOOL]');
   });
 
+  it('keeps the context between turns and evaluates only the new tokens', async () => {
+    const p = provider({ grammar: CALL_GRAMMAR });
+    const usageOf = (got: Awaited<ReturnType<typeof collectEvents>>) => {
+      const u = got.events.find((e) => e.type === 'usage');
+      if (u?.type !== 'usage') throw new Error('no usage event');
+      return u.usage;
+    };
+    const first = await collectEvents(stream(p));
+    expect(usageOf(first).cachedPromptTokens).toBe(0);
+    const history: ChatMessage[] = [
+      ...MESSAGES,
+      { role: 'assistant', content: first.text },
+      { role: 'user', content: 'Results:\nnotes.txt' },
+    ];
+    const second = usageOf(await collectEvents(stream(p, undefined, history)));
+    const fresh = second.promptTokens - (second.cachedPromptTokens ?? 0);
+    // The whole first prompt is reused from the KV cache (and most of the reply: the part
+    // retokenized differently is evaluated again); only the new part is evaluated.
+    expect(second.cachedPromptTokens).toBeGreaterThanOrEqual(usageOf(first).promptTokens);
+    expect(fresh).toBeGreaterThan(0);
+    expect(fresh).toBeLessThanOrEqual(second.promptTokens - usageOf(first).promptTokens);
+
+    // A prompt that does not extend the previous one is evaluated from where it differs
+    // (only the chat wrapper's opening tokens are shared).
+    const other: ChatMessage[] = [
+      { role: 'system', content: 'A different system prompt.' },
+      { role: 'user', content: 'Hi.' },
+    ];
+    const third = usageOf(await collectEvents(stream(p, undefined, other)));
+    expect(third.cachedPromptTokens ?? 0).toBeLessThan(usageOf(first).promptTokens / 2);
+  });
+
   it('ends with length when the request caps the reply', async () => {
     const p = provider({ grammar: LONG_GRAMMAR });
     const got = await collectEvents(

@@ -34,7 +34,8 @@ describe('the presets', () => {
     for (const p of PRESETS) {
       expect(p.label.en.trim()).not.toBe('');
       expect(p.label.zh.trim()).not.toBe('');
-      if (p.kind === 'custom' || p.kind === 'gguf') expect(p.baseURL).toBe('');
+      if (p.kind === 'custom' || p.kind === 'gguf' || p.kind === 'download')
+        expect(p.baseURL).toBe('');
       else expect(new URL(p.baseURL).protocol).toMatch(/^https?:$/);
     }
   });
@@ -61,6 +62,7 @@ describe('the presets', () => {
 
 describe('the step machine', () => {
   const expected: Record<PresetId, string> = {
+    private: 'language provider download test workspace persona confirm',
     deepseek: 'language provider apiKey model test workspace persona confirm',
     openai: 'language provider apiKey model test workspace persona confirm',
     qwen: 'language provider apiKey model test workspace persona confirm',

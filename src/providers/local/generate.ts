@@ -41,6 +41,7 @@ export async function generate(
   const splitter = createThinkSplitter();
   const sequence = engine.chat.sequence;
   const outputBefore = sequence.tokenMeter.usedOutputTokens;
+  const inputBefore = sequence.tokenMeter.usedInputTokens;
   const onResponseChunk = (chunk: LlamaChatResponseChunk): void => {
     if (!chunk.text) return;
     if (chunk.type === 'segment') emit({ type: 'reasoning_delta', text: chunk.text });
@@ -60,11 +61,20 @@ export async function generate(
     const completionTokens = Math.max(0, sequence.tokenMeter.usedOutputTokens - outputBefore);
     // What the context holds now is the prompt as evaluated plus the reply.
     const promptTokens = Math.max(0, sequence.contextTokens.length - completionTokens);
+    // LlamaChat keeps the sequence between turns and evaluates only the tokens after the
+    // part of the prompt the KV cache already holds; the rest is counted as cached.
+    const evaluated = sequence.tokenMeter.usedInputTokens - inputBefore;
+    const cachedPromptTokens = Math.max(0, promptTokens - evaluated);
     const stop = result.metadata.stopReason;
     return {
       ok: true,
       reason: stop === 'abort' ? 'aborted' : stop === 'maxTokens' ? 'length' : 'stop',
-      usage: { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens },
+      usage: {
+        promptTokens,
+        completionTokens,
+        totalTokens: promptTokens + completionTokens,
+        cachedPromptTokens,
+      },
     };
   } catch (err) {
     if (signal.aborted) {

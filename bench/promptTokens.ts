@@ -1,0 +1,68 @@
+/**
+ * promptTokens: how much of a small local model's window the fixed part of every request
+ * takes: the system prompt with the tool list, per UI language, with the default persona.
+ * Counted with gpt-tokenizer (o200k), the counter Cogito itself uses; Qwen2.5's own
+ * tokenizer is not available offline, and its counts for this English text are within a
+ * few per cent of it. Run: npx tsx bench/promptTokens.ts
+ */
+import { encode } from 'gpt-tokenizer';
+import { loadPersonaSet } from '../src/app/personas.js';
+import { buildSystemPrompt } from '../src/prompt/systemPrompt.js';
+import { defaultConfig } from '../src/config/schema.js';
+import { createFileTools } from '../src/tools/files/index.js';
+import { ToolRegistry } from '../src/tools/registry.js';
+import { createSystemTools } from '../src/tools/system/index.js';
+import { createWebTools } from '../src/tools/web/index.js';
+import { ROOT } from './lib/appEnv.js';
+import { mainFor, type Bench, type BenchResult, type Metric } from './lib/report.js';
+
+/** The smallest context the local provider is used with (the catalogue's models: 32k). */
+const WINDOW = 8192;
+
+export const promptTokens: Bench = {
+  name: 'promptTokens',
+  async run(): Promise<BenchResult> {
+    const config = defaultConfig();
+    const registry = new ToolRegistry([
+      ...createFileTools(),
+      ...createWebTools({ search: config.search, fetch: config.fetch }),
+      ...createSystemTools(),
+    ]);
+    const tools = registry.describeForPrompt();
+    const persona = loadPersonaSet(ROOT, 'assistant').current;
+    const metrics: Metric[] = [];
+    const details: Record<string, unknown> = { tools: registry.list().length };
+    for (const language of ['en', 'zh', undefined] as const) {
+      const prompt = buildSystemPrompt({
+        workspaceRoot: '/home/user/workspace',
+        toolList: tools,
+        persona: { name: persona.name, body: persona.prompt },
+        ...(language ? { language } : {}),
+        now: new Date('2026-12-01T12:00:00Z'),
+      });
+      const total = encode(prompt).length;
+      const label = language ?? 'auto';
+      metrics.push({
+        name: `system prompt + tools (${label})`,
+        value: `${total} tokens (${Math.round((100 * total) / WINDOW)}% of 8k)`,
+        raw: total,
+      });
+      details[label] = { tokens: total, chars: prompt.length };
+    }
+    const toolTokens = encode(tools).length;
+    metrics.push({
+      name: 'of which the tool list',
+      value: `${toolTokens} tokens`,
+      raw: toolTokens,
+    });
+    return {
+      name: 'promptTokens',
+      title: 'fixed prompt size for a local model',
+      metrics,
+      details,
+      notes: ['gpt-tokenizer o200k counts; the persona is the default "assistant".'],
+    };
+  },
+};
+
+await mainFor(promptTokens, import.meta.url);

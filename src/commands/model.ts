@@ -1,0 +1,57 @@
+/**
+ * `/model`: shows the model in use and the models downloaded into `<app home>/models/`;
+ * `/model NAME` switches to a downloaded model (by file name) or, for an OpenAI-compatible
+ * service, to any model name the service offers. The switch lasts for this run.
+ */
+import { createProvider } from '../app/provider.js';
+import { t } from '../i18n/messages.js';
+import { findInstalled, listInstalledModels } from '../models/installed.js';
+import { formatBytes } from '../models/progress.js';
+import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
+
+async function run({ env, args, say, agent, lang }: CommandCall): Promise<AfterCommand> {
+  const name = args.trim();
+  const installed = await listInstalledModels(env.modelsDir);
+  if (!name) {
+    const local = agent.provider.id === 'local';
+    const lines = [
+      t(lang, 'cmd.modelNow', {
+        model: agent.provider.model,
+        url: local ? env.modelsDir : env.config.baseURL,
+      }),
+    ];
+    if (installed.length > 0) {
+      lines.push(t(lang, 'cmd.modelsInstalled', { dir: env.modelsDir }));
+      for (const m of installed) {
+        const mark = local && m.file === agent.provider.model ? '●' : ' ';
+        lines.push(`  ${mark} ${m.file.padEnd(44)} ${formatBytes(m.bytes)}`);
+      }
+    } else if (local) {
+      lines.push(t(lang, 'cmd.modelsNone', { dir: env.modelsDir }));
+    }
+    say(lines.join('\n'));
+    return 'listen';
+  }
+  const found = findInstalled(installed, name);
+  if (found) {
+    agent.setProvider(createProvider({ ...env.config, provider: 'local', modelPath: found.path }));
+    say(t(lang, 'cmd.modelLocalSet', { model: found.file }));
+    return 'listen';
+  }
+  if (env.config.provider === 'local') {
+    const list = installed.map((m) => m.file).join(', ') || '-';
+    say(t(lang, 'cmd.modelNotInstalled', { name, list }));
+    return 'listen';
+  }
+  agent.setProvider(createProvider(env.config, name));
+  say(t(lang, 'cmd.modelSet', { model: name }));
+  return 'listen';
+}
+
+/** The `/model` command. */
+export const MODEL_COMMAND: SlashCommand = {
+  name: 'model',
+  usage: '/model [NAME]',
+  description: 'command.model',
+  run,
+};

@@ -7,6 +7,7 @@
 import * as m from './matchers.js';
 import { applies, type Binding, type KeyContext, type KeyPress, type Resolved } from './types.js';
 import * as w from './when.js';
+import { MOUSE_BINDINGS } from './mouseBindings.js';
 
 export * from './types.js';
 export { isText } from './matchers.js';
@@ -15,21 +16,8 @@ const { LISTENING, NOT_APPROVAL, ALWAYS, OVERLAYS, APPROVAL, ARMED, THINKING } =
 const { INPUT, TOOLS, PANE, ENDS } = w;
 
 export const BINDINGS: readonly Binding[] = [
-  // The mouse wheel scrolls the pane under the pointer; it is never a key press.
-  {
-    keys: ['Wheel ↑'],
-    match: m.wheelUp,
-    when: ALWAYS,
-    action: 'wheelUp',
-    description: 'keys.wheel',
-  },
-  {
-    keys: ['Wheel ↓'],
-    match: m.wheelDown,
-    when: ALWAYS,
-    action: 'wheelDown',
-    description: 'keys.wheel',
-  },
+  // The mouse wheel and its switch (mouseBindings.ts); a wheel turn is never a key press.
+  ...MOUSE_BINDINGS,
   // Always available, whatever covers the screen.
   {
     keys: ['Ctrl+C'],
@@ -59,13 +47,6 @@ export const BINDINGS: readonly Binding[] = [
     when: ALWAYS,
     action: 'redraw',
     description: 'keys.redraw',
-  },
-  {
-    keys: ['Ctrl+S'],
-    match: m.ctrl('s'),
-    when: ALWAYS,
-    action: 'toggleMouse',
-    description: 'keys.toggleMouse',
   },
   {
     keys: ['Ctrl+P'],

@@ -13,6 +13,7 @@ import { interrupt } from './interrupt.js';
 import { mcp } from './mcp.js';
 import { memory } from './memory.js';
 import { render } from './render.js';
+import { reply } from './reply.js';
 import { safety } from './safety.js';
 import {
   formatTable,
@@ -31,6 +32,7 @@ const ALL: Bench[] = [
   echo,
   send,
   render,
+  reply,
   memory,
   history,
   safety,
@@ -39,6 +41,8 @@ const ALL: Bench[] = [
 ];
 
 const opts = parseBenchArgs(process.argv.slice(2));
+// The peer comparison installs qwen-code from npm: only when asked for (`-- --peers`).
+if (process.argv.includes('--peers')) ALL.splice(0, ALL.length, (await import('./peers.js')).peers);
 const results: BenchResult[] = [];
 const failed: string[] = [];
 const t0 = performance.now();

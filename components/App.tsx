@@ -31,6 +31,9 @@ export interface AppProps {
   approvalDelayMs?: number;
   /** The clock for that delay; tests pass their own. */
   now?(): number;
+  /** The `mouse` setting (default on) and the terminal switch for it (see Screen). */
+  mouse?: boolean;
+  onMouse?(on: boolean, toggled: boolean): void;
 }
 
 /** The root: window size, language, the background loop, and exit. */
@@ -58,6 +61,8 @@ export function App(p: AppProps): React.JSX.Element {
         {...(p.noticeTtlMs !== undefined ? { noticeTtlMs: p.noticeTtlMs } : {})}
         {...(p.approvalDelayMs !== undefined ? { approvalDelayMs: p.approvalDelayMs } : {})}
         {...(p.now ? { now: p.now } : {})}
+        {...(p.mouse !== undefined ? { mouse: p.mouse } : {})}
+        {...(p.onMouse ? { onMouse: p.onMouse } : {})}
       />
     </LangContext.Provider>
   );

@@ -27,6 +27,7 @@ import {
 } from './keys/bindings.js';
 import { perform } from './keys/perform.js';
 import { useKeys } from './keys/useKeys.js';
+import { useMouse } from './hooks/useMouse.js';
 import { computeLayout, focusables, type Layout } from './layout.js';
 import { TitleRule } from './panes/PaneRows.js';
 import { ReasoningPane } from './panes/ReasoningPane.js';
@@ -55,6 +56,10 @@ export interface ScreenProps {
   approvalDelayMs?: number;
   /** The clock for that delay (tests pass their own). */
   now?(): number;
+  /** The `mouse` setting: the wheel scrolls the pane under the pointer (default on). */
+  mouse?: boolean;
+  /** Turns mouse reporting on or off in the terminal; `toggled` when Ctrl+S asked for it. */
+  onMouse?(on: boolean, toggled: boolean): void;
 }
 
 const NOTICE_TONE: Record<Notice['level'], Tone> = { info: 'notice', warn: 'warn', error: 'error' };
@@ -188,6 +193,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     return true;
   };
 
+  const mouse = useMouse(p.mouse ?? true, p.onMouse);
   useKeys((input: string, key: KeyPress) => {
     if (cameBack()) return;
     const ctx = keyContext();
@@ -206,6 +212,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
       focusables: visible,
       complete: p.complete,
       redraw,
+      toggleMouse: mouse.toggle,
     });
   });
 

@@ -96,3 +96,27 @@ export function focusables(l: Layout): Focus[] {
   if (l.tools > 0) out.push('tools');
   return out;
 }
+
+/** What a wheel turn on a screen row scrolls: a pane, the open overlay, or nothing. */
+export type WheelTarget = 'reasoning' | 'reply' | 'tools' | 'overlay';
+
+/**
+ * The pane on screen row `row` (1-based from the top, as mouse reports count), following
+ * the screen's order: status, then the panes (or the overlay over them), then the rest.
+ */
+export function paneAt(l: Layout, row: number, overlay: boolean): WheelTarget | undefined {
+  let at = row - 1 - l.status;
+  if (at < 0) return undefined;
+  if (overlay) return at < l.panes ? 'overlay' : undefined;
+  const title = l.titles ? 1 : 0;
+  for (const [name, body] of [
+    ['reasoning', l.reasoning],
+    ['reply', l.reply],
+    ['tools', l.tools],
+  ] as const) {
+    if (body === 0) continue;
+    if (at < body + title) return name;
+    at -= body + title;
+  }
+  return undefined;
+}

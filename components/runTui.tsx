@@ -15,12 +15,11 @@ import { ConfirmSession } from './ConfirmSession.js';
 import type { AgentController, AgentLoop } from './controller.js';
 import { SetupWizard, type SetupOutcome } from './setup/SetupWizard.js';
 import { openSession, type ScreenSession, type SessionIo } from './terminal/session.js';
-import { CLEAR_SCREEN } from './terminal/terminalGuard.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
   agent: AgentController & AgentLoop & { notice?(text: string, level?: 'info' | 'warn'): void };
-  config: { workspace: string; language: Lang | 'auto' };
+  config: { workspace: string; language: Lang | 'auto'; mouse?: boolean };
   warnings: readonly string[];
   close(): Promise<void>;
 }
@@ -158,7 +157,12 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
       workspace={app.config.workspace}
       lang={lang}
       onExit={() => finish(0)}
-      onRedraw={() => stdout.write(CLEAR_SCREEN)}
+      onRedraw={() => session?.clearScreen()}
+      mouse={app.config.mouse !== false}
+      onMouse={(on, toggled) => {
+        session?.setMouse(on);
+        if (toggled) app.agent.notice?.(t(lang, on ? 'mouse.on' : 'mouse.off'));
+      }}
     />
   ));
   const code = shown.ended ? shown.code : 0;

@@ -7,6 +7,7 @@
 import * as m from './matchers.js';
 import { applies, type Binding, type KeyContext, type KeyPress, type Resolved } from './types.js';
 import * as w from './when.js';
+import { MOUSE_BINDINGS } from './mouseBindings.js';
 
 export * from './types.js';
 export { isText } from './matchers.js';
@@ -15,6 +16,8 @@ const { LISTENING, NOT_APPROVAL, ALWAYS, OVERLAYS, APPROVAL, ARMED, THINKING } =
 const { INPUT, TOOLS, PANE, ENDS } = w;
 
 export const BINDINGS: readonly Binding[] = [
+  // The mouse wheel and its switch (mouseBindings.ts); a wheel turn is never a key press.
+  ...MOUSE_BINDINGS,
   // Always available, whatever covers the screen.
   {
     keys: ['Ctrl+C'],
@@ -403,7 +406,12 @@ export function resolveKey(input: string, key: KeyPress, ctx: KeyContext): Resol
   for (const binding of BINDINGS) {
     if (!binding.match(input, key) || !applies(binding.when, ctx)) continue;
     const typed = binding.action === 'type' || binding.action === 'interruptAndType';
-    return { action: binding.action, binding, ...(typed ? { text: input } : {}) };
+    return {
+      action: binding.action,
+      binding,
+      ...(typed ? { text: input } : {}),
+      ...(key.row !== undefined ? { row: key.row } : {}),
+    };
   }
   return undefined;
 }

@@ -36,7 +36,9 @@ export const shiftTab: Matcher = (_i, k) => !!k.tab && !!k.shift;
 export const f1: Matcher = (_i, k) => !!k.f1;
 /** Terminals send DEL (0x7f) for Backspace, which Ink calls "delete". */
 export const backspace: Matcher = (_i, k) => !!k.backspace || !!k.delete;
-export const anyKey: Matcher = () => true;
+export const anyKey: Matcher = (_i, k) => !k.wheel;
+export const wheelUp: Matcher = (_i, k) => k.wheel === 'up';
+export const wheelDown: Matcher = (_i, k) => k.wheel === 'down';
 
 export const either =
   (...ms: Matcher[]): Matcher =>

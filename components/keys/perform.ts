@@ -5,7 +5,7 @@
 import type { AgentController } from '../controller.js';
 import * as ed from '../input/lineEditor.js';
 import { recallNext, recallPrev, remember } from '../input/history.js';
-import type { Layout } from '../layout.js';
+import { paneAt, type Layout } from '../layout.js';
 import {
   commonPrefix,
   cycleFocus,
@@ -33,7 +33,12 @@ export interface PerformEnv {
   focusables: readonly Focus[];
   complete(prefix: string): string[];
   redraw(): void;
+  /** Ctrl+S: mouse reporting on or off (the screen owns the terminal mode). */
+  toggleMouse?(): void;
 }
+
+/** Rows one wheel notch scrolls (what most terminals and editors use). */
+export const WHEEL_LINES = 3;
 
 type Edit = (s: ed.LineState) => ed.LineState;
 
@@ -64,9 +69,21 @@ function pageOf(t: Scroller | 'tools', l: Layout): number {
   return Math.max(1, l.reply - 1);
 }
 
+/** The scroller a wheel turn on `row` moves: the pane under the pointer, or undefined. */
+function wheelTarget(env: PerformEnv, ui: UiState, row: number): Scroller | 'tools' | undefined {
+  const open = ui.overlay === 'help' || ui.overlay === 'detail';
+  const at = paneAt(env.layout, row, open);
+  if (at === undefined) return undefined;
+  return at === 'overlay' ? target(ui) : at;
+}
+
 /** Scroll keys: reply and reasoning count from the bottom (↑ is +1), overlays from the top. */
-function scroll(env: PerformEnv, ui: UiState, lines: number | 'top' | 'bottom'): UiState {
-  const t = target(ui);
+function scroll(
+  env: PerformEnv,
+  ui: UiState,
+  lines: number | 'top' | 'bottom',
+  t: Scroller | 'tools' = target(ui),
+): UiState {
   const ids = env.controller.store.getState().toolLog.map((e) => e.callId);
   if (t === 'tools') {
     if (lines === 'top')
@@ -207,6 +224,16 @@ export function perform(r: Resolved, env: PerformEnv): void {
       return;
     case 'scrollBottom':
       set(scroll(env, ui, 'bottom'));
+      return;
+    case 'wheelUp':
+    case 'wheelDown': {
+      const to = wheelTarget(env, ui, r.row ?? 0);
+      const lines = r.action === 'wheelUp' ? WHEEL_LINES : -WHEEL_LINES;
+      if (to) set(scroll(env, ui, lines, to));
+      return;
+    }
+    case 'toggleMouse':
+      env.toggleMouse?.();
       return;
     case 'expand': {
       const log = c.store.getState().toolLog;

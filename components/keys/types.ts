@@ -53,13 +53,22 @@ export type Action =
   | 'scrollBottom'
   | 'selectPrev'
   | 'selectNext'
-  | 'expand';
+  | 'expand'
+  | 'wheelUp'
+  | 'wheelDown'
+  | 'toggleMouse';
 
 /**
  * Ink's key flags, plus F1 (which Ink reports with no flag) and `paste`: the text came in one
  * bracketed paste, so it is text to insert, never a key (see useKeys).
  */
-export type KeyPress = Partial<Key> & { f1?: boolean; paste?: boolean };
+export type KeyPress = Partial<Key> & {
+  f1?: boolean;
+  paste?: boolean;
+  /** A mouse wheel turn (SGR mouse reporting), and the screen row it happened on (1-based). */
+  wheel?: 'up' | 'down';
+  row?: number;
+};
 
 /** What `resolveKey` needs to know about the screen at the moment of the key. */
 export interface KeyContext {
@@ -109,6 +118,8 @@ export interface Resolved {
   action: Action;
   /** The text to insert, for `type` and `interruptAndType`. */
   text?: string;
+  /** The screen row of a mouse wheel turn (1-based). */
+  row?: number;
   binding: Binding;
 }
 

@@ -2,12 +2,13 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useInput, useStdin, type Key } from 'ink';
 import type { KeyPress } from './bindings.js';
 import { createInputChunks } from './inputChunks.js';
+import { mouseReports } from './mouse.js';
 
 /** The escape sequences terminals send for F1 (Ink parses them but reports no flag). */
 const F1_SEQUENCES = new Set(['\x1bOP', '\x1b[11~', '\x1b[[A', '\x1b[1P']);
 
 /**
- * Every key press, as Ink reports it, plus F1 and bracketed pastes. The handler may change on
+ * Every key press, as Ink reports it, plus F1, bracketed pastes and mouse wheel turns. The handler may change on
  * every render; the subscription does not (Ink resubscribes whenever the handler's identity
  * changes).
  *
@@ -31,6 +32,13 @@ export function useKeys(handler: (input: string, key: KeyPress) => void, active 
     const onRaw = (data: string): void => {
       // A new event from the terminal: nothing before it is still waiting to be skipped.
       if (depth === 0) skip.current = false;
+      // Mouse reports are never keys: a wheel turn is handed over, anything else dropped.
+      const mice = chunks.pasting ? undefined : mouseReports(data);
+      if (mice) {
+        for (const e of mice) if (e.wheel) ref.current('', { wheel: e.wheel, row: e.row });
+        skip.current = true;
+        return;
+      }
       const pieces = chunks.feed(data);
       const only = pieces.length === 1 ? pieces[0] : undefined;
       if (only?.kind === 'key' && only.data === data && !F1_SEQUENCES.has(data)) return;

@@ -3,6 +3,8 @@ import { Box, Text } from 'ink';
 import type { Row, Tone } from './rows.js';
 import { Spinner } from '../Spinner.js';
 import { displayWidth, truncate } from '../text/wrap.js';
+import { hyperlink, terminalHyperlinks } from '../markdown/hyperlinks.js';
+import { truncateSpans, type Span } from '../markdown/spans.js';
 
 const STYLE: Record<
   Tone,
@@ -37,10 +39,30 @@ export function PaneRows({
     <Box flexDirection="column" height={height} width={width} overflow="hidden">
       {shown.map((r, i) => (
         <Text key={i} wrap="truncate-end" {...STYLE[r.tone]}>
-          {r.text === '' ? ' ' : truncate(r.text, width)}
+          {r.spans ? <SpanRow spans={r.spans} width={width} /> : null}
+          {r.spans ? null : r.text === '' ? ' ' : truncate(r.text, width)}
         </Text>
       ))}
     </Box>
+  );
+}
+
+/** A styled row (rendered Markdown) cut to `width` columns. */
+function SpanRow({ spans, width }: { spans: readonly Span[]; width: number }): React.JSX.Element {
+  const cut = truncateSpans(spans, width);
+  if (cut.length === 0) return <Text> </Text>;
+  const links = terminalHyperlinks();
+  return (
+    <>
+      {cut.map((s, i) => {
+        const { link, ...style } = s.style ?? {};
+        return (
+          <Text key={i} {...style}>
+            {link && links ? hyperlink(s.text, link) : s.text}
+          </Text>
+        );
+      })}
+    </>
   );
 }
 

@@ -1,8 +1,9 @@
-import React, { useMemo, useRef } from 'react';
+import React, { useEffect, useMemo, useRef, useState } from 'react';
 import { Box } from 'ink';
 import { t } from '../../src/i18n/messages.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
 import { useLang } from '../i18n.js';
+import { highlighterVersion, loadHighlighter } from '../markdown/highlightLoad.js';
 import { WrapCache } from '../text/wrapCache.js';
 import { blockRows, buildBlocks, type Block } from './conversation.js';
 import { LiveRows } from './liveRows.js';
@@ -27,6 +28,7 @@ export function ReplyPane(p: ReplyPaneProps): React.JSX.Element {
   const streaming = useThrottledStore(p.store, (s) => s.streaming);
   const cache = useRef(new WrapCache<Row[]>()).current;
   const live = useRef(new LiveRows()).current;
+  const hl = useHighlighter();
 
   const blocks = useMemo(() => buildBlocks(messages, notices), [messages, notices]);
   const all: Block[] =
@@ -36,7 +38,7 @@ export function ReplyPane(p: ReplyPaneProps): React.JSX.Element {
   const rowsOf = (b: Block): Row[] =>
     b.kind === 'live'
       ? live.rows(b.text, p.width, lang, b.streaming)
-      : cache.get(`${lang}:${b.key}`, p.width, () => blockRows(b, p.width, lang));
+      : cache.get(`${lang}:${hl}:${b.key}`, p.width, () => blockRows(b, p.width, lang));
   const lastBlock = all[all.length - 1];
   const offset = useScrollAnchor<Below>({
     offset: p.offset,
@@ -73,4 +75,20 @@ export function ReplyPane(p: ReplyPaneProps): React.JSX.Element {
       <PaneRows rows={rows} height={p.height} width={p.width} />
     </Box>
   );
+}
+
+/**
+ * Loads the code highlighter after the first frame and re-renders once it is ready, so code
+ * already on screen gets its colours; returns its version (part of the row cache's key).
+ */
+function useHighlighter(): number {
+  const [version, setVersion] = useState(highlighterVersion());
+  useEffect(() => {
+    let live = true;
+    void loadHighlighter().then(() => live && setVersion(highlighterVersion()));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return version;
 }

@@ -10,6 +10,8 @@ import { parseReply } from '../../src/protocol/parser.js';
 import type { Notice } from '../../src/store/reducer.js';
 import { firstLine, sanitize } from '../text/sanitize.js';
 import { displayWidth, truncate, wrapText } from '../text/wrap.js';
+import { markdownLines, type Line } from '../markdown/markdown.js';
+import { spanText, truncateSpans } from '../markdown/spans.js';
 import { prefixed, type Row, type Tone } from './rows.js';
 
 export type Block =
@@ -49,19 +51,33 @@ export function resultsLine(content: string): string {
 }
 
 /**
- * Wraps the `index`-th stretch of text of a reply (the text before its first tool call is
- * 0). The live reply passes one that keeps what it wrapped before (see liveRows.ts).
+ * Draws the `index`-th stretch of text of a reply (the text before its first tool call is
+ * 0) as Markdown lines. The live reply passes one that keeps what it drew before (see
+ * liveRows.ts).
  */
-export type SegmentWrap = (text: string, width: number, index: number) => string[];
+export type SegmentRender = (text: string, width: number, index: number) => Line[];
 
-const wrapSegment: SegmentWrap = (text, width) => wrapText(text, width);
+const renderSegment: SegmentRender = (text, width) => markdownLines(text, width);
+
+/** Markdown lines as agent rows behind the reply's indent. */
+function lineRows(lines: readonly Line[]): Row[] {
+  return lines.map((l) => {
+    const spans = [{ text: INDENT }, ...l];
+    return { text: spanText(spans), tone: 'agent', spans };
+  });
+}
+
+/** `row` with `more` (plain) at its end. */
+function appended(row: Row, more: string): Row {
+  return { ...row, text: row.text + more, spans: row.spans && [...row.spans, { text: more }] };
+}
 
 /** An agent reply: text wrapped, each tool call on one line, [WAIT] dropped. */
 export function agentRows(
   content: string,
   width: number,
   extra: { interrupted?: boolean; failed?: boolean; lang: Lang; cursor?: boolean },
-  wrap: SegmentWrap = wrapSegment,
+  render: SegmentRender = renderSegment,
 ): Row[] {
   const inner = Math.max(1, width - INDENT.length);
   const parsed = parseReply(content);
@@ -71,7 +87,7 @@ export function agentRows(
     const index = segment++;
     const clean = sanitize(text).replace(/^\n+|\s+$/g, '');
     if (clean.trim() === '') return;
-    rows.push(...prefixed(wrap(clean, inner, index), INDENT, INDENT, 'agent'));
+    rows.push(...lineRows(render(clean, inner, index)));
   };
   let pos = 0;
   for (const item of parsed.items) {
@@ -93,16 +109,52 @@ export function agentRows(
   if (extra.cursor) {
     const last = rows[rows.length - 1];
     // Measured in columns: a row of CJK text is full long before its length reaches the width.
-    if (last && last.tone === 'agent' && displayWidth(last.text) < width) last.text += '▍';
+    if (last && last.tone === 'agent' && displayWidth(last.text) < width)
+      rows[rows.length - 1] = appended(last, '▍');
     else rows.push({ text: INDENT + '▍', tone: 'agent' });
   }
   if (rows.length === 0) rows.push({ text: INDENT, tone: 'agent' });
-  rows[0] = { ...rows[0]!, text: AGENT + rows[0]!.text.slice(INDENT.length) };
-  if (extra.interrupted)
-    rows.push({ text: `${INDENT}⏎ ${t(extra.lang, 'interrupted.marker')}`, tone: 'dim' });
-  else if (extra.failed)
+  rows[0] = withHead(rows[0]!);
+  if (extra.interrupted) {
+    const last = rows.length - 1;
+    rows[last] = withMarker(rows[last]!, `  ⏎ ${t(extra.lang, 'interrupted.marker')}`, width);
+  } else if (extra.failed)
     rows.push({ text: `${INDENT}⚠ ${t(extra.lang, 'failed.marker')}`, tone: 'warn' });
   return rows;
+}
+
+/** The reply's first row with the agent's mark in place of the indent. */
+function withHead(row: Row): Row {
+  const text = AGENT + row.text.slice(INDENT.length);
+  if (!row.spans) return { ...row, text };
+  return { ...row, text, spans: [{ text: AGENT }, ...row.spans.slice(1)] };
+}
+
+/** `HH:MM` in local time. */
+export function clockTime(at: number): string {
+  const d = new Date(at);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+}
+
+/** Above an autonomous reply: a blank row, then its cycle number and time, dim. */
+function cycleHead(cycle: number, at: number, lang: Lang): Row[] {
+  const text = `${INDENT}${t(lang, 'reply.cycleHead', { n: cycle, time: clockTime(at) })}`;
+  return [
+    { text: '', tone: 'plain' },
+    { text, tone: 'dim' },
+  ];
+}
+
+/**
+ * The interrupted marker on the reply's last row, cut shorter when they do not fit
+ * together: on a row of its own it could head the pane alone once the reply scrolled away.
+ */
+function withMarker(row: Row, marker: string, width: number): Row {
+  const room = width - displayWidth(marker);
+  const spans = row.spans ?? [{ text: row.text }];
+  const cut = room > 0 ? truncateSpans(spans, room) : [];
+  const all = [...cut, { text: marker, style: { dimColor: true } }];
+  return { text: spanText(all), tone: row.tone, spans: all };
 }
 
 const NOTICE_TONE: Record<Notice['level'], Tone> = { info: 'notice', warn: 'warn', error: 'error' };
@@ -135,11 +187,12 @@ export function blockRows(block: Block, width: number, lang: Lang): Row[] {
           ...prefixed(wrapText(sanitize(m.content).trimEnd(), inner), USER, '  ', 'user'),
         ];
       }
-      return agentRows(m.content, width, {
+      const reply = agentRows(m.content, width, {
         interrupted: m.interrupted === true,
         failed: m.failed === true,
         lang,
       });
+      return m.cycle === undefined ? reply : [...cycleHead(m.cycle, m.at, lang), ...reply];
     }
   }
 }

@@ -1,16 +1,16 @@
 /**
- * The rows of the reply being streamed. Each stretch of its text keeps a growing wrapper, so
- * an update wraps only the new characters, not the whole reply again (20K CJK characters
- * cost ~20 ms per frame when rewrapped in full).
+ * The rows of the reply being streamed. Each stretch of its text keeps a Markdown stream,
+ * so an update lexes and draws only the unfinished tail, not the whole reply again (20K
+ * CJK characters cost ~20 ms per frame when rewrapped in full).
  */
 import type { Lang } from '../../src/i18n/messages.js';
-import { GrowingWrap } from '../text/growingWrap.js';
+import { MarkdownStream } from '../markdown/markdown.js';
 import { agentRows } from './conversation.js';
 import type { Row } from './rows.js';
 
 export class LiveRows {
   private width = -1;
-  private wraps: GrowingWrap[] = [];
+  private streams: MarkdownStream[] = [];
   private last:
     { text: string; cursor: boolean; lang: Lang; width: number; rows: Row[] } | undefined;
 
@@ -21,17 +21,17 @@ export class LiveRows {
       return l.rows;
     if (width !== this.width) {
       this.width = width;
-      this.wraps = [];
+      this.streams = [];
     }
     const rows = agentRows(text, width, { lang, cursor }, (t, w, i) =>
-      (this.wraps[i] ??= new GrowingWrap(w)).wrap(t),
+      (this.streams[i] ??= new MarkdownStream()).lines(t, w),
     );
     this.last = { text, cursor, lang, width, rows };
     return rows;
   }
 
-  /** Graphemes wrapped in all (the cost the tests measure). */
+  /** Characters lexed in all (the cost the tests measure). */
   get work(): number {
-    return this.wraps.reduce((n, w) => n + (w?.work ?? 0), 0);
+    return this.streams.reduce((n, s) => n + (s?.lexed ?? 0), 0);
   }
 }

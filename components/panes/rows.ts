@@ -1,3 +1,5 @@
+import type { Span } from '../markdown/spans.js';
+
 /** One screen row of a pane: its text (already fitted to the width) and how it looks. */
 export type Tone =
   | 'plain'
@@ -16,6 +18,11 @@ export type Tone =
 export interface Row {
   text: string;
   tone: Tone;
+  /**
+   * The row as styled pieces (rendered Markdown), their text adding up to `text`; when
+   * absent, the whole row has the tone's style.
+   */
+  spans?: readonly Span[];
 }
 
 /** Rows for `lines`, the first prefixed with `first` and the rest indented to match. */

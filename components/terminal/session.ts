@@ -5,6 +5,7 @@
  */
 import type React from 'react';
 import { render as inkRender } from 'ink';
+import { FrameWriter } from './frameWriter.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
@@ -34,6 +35,10 @@ export interface ScreenSession {
    * the next tree is prepared are kept for it instead of echoing over the screen.
    */
   between(): void;
+  /** Ctrl+L: wipes the terminal; the next frame is painted whole. */
+  clearScreen(): void;
+  /** Mouse reporting on or off (the setting and Ctrl+S); off again whatever ends the session. */
+  setMouse(on: boolean): void;
   /** Unmounts, leaves the alternate screen (once), stops listening, then prints any error. */
   end(code: number, error?: unknown): void;
 }
@@ -44,6 +49,7 @@ const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 /** Enters the alternate screen and starts listening for signals and crashes. */
 export function openSession(io: SessionIo): ScreenSession {
   const terminal = createTerminalGuard(io.stdout, io.stdin);
+  const frames = new FrameWriter(io.stdout);
   const handlers: [string, (...args: unknown[]) => void][] = [];
   let instance: ReturnType<typeof inkRender> | undefined;
   let pending: ((shown: Shown<never>) => void) | undefined;
@@ -83,13 +89,15 @@ export function openSession(io: SessionIo): ScreenSession {
         try {
           const shown = inkRender(build(finish), {
             stdin: io.stdin,
-            stdout: io.stdout,
+            // Ink hands each frame whole to the writer, which writes only the rows that
+            // changed, in one write (frameWriter.ts says why not Ink's own diff).
+            stdout: frames as unknown as NodeJS.WriteStream,
+            debug: true,
             stderr: io.stderr as NodeJS.WriteStream,
             exitOnCtrlC: false,
             patchConsole: false,
-            // Streaming is already batched into frames by the store hook's own clock; Ink's
-            // throttle on top of it only delays the frame a keystroke needs (bench/echo).
-            maxFps: 120,
+            // Debug mode renders unthrottled: streaming is already batched into frames by
+            // the store hook's own clock, and a keystroke's frame is not delayed (bench/echo).
           });
           instance = shown;
           // Ink redraws its last tree when the terminal resizes, from a listener it added
@@ -111,9 +119,18 @@ export function openSession(io: SessionIo): ScreenSession {
         }
       });
     },
+    clearScreen() {
+      if (endedWith !== undefined) return;
+      io.stdout.write(CLEAR_SCREEN);
+      frames.invalidate();
+    },
+    setMouse(on) {
+      terminal.setMouse(on);
+    },
     between() {
       if (endedWith !== undefined) return;
       io.stdout.write(CLEAR_SCREEN);
+      frames.invalidate();
       terminal.holdRawMode();
     },
     end(code, error) {
@@ -121,6 +138,7 @@ export function openSession(io: SessionIo): ScreenSession {
       endedWith = code;
       for (const [event, h] of handlers) io.proc.off(event, h);
       unmount();
+      frames.close();
       terminal.restore();
       if (error !== undefined) io.stderr.write(`${io.describeCrash(error)}\n`);
       pending?.({ ended: true, code });

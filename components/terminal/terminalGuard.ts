@@ -14,6 +14,12 @@ export const SHOW_CURSOR = '\x1b[?25h';
 export const PASTE_ON = '\x1b[?2004h';
 export const PASTE_OFF = '\x1b[?2004l';
 /**
+ * Mouse reporting, button events (the wheel among them) in SGR encoding. While it is on the
+ * terminal's own text selection needs Shift held, hence the `mouse` setting and Ctrl+S.
+ */
+export const MOUSE_ON = '\x1b[?1000h\x1b[?1006h';
+export const MOUSE_OFF = '\x1b[?1006l\x1b[?1000l';
+/**
  * Clear the screen, cursor home: Ctrl+L and the switch from the wizard to the app. Not the
  * scrollback (`ESC[3J`): the alternate screen has none, and some terminals would wipe the
  * user's shell history instead.
@@ -32,10 +38,13 @@ export interface RawModeInput {
 export interface TerminalGuard {
   /** Switches to the alternate screen with bracketed paste on (once). */
   enter(): void;
-  /** Leaves it, turns bracketed paste off, shows the cursor, ends raw mode; later calls do nothing. */
+  /** Leaves it, turns mouse reporting and bracketed paste off, shows the cursor, ends raw mode; later calls do nothing. */
   restore(): void;
   /** Raw mode on while no Ink tree holds it (between two), so typed keys do not echo. */
   holdRawMode(): void;
+  /** Mouse reporting on or off while in the screen (restore always turns it off). */
+  setMouse(on: boolean): void;
+  readonly mouse: boolean;
   readonly entered: boolean;
   readonly restored: boolean;
 }
@@ -43,6 +52,7 @@ export interface TerminalGuard {
 export function createTerminalGuard(out: Writable, input?: RawModeInput): TerminalGuard {
   let entered = false;
   let restored = false;
+  let mouse = false;
   return {
     enter() {
       if (entered || restored) return;
@@ -59,7 +69,17 @@ export function createTerminalGuard(out: Writable, input?: RawModeInput): Termin
       } catch {
         // The input may already be closed; the screen still has to come back.
       }
-      out.write(PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR);
+      // Left on, the shell would receive escape codes for every click and wheel turn.
+      out.write((mouse ? MOUSE_OFF : '') + PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR);
+      mouse = false;
+    },
+    setMouse(on) {
+      if (!entered || restored || on === mouse) return;
+      mouse = on;
+      out.write(on ? MOUSE_ON : MOUSE_OFF);
+    },
+    get mouse() {
+      return mouse;
     },
     holdRawMode() {
       if (!entered || restored) return;

@@ -76,6 +76,10 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
       machine: parts.initialState,
       model: parts.provider.model,
       persona: personas.current.id,
+      // Known before the agent starts: the first frame shows the real limits, not 0/∞.
+      maxCycles: settings.maxAutonomousCycles,
+      contextWindow: settings.contextWindow,
+      budgetPerHour: settings.tokenBudgetPerHour,
     }),
     provider: parts.provider,
     registry,

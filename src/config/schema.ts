@@ -139,6 +139,8 @@ export const configSchema = z
     undo: undoSchema,
     /** MCP servers whose tools the agent may call (see docs/MCP.md). */
     mcpServers: mcpServersSchema,
+    /** The mouse wheel scrolls the pane under the pointer; false leaves the mouse to the terminal. */
+    mouse: z.boolean().default(true),
   })
   .refine((c) => c.provider !== 'local' || c.modelPath !== undefined, {
     path: ['modelPath'],

@@ -26,6 +26,8 @@ export interface HistoryMessage {
   readonly calls?: number;
   /** On a `tool` message holding one call's result: the call's index in its reply. */
   readonly callIndex?: number;
+  /** For a reply of an autonomous (timer) turn: its cycle number, shown above it. */
+  readonly cycle?: number;
   /** Epoch milliseconds. */
   readonly at: number;
 }

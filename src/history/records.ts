@@ -24,6 +24,7 @@ export function messageProblem(value: unknown): string | undefined {
   if (m.reasoning !== undefined && typeof m.reasoning !== 'string') return 'bad reasoning';
   if (m.interrupted !== undefined && typeof m.interrupted !== 'boolean') return 'bad interrupted';
   if (m.summary !== undefined && typeof m.summary !== 'boolean') return 'bad summary flag';
+  if (m.cycle !== undefined && typeof m.cycle !== 'number') return 'bad cycle number';
   return undefined;
 }
 

@@ -163,7 +163,7 @@ async function writeBody(
   }
   try {
     if (!response.body) throw new Error('the response has no body');
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       await handle.write(chunk);
       received += chunk.byteLength;
       if (Date.now() - lastReport >= every) {

@@ -337,6 +337,7 @@ function save(turn: TurnInput, deps: TurnDeps, work: Work): void {
       ...(work.reasoning ? { reasoning: work.reasoning } : {}),
       ...(interrupted ? { interrupted: true } : {}),
       ...(failed ? { failed: true } : {}),
+      ...(turn.trigger === 'timer' ? { cycle: turn.cycle } : {}),
     });
     persist(deps, assistant, work);
   }

@@ -37,6 +37,27 @@ describe('createApp: sessions, restart, lock, recovery, import', () => {
     return made.app;
   }
 
+  it('the store knows the cycle limit before the agent starts (no 0/∞ first frame)', async () => {
+    await writeFile(path.join(home, 'config.json'), '{ "maxAutonomousCycles": 7 }');
+    const app = await open();
+    // Not started: this is what the first frame is drawn from.
+    expect(app.agent.store.getState().maxCycles).toBe(7);
+    expect(app.agent.store.getState().contextWindow).toBeGreaterThan(0);
+  });
+
+  it('an autonomous reply keeps its cycle number in the history', async () => {
+    server.push({ kind: 'stream', content: 'Looked around. [WAIT]' });
+    const app = await createApp({ flags: { home, workspace: ws }, env, initialState: 'THINKING' });
+    if (!app.ok) throw new Error(app.message);
+    apps.push(app.app);
+    app.app.agent.start();
+    await waitForStore(app.app.agent.store, (s) => s.messages.length === 1, 'the reply');
+    expect(app.app.agent.store.getState().messages[0]).toMatchObject({
+      role: 'assistant',
+      cycle: 1,
+    });
+  });
+
   it('after a restart the previous conversation is on screen and in the next request', async () => {
     server.push({ kind: 'stream', content: 'Nice to meet you, Ada. [WAIT]' });
     const first = await open();

@@ -58,8 +58,35 @@ describe('the reply pane', () => {
     expect(lines[at('↳')]!.trimEnd()).toBe('  ↳ ls(".") → notes.md, todo.txt …');
     expect(f).not.toContain('[WAIT]');
     expect(f).not.toContain('[TOOL]');
-    expect(lines[at('Half a thou') + 1]!.trimEnd()).toBe('  ⏎ interrupted');
+    expect(lines[at('Half a thou')]!.trimEnd()).toBe('◆ Half a thou  ⏎ interrupted');
     expect(at('What is in')).toBeLessThan(at('Which one'));
+  });
+
+  test("an interrupted marker shares its reply's last row, so it never heads the pane alone", () => {
+    const long = 'word '.repeat(40).trim();
+    for (const content of ['', 'short', long]) {
+      const rows = agentRows(content, 30, { lang: 'en', interrupted: true });
+      const last = rows[rows.length - 1]!;
+      expect(last.text.endsWith('⏎ interrupted')).toBe(true);
+      // The marker row carries reply text too (or the reply's head): it is never alone.
+      expect(last.text.replace('⏎ interrupted', '').trim()).not.toBe('');
+      for (const r of rows) expect(displayWidth(r.text)).toBeLessThanOrEqual(30);
+    }
+  });
+
+  test('an autonomous reply is headed by a dim line with its cycle number and time', async () => {
+    const c = createFakeController({ machine: 'AWAITING_INPUT' });
+    const at = new Date(2026, 0, 2, 9, 5).getTime();
+    say(c, 'user', 'hi', { at: at - 60_000 });
+    say(c, 'assistant', 'Hello.', { at: at - 50_000 });
+    say(c, 'assistant', 'I looked around.', { at, cycle: 3 });
+    h = await renderApp({ c });
+    const f = await h.waitFor((x) => x.includes('I looked around.'));
+    const lines = f.split('\n').map((l) => l.trimEnd());
+    const at3 = lines.findIndex((l) => l.includes('I looked around.'));
+    expect(lines[at3 - 1]).toBe('  cycle 3 · 09:05');
+    expect(lines[at3 - 2]).toBe('');
+    expect(lines[at3 - 3]).toBe('◆ Hello.');
   });
 
   test('streams the live reply below the history, with a cursor', async () => {
@@ -198,7 +225,7 @@ describe('the reply pane', () => {
     expect(short.map((r) => r.text)).toEqual(['◆ 文文▍']);
   });
 
-  test('a streaming reply is wrapped a delta at a time, with the same rows as a full wrap', () => {
+  test('a streaming reply is drawn a tail at a time, with the same rows as a full render', () => {
     // Every grapheme wrapped goes through LineWrap.push, whoever wraps it: count them.
     const push = vi.spyOn(LineWrap.prototype, 'push');
     try {
@@ -206,11 +233,15 @@ describe('the reply pane', () => {
       const zh = '这是一个很长的中文句子，用来检查在窄终端里按照显示宽度换行是否正确。';
       let text = '';
       let before = 0;
+      let lexedBefore = 0;
       const perUpdate: number[] = [];
+      const lexedPerUpdate: number[] = [];
       for (let i = 0; text.length < 20_000; i++) {
         text += i % 7 === 6 ? `${zh}\n` : zh;
         const rows = live.rows(text, 80, 'en', true);
         perUpdate.push(push.mock.calls.length - before);
+        lexedPerUpdate.push(live.work - lexedBefore);
+        lexedBefore = live.work;
         if (i % 50 === 0) {
           push.mockClear();
           expect(rows).toEqual(agentRows(text, 80, { lang: 'en', cursor: true }));
@@ -218,9 +249,10 @@ describe('the reply pane', () => {
         }
         before = push.mock.calls.length;
       }
-      // Each update wraps about what was added (one delta and the held-back character),
-      // however long the reply has grown: 20K characters, yet never more than one delta.
-      expect(Math.max(...perUpdate)).toBeLessThanOrEqual(zh.length + 1);
+      // Each update lexes and wraps only the unfinished tail (at most a long paragraph's last
+      // stretch), however long the reply has grown: 20K characters, never more than ~2K.
+      expect(Math.max(...lexedPerUpdate)).toBeLessThanOrEqual(2 * 1024 + 2 * zh.length);
+      expect(Math.max(...perUpdate)).toBeLessThanOrEqual(2 * 1024 + 2 * zh.length);
       // The same text again costs nothing.
       live.rows(text, 80, 'en', true);
       expect(push.mock.calls.length).toBe(before);

@@ -5,6 +5,8 @@ import {
   CLEAR_SCREEN,
   ENTER_ALT_SCREEN,
   LEAVE_ALT_SCREEN,
+  MOUSE_OFF,
+  MOUSE_ON,
   PASTE_OFF,
   PASTE_ON,
   SHOW_CURSOR,
@@ -42,7 +44,7 @@ function count(haystack: string, needle: string): number {
   return haystack.split(needle).length - 1;
 }
 
-function start(opts: { tty?: boolean } = {}): Rig {
+function start(opts: { tty?: boolean; mouse?: boolean } = {}): Rig {
   const c = createFakeController({ machine: 'AWAITING_INPUT' });
   const log: Rig['log'] = [];
   const stdin = new FakeStdin({ isTTY: opts.tty ?? true });
@@ -55,7 +57,12 @@ function start(opts: { tty?: boolean } = {}): Rig {
       c.emit({ type: 'notice', level, text }),
   });
   // The config holds a key, as the real one may: it must never reach the screen.
-  const config = { workspace: '/work/notes', language: 'en' as const, apiKey: SECRET };
+  const config = {
+    workspace: '/work/notes',
+    language: 'en' as const,
+    apiKey: SECRET,
+    ...(opts.mouse !== undefined ? { mouse: opts.mouse } : {}),
+  };
   const app: TuiApp = {
     agent,
     config,
@@ -144,6 +151,39 @@ describe('runTui', () => {
     }
   });
 
+  const exits: [string, (r: Rig) => void][] = [
+    ['quit', (r) => r.stdin.write('\x03')],
+    ['SIGTERM', (r) => r.proc.emit('SIGTERM')],
+    ['a crash', (r) => r.proc.emit('uncaughtException', new Error('boom'))],
+  ];
+  for (const [how, end] of exits) {
+    test(`mouse reporting is on in the screen and off again after ${how}`, async () => {
+      const r = start();
+      await ready(r);
+      expect(count(r.stdout.text(), MOUSE_ON)).toBe(1);
+      end(r);
+      await r.run;
+      const out = r.stdout.text();
+      expect(count(out, MOUSE_OFF)).toBe(1);
+      expect(out.lastIndexOf(MOUSE_OFF)).toBeGreaterThan(out.lastIndexOf(MOUSE_ON));
+      expect(out.indexOf(MOUSE_OFF)).toBeLessThan(out.indexOf(LEAVE_ALT_SCREEN));
+    });
+  }
+
+  test('"mouse": false leaves the mouse to the terminal; Ctrl+S turns the wheel on and off', async () => {
+    const r = start({ mouse: false });
+    await ready(r);
+    expect(r.stdout.text()).not.toContain(MOUSE_ON);
+    r.stdin.write('\x13');
+    await waitFor(() => r.stdout.text().includes(MOUSE_ON), 'mouse reporting on');
+    await waitFor(() => plain(r.stdout.text()).includes('Mouse wheel on'), 'the notice');
+    r.stdin.write('\x13');
+    await waitFor(() => r.stdout.text().includes(MOUSE_OFF), 'mouse reporting off');
+    r.stdin.write('\x03');
+    expect(await r.run).toBe(0);
+    expect(count(r.stdout.text(), MOUSE_OFF)).toBe(1);
+  });
+
   test('Ctrl+C when idle quits; Ctrl+L clears the terminal', async () => {
     const r = start();
     await ready(r);
@@ -165,13 +205,20 @@ describe('runTui', () => {
     r.stdout.emit('resize');
     const frames = (): string[] =>
       r.log
+        .map((l) => l.data)
         .slice(from)
-        .map((l) => plain(l.data))
-        .filter((f) => f.includes('Conversation'));
+        .filter((f) => plain(f).includes('Conversation'));
     await waitFor(() => frames().length > 0, 'a frame after the resize');
-    const lines = frames()[0]!.replace(/\n$/, '').split('\n');
-    expect(lines.length).toBeLessThanOrEqual(14);
-    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(50);
+    // Each row of a frame is placed with an absolute move: ESC[row;1H, then its text.
+    const rows = [
+      // eslint-disable-next-line no-control-regex
+      ...frames()[0]!.matchAll(/\x1b\[(\d+);1H([^\x1b]*(?:\x1b\[(?!\d+;1H)[^\x1b]*)*)/g),
+    ];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const [, row, text] of rows) {
+      expect(Number(row)).toBeLessThanOrEqual(14);
+      expect(displayWidth(plain(text!))).toBeLessThanOrEqual(50);
+    }
     r.stdin.write('\x03');
     expect(await r.run).toBe(0);
     expect(r.stdout.listenerCount('resize')).toBe(0);

@@ -3,6 +3,8 @@ import {
   CLEAR_SCREEN,
   ENTER_ALT_SCREEN,
   LEAVE_ALT_SCREEN,
+  MOUSE_OFF,
+  MOUSE_ON,
   PASTE_OFF,
   PASTE_ON,
   SHOW_CURSOR,
@@ -41,6 +43,22 @@ describe('the terminal guard', () => {
     ]);
     expect(g.restored).toBe(true);
     expect(input.raw).toBe(false);
+  });
+
+  test('mouse reporting: only inside the screen, and off again when it is restored', () => {
+    expect(MOUSE_ON).toBe('\x1b[?1000h\x1b[?1006h');
+    const out = sink();
+    const g = createTerminalGuard(out, rawInput());
+    g.setMouse(true);
+    expect(out.writes).toEqual([]);
+    g.enter();
+    g.setMouse(true);
+    g.setMouse(true);
+    expect(out.writes).toEqual([ENTER_ALT_SCREEN + PASTE_ON, MOUSE_ON]);
+    g.restore();
+    expect(out.writes[2]).toBe(MOUSE_OFF + PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR);
+    g.setMouse(true);
+    expect(out.writes).toHaveLength(3);
   });
 
   test('the alternate screen starts with the cursor home; bracketed paste is on inside it', () => {

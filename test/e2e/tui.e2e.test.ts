@@ -61,8 +61,16 @@ describe.skipIf(!hasTmux)('the full-screen app in tmux', () => {
       content: Array.from({ length: 1000 }, () => 'zzz '),
       chunkDelayMs: 20,
     });
-    // 2: the answer to the typed message; no [WAIT], so it would go on thinking.
-    server.push({ kind: 'stream', content: 'Understood, carrying on.' });
+    // 2: the answer to the typed message, in Markdown; no [WAIT], so it would go on thinking.
+    server.push({
+      kind: 'stream',
+      content: [
+        '## Plan\n\n**Understood**, carrying ',
+        'on with `ls`:\n\n- first *item*\n\n| k | v |\n|---|---|\n| a | 1 |\n\n',
+        '```js\nlet x = 1;\n```\n',
+      ],
+      chunkDelayMs: 5,
+    });
     server.setDefault({ kind: 'stream', content: 'Looked again, nothing new. [WAIT]' });
 
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cogito-e2e-'));
@@ -119,7 +127,13 @@ describe.skipIf(!hasTmux)('the full-screen app in tmux', () => {
     const sent = await server.waitForRequest(2, 5000);
     const last = sent.body.messages.at(-1) as { role: string; content: string };
     expect(last).toEqual({ role: 'user', content: 'hello agent' });
-    await waitForScreen((x) => x.includes('Understood, carrying on.'), 'the answer');
+    s = await waitForScreen((x) => x.includes('let x = 1;'), 'the answer');
+    // Rendered as Markdown: the text without its markers.
+    expect(s).toContain('Understood, carrying on with ls:');
+    expect(s).toContain('• first item');
+    expect(s).toMatch(/a +│ 1/);
+    for (const raw of ['**', '```', '`ls`', '## Plan', '|---|', '*item*'])
+      expect(s).not.toContain(raw);
 
     // Ctrl+P pauses: no request arrives during three think intervals; Ctrl+P resumes.
     keys('C-p');

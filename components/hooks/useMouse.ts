@@ -1,0 +1,26 @@
+import { useCallback, useEffect, useRef } from 'react';
+
+/**
+ * Mouse reporting for the screen's lifetime: turned on at mount when `enabled` (the `mouse`
+ * setting), flipped by `toggle` (Ctrl+S), and off again at unmount. The terminal mode is
+ * the session's (`onMouse`), which also turns it off on every other exit path.
+ */
+export function useMouse(
+  enabled: boolean,
+  onMouse: ((on: boolean, toggled: boolean) => void) | undefined,
+): { toggle(): void } {
+  const on = useRef(enabled);
+  const handler = useRef(onMouse);
+  handler.current = onMouse;
+  useEffect(() => {
+    if (on.current) handler.current?.(true, false);
+    return () => {
+      if (on.current) handler.current?.(false, false);
+    };
+  }, []);
+  const toggle = useCallback(() => {
+    on.current = !on.current;
+    handler.current?.(on.current, true);
+  }, []);
+  return { toggle };
+}

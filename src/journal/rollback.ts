@@ -46,8 +46,10 @@ async function rollBack(
       }
     }
   } else if (entry.op === 'copy' && first && Object.keys(first.before).length === 0) {
-    // A copy never overwrites: whatever is at its destination now is the copy, whole or half.
-    changed = await removeIfPresent(abs(first.path));
+    // A copy never overwrites: whatever is at its destination now is the copy, whole or half
+    // (a copy is written to a temporary sibling and linked into place).
+    if (await removeAtomicLeftovers(abs(first.path), entry.at)) changed = true;
+    if (await removeIfPresent(abs(first.path))) changed = true;
   } else if (entry.op === 'move' && first && second && Object.keys(first.before).length === 0) {
     changed = await putBack(abs(first.path), abs(second.path));
   } else if (entry.op === 'delete' && first) {
@@ -67,21 +69,29 @@ async function rollBack(
 }
 
 /**
- * The atomic writer writes `<name>.<number>` beside the file and renames it over; a kill in
- * between leaves that temporary file. Removes the ones made since the change began.
+ * The atomic writers write a temporary file beside the target and rename it over: the
+ * checked writer `.<name>.<hex>.cogito-tmp`, write-file-atomic `<name>.<number>`. A kill in
+ * between leaves that file. Removes the ones made since the change began.
  */
 async function removeAtomicLeftovers(abs: string, since: number): Promise<boolean> {
   const dir = path.dirname(abs);
   const base = path.basename(abs);
   let removed = false;
   for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
-    if (!name.startsWith(`${base}.`) || !/^\d+$/.test(name.slice(base.length + 1))) continue;
+    if (!isAtomicLeftover(name, base)) continue;
     const st = await fsp.lstat(path.join(dir, name)).catch(() => undefined);
     if (!st?.isFile() || st.mtimeMs < since - 1000) continue;
     await fsp.rm(path.join(dir, name), { force: true });
     removed = true;
   }
   return removed;
+}
+
+function isAtomicLeftover(name: string, base: string): boolean {
+  if (name.startsWith(`${base}.`) && /^\d+$/.test(name.slice(base.length + 1))) return true;
+  return (
+    name.startsWith(`.${base}.`) && /^[0-9a-f]+\.cogito-tmp$/.test(name.slice(base.length + 2))
+  );
 }
 
 /** Moves `from` back to `to`; when both exist (a cross-device move half done) drops `from`. */

@@ -196,7 +196,8 @@ async function decide(
   }
   const need = await toolNeed(tool, args, ctx);
   const reason =
-    need.reason ?? (policy === 'ask' ? own?.reason ?? `${tool.kind} tools ask before they run` : undefined);
+    need.reason ??
+    (policy === 'ask' ? (own?.reason ?? `${tool.kind} tools ask before they run`) : undefined);
   // Data leaving the machine is asked about every time: "always" for a tool never covers it.
   const egress = safety.egressReason(tool, args);
   const everyTime = need.everyTime === true || egress !== undefined;

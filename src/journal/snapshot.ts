@@ -28,7 +28,8 @@ const READ_WHOLE_BYTES = 16 * 1024 * 1024;
 export async function hashFile(abs: string, size = Infinity): Promise<string> {
   if (size <= READ_WHOLE_BYTES) return hashBytes(await fsp.readFile(abs));
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(abs, { highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  for await (const chunk of createReadStream(abs, { highWaterMark: 1024 * 1024 }))
+    hash.update(chunk as Buffer);
   return hash.digest('hex');
 }
 

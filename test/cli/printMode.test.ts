@@ -3,39 +3,12 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCogito } from '../helpers/cogitoProcess.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-
-interface Run {
-  code: Promise<number | null>;
-  stdout: () => string;
-  stderr: () => string;
-  kill(signal: NodeJS.Signals): void;
-}
-
-function cogito(args: string[], env: Record<string, string>): Run {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'bin/cogito.ts'), ...args],
-    {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return {
-    code: new Promise((resolve) => child.on('close', (c) => resolve(c))),
-    stdout: () => out,
-    stderr: () => err,
-    kill: (s) => child.kill(s),
-  };
-}
+const cogito = runCogito;
 
 describe('print mode (-p)', () => {
   let server: ScriptedServer;

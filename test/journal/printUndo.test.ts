@@ -2,34 +2,22 @@
  * `/changes` and `/undo` as the `-p` prompt, through the real command: the first run lets the
  * scripted model change files, the next ones list and undo them, after a restart.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCogito } from '../helpers/cogitoProcess.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { treeOf } from './fixture.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-function cogito(
+/** Runs cogito to the end: its exit code and what it wrote to stdout and stderr. */
+async function cogito(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'bin/cogito.ts'), ...args],
-    {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out, err })));
+  const run = runCogito(args, env);
+  const code = await run.code;
+  return { code, out: run.stdout(), err: run.stderr() };
 }
 
 describe('/changes and /undo as the -p prompt', () => {

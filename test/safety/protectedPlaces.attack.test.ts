@@ -23,6 +23,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/agent/events.js';
 import { createApp, type App } from '../../src/app/createApp.js';
 import { formatCall } from '../../src/protocol/format.js';
+import type { AgentStoreState } from '../../src/store/agentStore.js';
 import type { ToolArg } from '../../src/tools/types.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { waitForStore } from '../helpers/waitFor.js';
@@ -87,6 +88,24 @@ describe('protected places under attack (approvals declined)', () => {
   });
 
   /** Runs one scripted reply with `calls`, declining every approval; returns what was asked. */
+  /** The default layout: home, workspace and install folder are one project folder. */
+  async function openProjectApp(): Promise<App> {
+    const made = await createApp({
+      flags: { home: dir, workspace: dir },
+      env: {},
+      initialState: 'AWAITING_INPUT',
+      installRoot: dir,
+    });
+    if (!made.ok) throw new Error(made.message);
+    return made.app;
+  }
+
+  /** The reply, each call's result, then the closing reply ([WAIT]). */
+  const turnDone = (s: AgentStoreState): boolean =>
+    s.machine === 'AWAITING_INPUT' &&
+    s.messages.length >= 4 &&
+    s.messages.at(-1)?.role === 'assistant';
+
   async function attack(calls: [string, ...ToolArg[]][]): Promise<ApprovalRequest[]> {
     server.push(
       {
@@ -106,14 +125,7 @@ describe('protected places under attack (approvals declined)', () => {
         approval: { destructive: 'auto' },
       }),
     );
-    const made = await createApp({
-      flags: { home: dir, workspace: dir },
-      env: {},
-      initialState: 'AWAITING_INPUT',
-      installRoot: dir,
-    });
-    if (!made.ok) throw new Error(made.message);
-    app = made.app;
+    app = await openProjectApp();
     const asked: ApprovalRequest[] = [];
     app.agent.subscribe((e) => {
       if (e.type !== 'approval_request') return;
@@ -122,15 +134,7 @@ describe('protected places under attack (approvals declined)', () => {
     });
     app.agent.start();
     app.agent.submit('tidy up');
-    await waitForStore(
-      app.agent.store,
-      // The reply, each call's result, then the closing reply ([WAIT]).
-      (s) =>
-        s.machine === 'AWAITING_INPUT' &&
-        s.messages.length >= 4 &&
-        s.messages.at(-1)?.role === 'assistant',
-      'the attack turn',
-    );
+    await waitForStore(app.agent.store, turnDone, 'the attack turn');
     return asked;
   }
 
@@ -211,14 +215,7 @@ describe('protected places under attack (approvals declined)', () => {
       },
       { kind: 'stream', content: 'ok [WAIT]' },
     );
-    const made = await createApp({
-      flags: { home: dir, workspace: dir },
-      env: {},
-      initialState: 'AWAITING_INPUT',
-      installRoot: dir,
-    });
-    if (!made.ok) throw new Error(made.message);
-    app = made.app;
+    app = await openProjectApp();
     const asked: string[] = [];
     app.agent.subscribe((e) => {
       if (e.type !== 'approval_request') return;
@@ -229,15 +226,7 @@ describe('protected places under attack (approvals declined)', () => {
     });
     app.agent.start();
     app.agent.submit('go');
-    await waitForStore(
-      app.agent.store,
-      // The reply, each call's result, then the closing reply ([WAIT]).
-      (s) =>
-        s.machine === 'AWAITING_INPUT' &&
-        s.messages.length >= 4 &&
-        s.messages.at(-1)?.role === 'assistant',
-      'turn',
-    );
+    await waitForStore(app.agent.store, turnDone, 'turn');
     expect(asked).toEqual(['create("notes.txt", "x")', 'create(".profile", "evil")']);
     await expect(stat(path.join(dir, '.profile'))).rejects.toThrow();
   });

@@ -29,6 +29,7 @@ import type { WorkspaceChanges } from '../watch/changes.js';
 import type { OwnWrites } from '../watch/ownWrites.js';
 import type { WorkspaceWatcher } from '../watch/workspaceWatcher.js';
 import { createAlwaysOn, startWatcher } from './alwaysOnWiring.js';
+import type { CommandOutcome } from '../commands/context.js';
 
 export interface AgentSettings {
   thinkIntervalMs: number;
@@ -51,8 +52,11 @@ export interface AgentSettings {
   maxToolCallsPerReply?: number;
 }
 
-/** A slash command handler, given the agent so it can act on it. */
-export type CommandRunner = (text: string, agent: Agent, signal: AbortSignal) => Promise<boolean>;
+/**
+ * Runs a slash command (already bound to its narrow context, see src/agent/commandContext.ts);
+ * the COMMAND phase acts on the outcome it returns.
+ */
+export type CommandHandler = (text: string, signal: AbortSignal) => Promise<CommandOutcome>;
 
 export interface AgentDeps {
   store: AgentStore;
@@ -62,9 +66,12 @@ export interface AgentDeps {
   history: HistoryPort;
   settings: AgentSettings;
   systemPrompt(): string;
-  commands?: CommandRunner;
-  /** The COMPACT phase: compresses the history when it is due (or always, when forced). */
-  compact?(agent: Agent, signal: AbortSignal, force: boolean): Promise<string | undefined>;
+  commands?: CommandHandler;
+  /**
+   * The COMPACT phase: compresses the history when it is due (or always, when forced); the
+   * text it has not told the user itself.
+   */
+  compact?(signal: AbortSignal, force: boolean): Promise<string | undefined>;
   counter?: TokenCounter;
   /** API keys to remove from tool results (a key found in a file goes no further). */
   secrets?: readonly string[];
@@ -352,6 +359,16 @@ export class Agent {
     this.emit({ type: 'messages_replaced', messages: history.messages() });
   }
 
+  /** Gives the floor back to the user (after a command answered them); false if not thinking. */
+  listen(): boolean {
+    return this.transition('WAIT');
+  }
+
+  /** Sets the approval policy of one tool kind (/approve); the next tool call follows it. */
+  setApproval(kind: ToolKind, policy: ApprovalPolicy): void {
+    this.settings.approval[kind] = policy;
+  }
+
   requestExit(): void {
     this.emit({ type: 'exit_requested' });
   }
@@ -416,7 +433,7 @@ export class Agent {
   /** Forces compression now (the /compact command); returns text the hook has not said. */
   async compactNow(signal: AbortSignal): Promise<string | undefined> {
     if (!this.deps.compact) return undefined;
-    return this.deps.compact(this, signal, true);
+    return this.deps.compact(signal, true);
   }
 
   /** RESPOND policy: what the machine does after a turn, and what the scheduler learns. */

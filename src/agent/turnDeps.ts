@@ -1,5 +1,5 @@
 import type { TurnDeps } from '../pipeline/turn.js';
-import type { Agent, AgentDeps } from './agent.js';
+import type { Agent, AgentDeps, CommandHandler } from './agent.js';
 import type { ToolRunnerDeps } from './toolRunner.js';
 import { buildTurnRequest } from './request.js';
 
@@ -9,6 +9,18 @@ export interface TurnDepsParts {
   deps: AgentDeps;
   askApproval: ToolRunnerDeps['askApproval'];
   alwaysAllowed: Set<string>;
+}
+
+/**
+ * COMMAND's work: runs the command, then acts on its outcome. After an answering command
+ * the floor goes back to the user; `keep` leaves the machine where the command put it.
+ */
+function commandPhase(agent: Agent, commands: CommandHandler): NonNullable<TurnDeps['runCommand']> {
+  return async (text, signal) => {
+    const outcome = await commands(text, signal);
+    if (outcome.after === 'listen') agent.listen();
+    return true;
+  };
 }
 
 /**
@@ -55,12 +67,10 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
     ...(deps.compact
       ? {
           compact: async (signal: AbortSignal) => {
-            await deps.compact!(agent, signal, false);
+            await deps.compact!(signal, false);
           },
         }
       : {}),
-    ...(deps.commands
-      ? { runCommand: (text: string, signal: AbortSignal) => deps.commands!(text, agent, signal) }
-      : {}),
+    ...(deps.commands ? { runCommand: commandPhase(agent, deps.commands) } : {}),
   };
 }

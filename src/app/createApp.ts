@@ -191,7 +191,7 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
         : contextWindowFor(provider.model, config),
   };
 
-  const { agent, currentSession } = wireAgent({
+  const { agent, current } = wireAgent({
     provider,
     registry,
     workspace,
@@ -224,14 +224,14 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
       config,
       home,
       warnings,
-      currentSessionId: () => currentSession().id,
+      currentSessionId: () => current.id,
       mcp,
       async close() {
         if (closed) return;
         closed = true;
         await agent.stop();
         await mcp.stop();
-        currentSession().close();
+        current.close();
         journals.close();
         lock.release();
       },

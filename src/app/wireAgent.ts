@@ -1,16 +1,17 @@
-import path from 'node:path';
 import { Agent, type AgentSettings } from '../agent/agent.js';
-import { createCommandRunner } from '../commands/runner.js';
+import { commandContext, type CommandEnv } from '../agent/commandContext.js';
+import { runCommand } from '../commands/runner.js';
 import type { LoadedConfig } from '../config/load.js';
+import { CurrentSession } from '../history/currentSession.js';
 import type { Session, SessionStore } from '../history/index.js';
 import type { MachineState } from '../machine/machine.js';
 import { Compactor } from '../memory/compactor.js';
-import { createCompactHook } from '../memory/compactHook.js';
+import { createCompactHook, type CompactPort } from '../memory/compactHook.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import { appPaths } from '../config/paths.js';
 import { buildSystemPrompt } from '../prompt/systemPrompt.js';
 import type { Provider } from '../providers/types.js';
-import { createAgentStore } from '../store/agentStore.js';
+import { createAgentStore, type AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { PersonaSet } from './personas.js';
@@ -44,23 +45,23 @@ export interface AgentParts {
   reminders?: Reminders;
 }
 
+/** The wired agent and the one holder of the current session, which the app reads too. */
+export interface WiredAgent {
+  agent: Agent;
+  current: CurrentSession;
+}
+
 /**
  * The one place the agent is put together: store, system prompt (persona, workspace, tool
- * registry, language), compression and slash commands bound to the current session. The app
- * and the tests both use it, so the tests exercise the real wiring.
+ * registry, language), compression and slash commands bound to the current session, the
+ * change journal and the cycle ledger following that session. The app and the tests both
+ * use it, so the tests exercise the real wiring.
  */
-export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): Session } {
-  const { config, personas, registry, workspace, settings } = parts;
-  const language = config.language === 'auto' ? undefined : config.language;
-  let current = parts.session;
+export function wireAgent(parts: AgentParts): WiredAgent {
+  const { config, registry, settings } = parts;
+  const current = new CurrentSession(parts.session);
   const counter = new TokenCounter();
-  const systemPrompt = (): string =>
-    buildSystemPrompt({
-      workspaceRoot: workspace.root,
-      toolList: registry.describeForPrompt(),
-      persona: { name: personas.current.name, body: personas.current.prompt },
-      ...(language ? { language } : {}),
-    });
+  const systemPrompt = systemPromptOf(parts);
   const compactor = new Compactor({
     counter,
     settings: () => ({
@@ -71,19 +72,12 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
     provider: (): Provider => agent.provider,
     systemPrompt,
   });
+  const env = commandEnv(parts, current);
   const agent: Agent = new Agent({
-    store: createAgentStore({
-      machine: parts.initialState,
-      model: parts.provider.model,
-      persona: personas.current.id,
-      // Known before the agent starts: the first frame shows the real limits, not 0/∞.
-      maxCycles: settings.maxAutonomousCycles,
-      contextWindow: settings.contextWindow,
-      budgetPerHour: settings.tokenBudgetPerHour,
-    }),
+    store: storeFor(parts),
     provider: parts.provider,
     registry,
-    workspace,
+    workspace: parts.workspace,
     history: current,
     settings,
     counter,
@@ -95,43 +89,89 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
     ...(parts.alwaysOn?.idleSkip === false ? { idleSkip: false } : {}),
     ...(parts.alwaysOn?.timers ? { timers: parts.alwaysOn.timers } : {}),
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
-    compact: createCompactHook(compactor, () => current),
-    commands: createCommandRunner({
-      sessions: parts.sessions,
-      personas,
-      config,
-      switchSession: (next) => {
-        current.close();
-        current = next;
-        parts.journals?.switchTo(next);
-        agent.setHistory(next);
-        openLedger();
-      },
-      currentSessionId: () => current.id,
-      currentSession: () => current,
-      exportsDir: path.join(parts.home, 'data', 'exports'),
-      modelsDir: appPaths(parts.home).models,
-      ...(parts.journals ? { journal: () => parts.journals!.current() } : {}),
-      ...(parts.mcp ? { mcp: parts.mcp } : {}),
-    }),
+    compact: createCompactHook(
+      compactor,
+      compactPort(() => agent, current),
+    ),
+    commands: (text, signal) => runCommand(text, commandContext(agent, env), signal),
   });
-  if (parts.journals) {
-    const journals = parts.journals;
-    const report = (): void =>
-      agent.emit({ type: 'files_changed', count: journals.current().filesChanged() });
-    journals.onChange(report);
-    report();
-  }
-  // The cycle ledger: one record per turn, in the current session's folder.
+  // After a switch: the journal first, then the screen shows the new conversation, then the
+  // new session's ledger is opened.
+  if (parts.journals) wireJournal(agent, current, parts.journals);
+  current.onSwitch(() => agent.setHistory(current));
+  wireLedger(agent, current, parts);
+  return { agent, current };
+}
+
+/** The system prompt, rebuilt on each call so a /persona switch shows in the next request. */
+function systemPromptOf({ config, personas, registry, workspace }: AgentParts): () => string {
+  const language = config.language === 'auto' ? undefined : config.language;
+  return () =>
+    buildSystemPrompt({
+      workspaceRoot: workspace.root,
+      toolList: registry.describeForPrompt(),
+      persona: { name: personas.current.name, body: personas.current.prompt },
+      ...(language ? { language } : {}),
+    });
+}
+
+function storeFor({ initialState, provider, personas, settings }: AgentParts): AgentStore {
+  return createAgentStore({
+    machine: initialState,
+    model: provider.model,
+    persona: personas.current.id,
+    // Known before the agent starts: the first frame shows the real limits, not 0/∞.
+    maxCycles: settings.maxAutonomousCycles,
+    contextWindow: settings.contextWindow,
+    budgetPerHour: settings.tokenBudgetPerHour,
+  });
+}
+
+/** The compactor's view of the agent (read lazily: the agent is built after the hook). */
+function compactPort(agent: () => Agent, current: CurrentSession): CompactPort {
+  return {
+    history: () => current,
+    replaceHistory: (history) => agent().setHistory(history),
+    notice: (text, level) => agent().notice(text, level),
+    lang: () => agent().settings.lang,
+  };
+}
+
+function commandEnv(parts: AgentParts, current: CurrentSession): CommandEnv {
+  const paths = appPaths(parts.home);
+  const { journals } = parts;
+  return {
+    sessions: parts.sessions,
+    personas: parts.personas,
+    config: parts.config,
+    current,
+    exportsDir: paths.exports,
+    modelsDir: paths.models,
+    ...(journals ? { journal: () => journals.current() } : {}),
+    ...(parts.mcp ? { mcp: parts.mcp } : {}),
+  };
+}
+
+/** The change journal follows the current session; the status bar counts its files. */
+function wireJournal(agent: Agent, current: CurrentSession, journals: SessionJournal): void {
+  current.onSwitch((next) => journals.switchTo(next));
+  const report = (): void =>
+    agent.emit({ type: 'files_changed', count: journals.current().filesChanged() });
+  journals.onChange(report);
+  report();
+}
+
+/** The cycle ledger: one record per turn, in the current session's folder. */
+function wireLedger(agent: Agent, current: CurrentSession, parts: AgentParts): void {
   let ledger: Ledger;
   const openLedger = (): void => {
-    ledger = Ledger.inDir(current.dir, (message) => agent.notice(message, 'warn'));
+    ledger = Ledger.inDir(current.get().dir, (message) => agent.notice(message, 'warn'));
     agent.emit({ type: 'ledger_loaded', records: ledger.records() });
   };
-  const now = parts.alwaysOn?.timers ? () => parts.alwaysOn!.timers!.now() : Date.now;
+  const timers = parts.alwaysOn?.timers;
   const recorder = new CycleRecorder({
-    kindOf: (name) => registry.get(name)?.kind,
-    now,
+    kindOf: (name) => parts.registry.get(name)?.kind,
+    now: timers ? () => timers.now() : Date.now,
     shown: (reply) => parseReply(reply).text,
     write: (record) => {
       ledger.append(record);
@@ -139,6 +179,6 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
     },
   });
   agent.subscribe(recorder.listener);
+  current.onSwitch(openLedger);
   openLedger();
-  return { agent, currentSession: () => current };
 }

@@ -1,4 +1,3 @@
-import { DAY_MS, HOUR_MS } from '../agent/budget.js';
 import { t } from '../i18n/messages.js';
 import { formatLedger, shortCount } from '../ledger/table.js';
 import { parseWhen } from '../schedule/when.js';
@@ -16,24 +15,25 @@ export const ALWAYS_ON_COMMANDS: readonly SlashCommand[] = [
     name: 'cost',
     usage: '/cost',
     description: 'command.cost',
-    run: ({ agent, say, lang }) => {
-      const s = agent.store.getState();
-      const budget = agent.alwaysOn.budget;
-      const prompt = s.ledger.reduce((n, r) => n + r.tokensIn, 0);
-      const completion = s.ledger.reduce((n, r) => n + r.tokensOut, 0);
+    run: ({ ctx }) => {
+      const { say, lang } = ctx;
+      const s = ctx.spending();
+      const ledger = ctx.ledger();
+      const prompt = ledger.reduce((n, r) => n + r.tokensIn, 0);
+      const completion = ledger.reduce((n, r) => n + r.tokensOut, 0);
       const limit = (n: number): string =>
         n > 0 ? t(lang, 'cmd.costLimit', { limit: shortCount(n) }) : '';
       say(
         t(lang, 'cmd.cost', {
           total: shortCount(s.sessionTokens),
           prompt: shortCount(prompt),
-          cached: shortCount(s.sessionCachedTokens),
-          share: prompt > 0 ? Math.round((100 * s.sessionCachedTokens) / prompt) : 0,
+          cached: shortCount(s.cachedTokens),
+          share: prompt > 0 ? Math.round((100 * s.cachedTokens) / prompt) : 0,
           completion: shortCount(completion),
-          hour: shortCount(budget.used(HOUR_MS)),
-          hourLimit: limit(agent.settings.tokenBudgetPerHour),
-          day: shortCount(budget.used(DAY_MS)),
-          dayLimit: limit(agent.settings.tokenBudgetPerDay ?? 0),
+          hour: shortCount(s.lastHour),
+          hourLimit: limit(s.perHour),
+          day: shortCount(s.lastDay),
+          dayLimit: limit(s.perDay),
         }),
       );
       return 'listen';
@@ -43,10 +43,11 @@ export const ALWAYS_ON_COMMANDS: readonly SlashCommand[] = [
     name: 'remind',
     usage: '/remind <when> <what>',
     description: 'command.remind',
-    run: ({ agent, args, say, lang }) => {
+    run: ({ ctx, args }) => {
+      const { say, lang } = ctx;
       const text = args.trim();
       if (text === '') {
-        const pending = agent.alwaysOn.reminders.pending();
+        const pending = ctx.reminders.pending();
         say(
           pending.length === 0
             ? t(lang, 'cmd.remindNone')
@@ -66,7 +67,7 @@ export const ALWAYS_ON_COMMANDS: readonly SlashCommand[] = [
         say(t(lang, 'cmd.remindUsage', { error: when.error }));
         return 'listen';
       }
-      const added = agent.remind(when.at, what);
+      const added = ctx.reminders.add(when.at, what);
       if (typeof added === 'string') say(t(lang, 'cmd.remindUsage', { error: added }));
       else say(t(lang, 'cmd.remindSet', { at: localTime(added.at), what: added.what }));
       return 'listen';
@@ -76,10 +77,12 @@ export const ALWAYS_ON_COMMANDS: readonly SlashCommand[] = [
     name: 'ledger',
     usage: '/ledger',
     description: 'command.ledger',
-    run: ({ agent, say, lang }) => {
-      const records = agent.store.getState().ledger;
-      say(
-        records.length === 0 ? t(lang, 'cmd.ledgerEmpty') : formatLedger(records, lang).join('\n'),
+    run: ({ ctx }) => {
+      const records = ctx.ledger();
+      ctx.say(
+        records.length === 0
+          ? t(ctx.lang, 'cmd.ledgerEmpty')
+          : formatLedger(records, ctx.lang).join('\n'),
       );
       return 'listen';
     },

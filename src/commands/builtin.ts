@@ -5,7 +5,8 @@ import { t } from '../i18n/messages.js';
 import type { Tool, ToolApprovalPolicy, ToolKind } from '../tools/types.js';
 import { mcpCommand } from './mcp.js';
 import { MODEL_COMMAND } from './model.js';
-import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
+import type { AfterCommand, CommandContext } from './context.js';
+import type { CommandCall, SlashCommand } from './table.js';
 import { sessionList } from './sessionList.js';
 import { CHANGE_COMMANDS } from './changes.js';
 import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
@@ -18,7 +19,7 @@ function toolPolicy(tool: Tool, kindPolicy: ToolApprovalPolicy): ToolApprovalPol
   return tool.approvalPolicy?.(kindPolicy).policy ?? kindPolicy;
 }
 
-function helpText(lang: CommandCall['lang']): string {
+function helpText(lang: CommandContext['lang']): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
   return [
     t(lang, 'cmd.helpTitle'),
@@ -26,8 +27,9 @@ function helpText(lang: CommandCall['lang']): string {
   ].join('\n');
 }
 
-function approve({ agent, args, say, lang }: CommandCall): AfterCommand {
-  const policy = agent.settings.approval;
+function approve({ ctx, args }: CommandCall): AfterCommand {
+  const { say, lang } = ctx;
+  const policy = ctx.approval();
   const [kind, value] = args.split(/\s+/).filter(Boolean);
   if (kind === undefined) {
     say(
@@ -43,8 +45,70 @@ function approve({ agent, args, say, lang }: CommandCall): AfterCommand {
     say(t(lang, 'cmd.approveUsage', { kinds: KINDS.join(', '), policies: POLICIES.join(', ') }));
     return 'listen';
   }
-  policy[kind as ToolKind] = value as (typeof POLICIES)[number];
+  ctx.setApproval(kind as ToolKind, value as (typeof POLICIES)[number]);
   say(t(lang, 'cmd.approveSet', { kind, policy: value as string }));
+  return 'listen';
+}
+
+/** `/persona` lists the personas; `/persona NAME` switches to one for the next request. */
+function persona({ ctx, args }: CommandCall): AfterCommand {
+  const { say, lang, personas } = ctx;
+  const name = args.trim();
+  if (!name) {
+    say(
+      [
+        t(lang, 'cmd.personaNow', {
+          name: lang === 'zh' ? personas.current.nameZh : personas.current.name,
+          id: personas.current.id,
+        }),
+        ...personas.list.map(
+          (p) =>
+            `  ${p.id.padEnd(14)} ${p.name} / ${p.nameZh}: ${lang === 'zh' ? (p.descriptionZh ?? p.description) : p.description}`,
+        ),
+      ].join('\n'),
+    );
+    return 'listen';
+  }
+  const found = ctx.switchPersona(name);
+  if (!found) {
+    say(t(lang, 'cmd.personaMissing', { name, list: personas.list.map((p) => p.id).join(', ') }));
+    return 'listen';
+  }
+  say(t(lang, 'cmd.personaSet', { name: found.name, nameZh: found.nameZh }));
+  return 'listen';
+}
+
+/** `/trace`: the last five turns, each with its phases and how long each took. */
+function trace({ ctx }: CommandCall): AfterCommand {
+  const traces = ctx.traces().slice(-5);
+  if (traces.length === 0) {
+    ctx.say(t(ctx.lang, 'cmd.noTurns'));
+    return 'listen';
+  }
+  const out = traces.map(
+    (t) =>
+      `turn ${t.turnId} (${t.trigger}, ${t.outcome}, ${t.durationMs} ms): ` +
+      t.phases
+        .map((p) => `${p.phase} ${p.durationMs}ms${p.outcome === 'next' ? '' : ` ${p.outcome}`}`)
+        .join(' → '),
+  );
+  ctx.say(out.join('\n'));
+  return 'listen';
+}
+
+/** `/export md`: the whole transcript (archived part first) as Markdown in the exports folder. */
+async function exportTranscript({ ctx, args }: CommandCall): Promise<AfterCommand> {
+  const format = args.trim() || 'md';
+  if (format !== 'md') {
+    ctx.say(t(ctx.lang, 'cmd.exportFormat'));
+    return 'listen';
+  }
+  const id = ctx.sessionId();
+  const text = exportMarkdown(id, ctx.transcript());
+  await mkdir(ctx.exportsDir, { recursive: true });
+  const file = path.join(ctx.exportsDir, `${id}.md`);
+  await writeFile(file, text, { mode: 0o600 });
+  ctx.say(t(ctx.lang, 'cmd.exportWritten', { file }));
   return 'listen';
 }
 
@@ -53,7 +117,7 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'help',
     usage: '/help',
     description: 'command.help',
-    run: ({ say, lang }) => (say(helpText(lang)), 'listen'),
+    run: ({ ctx }) => (ctx.say(helpText(ctx.lang)), 'listen'),
   },
   {
     name: 'stop',
@@ -65,9 +129,9 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'pause',
     usage: '/pause',
     description: 'command.pause',
-    run: ({ agent, say, lang }) => {
-      agent.pause();
-      say(t(lang, 'cmd.paused'));
+    run: ({ ctx }) => {
+      ctx.pause();
+      ctx.say(t(ctx.lang, 'cmd.paused'));
       return 'keep';
     },
   },
@@ -75,8 +139,8 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'resume',
     usage: '/resume',
     description: 'command.resume',
-    run: ({ agent }) => {
-      agent.resume();
+    run: ({ ctx }) => {
+      ctx.resume();
       return 'keep';
     },
   },
@@ -84,12 +148,12 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'new',
     usage: '/new',
     description: 'command.new',
-    run: async ({ env, say, agent, lang }): Promise<AfterCommand> => {
-      const previous = env.currentSessionId();
-      const session = await env.sessions.create();
-      env.switchSession(session);
-      agent.emit({ type: 'messages_replaced', messages: [] });
-      say(t(lang, 'cmd.newSession', { id: session.id, previous }));
+    run: async ({ ctx }): Promise<AfterCommand> => {
+      const previous = ctx.sessionId();
+      const session = await ctx.sessions.create();
+      // The switch shows the new, empty conversation on the screen.
+      ctx.switchSession(session);
+      ctx.say(t(ctx.lang, 'cmd.newSession', { id: session.id, previous }));
       return 'listen';
     },
   },
@@ -97,10 +161,10 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'compact',
     usage: '/compact',
     description: 'command.compact',
-    run: async ({ agent, signal, say }): Promise<AfterCommand> => {
-      // The hook tells the user what happened; it returns text only when it did not.
-      const text = await agent.compactNow(signal);
-      if (text) say(text);
+    run: async ({ ctx, signal }): Promise<AfterCommand> => {
+      // The compactor tells the user what happened; it returns text only when it did not.
+      const text = await ctx.compactNow(signal);
+      if (text) ctx.say(text);
       return 'listen';
     },
   },
@@ -108,11 +172,10 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'sessions',
     usage: '/sessions',
     description: 'command.sessions',
-    run: async ({ env, say, lang }): Promise<AfterCommand> => {
-      const list = await env.sessions.list();
-      say(
-        list.length ? sessionList(list, env.currentSessionId(), lang) : t(lang, 'cmd.noSessions'),
-      );
+    run: async ({ ctx }): Promise<AfterCommand> => {
+      const { lang } = ctx;
+      const list = await ctx.sessions.list();
+      ctx.say(list.length ? sessionList(list, ctx.sessionId(), lang) : t(lang, 'cmd.noSessions'));
       return 'listen';
     },
   },
@@ -120,51 +183,22 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'persona',
     usage: '/persona [NAME]',
     description: 'command.persona',
-    run: ({ env, args, say, agent, lang }) => {
-      const name = args.trim();
-      if (!name) {
-        say(
-          [
-            t(lang, 'cmd.personaNow', {
-              name: lang === 'zh' ? env.personas.current.nameZh : env.personas.current.name,
-              id: env.personas.current.id,
-            }),
-            ...env.personas.list.map(
-              (p) =>
-                `  ${p.id.padEnd(14)} ${p.name} / ${p.nameZh}: ${lang === 'zh' ? (p.descriptionZh ?? p.description) : p.description}`,
-            ),
-          ].join('\n'),
-        );
-        return 'listen';
-      }
-      const found = env.personas.switchTo(name);
-      if (!found) {
-        say(
-          t(lang, 'cmd.personaMissing', {
-            name,
-            list: env.personas.list.map((p) => p.id).join(', '),
-          }),
-        );
-        return 'listen';
-      }
-      agent.emit({ type: 'settings_changed', persona: found.id });
-      say(t(lang, 'cmd.personaSet', { name: found.name, nameZh: found.nameZh }));
-      return 'listen';
-    },
+    run: persona,
   },
   MODEL_COMMAND,
   {
     name: 'tools',
     usage: '/tools',
     description: 'command.tools',
-    run: ({ agent, say, lang }) => {
-      const lines = agent.registry
+    run: ({ ctx }) => {
+      const policies = ctx.approval();
+      const lines = ctx.tools
         .list()
         .map(
           (tool) =>
-            `  ${agent.registry.signature(tool.name).padEnd(44)} ${tool.kind.padEnd(11)} ${toolPolicy(tool, agent.settings.approval[tool.kind])}`,
+            `  ${ctx.tools.signature(tool.name).padEnd(44)} ${tool.kind.padEnd(11)} ${toolPolicy(tool, policies[tool.kind])}`,
         );
-      say([t(lang, 'cmd.toolsTitle'), ...lines].join('\n'));
+      ctx.say([t(ctx.lang, 'cmd.toolsTitle'), ...lines].join('\n'));
       return 'listen';
     },
   },
@@ -172,46 +206,13 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'trace',
     usage: '/trace',
     description: 'command.trace',
-    run: ({ agent, say, lang }) => {
-      const traces = agent.store.getState().traces.slice(-5);
-      if (traces.length === 0) {
-        say(t(lang, 'cmd.noTurns'));
-        return 'listen';
-      }
-      const out = traces.map(
-        (t) =>
-          `turn ${t.turnId} (${t.trigger}, ${t.outcome}, ${t.durationMs} ms): ` +
-          t.phases
-            .map(
-              (p) => `${p.phase} ${p.durationMs}ms${p.outcome === 'next' ? '' : ` ${p.outcome}`}`,
-            )
-            .join(' → '),
-      );
-      say(out.join('\n'));
-      return 'listen';
-    },
+    run: trace,
   },
   {
     name: 'export',
     usage: '/export md',
     description: 'command.export',
-    run: async ({ env, args, say, lang }): Promise<AfterCommand> => {
-      const format = args.trim() || 'md';
-      if (format !== 'md') {
-        say(t(lang, 'cmd.exportFormat'));
-        return 'listen';
-      }
-      const session = env.currentSession();
-      const text = exportMarkdown(session.id, [
-        ...session.archivedMessages(),
-        ...session.messages(),
-      ]);
-      await mkdir(env.exportsDir, { recursive: true });
-      const file = path.join(env.exportsDir, `${session.id}.md`);
-      await writeFile(file, text, { mode: 0o600 });
-      say(t(lang, 'cmd.exportWritten', { file }));
-      return 'listen';
-    },
+    run: exportTranscript,
   },
   ...CHANGE_COMMANDS,
   {
@@ -225,8 +226,8 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'clear',
     usage: '/clear',
     description: 'command.clear',
-    run: ({ agent }) => {
-      agent.emit({ type: 'messages_replaced', messages: [] });
+    run: ({ ctx }) => {
+      ctx.clearScreen();
       return 'listen';
     },
   },
@@ -234,8 +235,8 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'exit',
     usage: '/exit',
     description: 'command.exit',
-    run: ({ agent }) => {
-      agent.requestExit();
+    run: ({ ctx }) => {
+      ctx.quit();
       return 'listen';
     },
   },

@@ -7,7 +7,8 @@ import { undoChanges, type UndoTarget } from '../journal/undo.js';
 import { treeBytes } from '../journal/snapshot.js';
 import { formatSize } from '../tools/files/common.js';
 import { t, type Lang } from '../i18n/messages.js';
-import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
+import type { AfterCommand } from './context.js';
+import type { CommandCall, SlashCommand } from './table.js';
 
 /** What `/undo`'s arguments ask for, or undefined when they make no sense. */
 export function parseUndoArgs(args: string): { target: UndoTarget; force: boolean } | undefined {
@@ -87,12 +88,13 @@ function changesText(journal: Journal, lang: Lang): string {
   return lines.join('\n');
 }
 
-async function undo({ env, args, say, lang, agent }: CommandCall): Promise<AfterCommand> {
-  const journal = env.journal?.();
+async function undo({ ctx, args }: CommandCall): Promise<AfterCommand> {
+  const { say, lang } = ctx;
+  const journal = ctx.journal?.();
   if (!journal) return (say(t(lang, 'undo.noJournal')), 'listen');
   const parsed = parseUndoArgs(args);
   if (!parsed) return (say(t(lang, 'undo.usage')), 'listen');
-  const out = await undoChanges(journal, agent.workspace, parsed.target, parsed.force);
+  const out = await undoChanges(journal, ctx.workspace, parsed.target, parsed.force);
   const shownArgs = args.replace('--force', '').trim() || '1';
   switch (out.kind) {
     case 'bad_path':
@@ -134,9 +136,9 @@ export const CHANGE_COMMANDS: readonly SlashCommand[] = [
     name: 'changes',
     usage: '/changes',
     description: 'command.changes',
-    run: ({ env, say, lang }) => {
-      const journal = env.journal?.();
-      say(journal ? changesText(journal, lang) : t(lang, 'undo.noJournal'));
+    run: ({ ctx }) => {
+      const journal = ctx.journal?.();
+      ctx.say(journal ? changesText(journal, ctx.lang) : t(ctx.lang, 'undo.noJournal'));
       return 'listen';
     },
   },

@@ -39,8 +39,8 @@ export const mcpCommand: SlashCommand = {
   name: 'mcp',
   usage: '/mcp',
   description: 'command.mcp',
-  run: ({ env, say, lang }) => {
-    say(formatMcpStatus(env.mcp?.status() ?? [], lang));
+  run: ({ ctx }) => {
+    ctx.say(formatMcpStatus(ctx.mcp?.status() ?? [], ctx.lang));
     return 'listen';
   },
 };

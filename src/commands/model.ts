@@ -7,43 +7,46 @@ import { createProvider } from '../app/provider.js';
 import { t } from '../i18n/messages.js';
 import { findInstalled, listInstalledModels } from '../models/installed.js';
 import { formatBytes } from '../models/progress.js';
-import type { AfterCommand, CommandCall, SlashCommand } from './table.js';
+import type { AfterCommand } from './context.js';
+import type { CommandCall, SlashCommand } from './table.js';
 
-async function run({ env, args, say, agent, lang }: CommandCall): Promise<AfterCommand> {
+async function run({ ctx, args }: CommandCall): Promise<AfterCommand> {
+  const { say, lang, config, modelsDir } = ctx;
   const name = args.trim();
-  const installed = await listInstalledModels(env.modelsDir);
+  const installed = await listInstalledModels(modelsDir);
   if (!name) {
-    const local = agent.provider.id === 'local';
+    const provider = ctx.provider();
+    const local = provider.id === 'local';
     const lines = [
       t(lang, 'cmd.modelNow', {
-        model: agent.provider.model,
-        url: local ? env.modelsDir : env.config.baseURL,
+        model: provider.model,
+        url: local ? modelsDir : config.baseURL,
       }),
     ];
     if (installed.length > 0) {
-      lines.push(t(lang, 'cmd.modelsInstalled', { dir: env.modelsDir }));
+      lines.push(t(lang, 'cmd.modelsInstalled', { dir: modelsDir }));
       for (const m of installed) {
-        const mark = local && m.file === agent.provider.model ? '●' : ' ';
+        const mark = local && m.file === provider.model ? '●' : ' ';
         lines.push(`  ${mark} ${m.file.padEnd(44)} ${formatBytes(m.bytes)}`);
       }
     } else if (local) {
-      lines.push(t(lang, 'cmd.modelsNone', { dir: env.modelsDir }));
+      lines.push(t(lang, 'cmd.modelsNone', { dir: modelsDir }));
     }
     say(lines.join('\n'));
     return 'listen';
   }
   const found = findInstalled(installed, name);
   if (found) {
-    agent.setProvider(createProvider({ ...env.config, provider: 'local', modelPath: found.path }));
+    ctx.setProvider(createProvider({ ...config, provider: 'local', modelPath: found.path }));
     say(t(lang, 'cmd.modelLocalSet', { model: found.file }));
     return 'listen';
   }
-  if (env.config.provider === 'local') {
+  if (config.provider === 'local') {
     const list = installed.map((m) => m.file).join(', ') || '-';
     say(t(lang, 'cmd.modelNotInstalled', { name, list }));
     return 'listen';
   }
-  agent.setProvider(createProvider(env.config, name));
+  ctx.setProvider(createProvider(config, name));
   say(t(lang, 'cmd.modelSet', { model: name }));
   return 'listen';
 }

@@ -1,7 +1,6 @@
 import { t } from '../i18n/messages.js';
-import type { Agent, CommandRunner } from '../agent/agent.js';
 import { COMMANDS } from './builtin.js';
-import type { CommandEnv } from './table.js';
+import type { CommandContext, CommandOutcome } from './context.js';
 
 /** Command names that start with `prefix` (for Tab completion), e.g. "/pe" → ["/persona"]. */
 export function completeCommand(prefix: string): string[] {
@@ -9,30 +8,33 @@ export function completeCommand(prefix: string): string[] {
   return COMMANDS.filter((c) => c.name.startsWith(p)).map((c) => `/${c.name}`);
 }
 
+/** Runs a command line against a context; the outcome tells the caller what comes next. */
+export type CommandRunner = (
+  text: string,
+  ctx: CommandContext,
+  signal: AbortSignal,
+) => Promise<CommandOutcome>;
+
 /**
- * The COMMAND phase: parses `/name args`, runs it and reports through notices. An unknown
- * command answers with the list. After an answering command the floor goes back to the user.
+ * The COMMAND phase's work: parses `/name args`, runs it and reports through `ctx.say`. An
+ * unknown command answers with the list, a failing one with its error; both give the floor
+ * back to the user, as every answering command does.
  */
-export function createCommandRunner(env: CommandEnv): CommandRunner {
-  return async (text: string, agent: Agent, signal: AbortSignal) => {
-    const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text.trim());
-    const name = (match?.[1] ?? '').toLowerCase();
-    const args = match?.[2] ?? '';
-    const say = (text: string): void => agent.notice(text);
-    const lang = agent.settings.lang;
-    const command = COMMANDS.find((c) => c.name === name);
-    if (!command) {
-      say(t(lang, 'cmd.unknown', { name, list: COMMANDS.map((c) => `/${c.name}`).join(' ') }));
-      agent.transition('WAIT');
-      return true;
-    }
-    try {
-      const after = await command.run({ agent, args, env, signal, say, lang });
-      if (after === 'listen') agent.transition('WAIT');
-    } catch (err) {
-      say(t(lang, 'cmd.failed', { name, error: (err as Error).message }));
-      agent.transition('WAIT');
-    }
-    return true;
-  };
-}
+export const runCommand: CommandRunner = async (text, ctx, signal) => {
+  const match = /^\/(\S*)\s*([\s\S]*)$/.exec(text.trim());
+  const name = (match?.[1] ?? '').toLowerCase();
+  const args = match?.[2] ?? '';
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    ctx.say(
+      t(ctx.lang, 'cmd.unknown', { name, list: COMMANDS.map((c) => `/${c.name}`).join(' ') }),
+    );
+    return { after: 'listen' };
+  }
+  try {
+    return { after: await command.run({ ctx, args, signal }) };
+  } catch (err) {
+    ctx.say(t(ctx.lang, 'cmd.failed', { name, error: (err as Error).message }));
+    return { after: 'listen' };
+  }
+};

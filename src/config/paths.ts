@@ -98,6 +98,8 @@ export interface AppPaths {
   persona: string;
   /** Downloaded GGUF models (`--download-model`, the wizard's Private choice). */
   models: string;
+  /** Where `/export` writes transcripts (inside the runtime data). */
+  exports: string;
 }
 
 /** The locations Cogito reads and writes inside `home`. */
@@ -109,6 +111,7 @@ export function appPaths(home: string): AppPaths {
     personas: path.join(home, 'personas'),
     persona: path.join(home, 'persona.md'),
     models: path.join(home, 'models'),
+    exports: path.join(home, 'data', 'exports'),
   };
 }
 

@@ -1,24 +1,39 @@
-import { t } from '../i18n/messages.js';
-import type { Agent, AgentDeps } from '../agent/agent.js';
+import { t, type Lang } from '../i18n/messages.js';
+import type { AgentDeps } from '../agent/agent.js';
 import type { HistoryPort } from '../pipeline/turn.js';
 import type { CompactableHistory, Compactor } from './compactor.js';
 
+/** A history the compactor can shrink and the agent can read. */
+export type CompactedHistory = CompactableHistory & HistoryPort;
+
+/** What the compactor needs from the agent around it: nothing more. */
+export interface CompactPort {
+  /** The current session's history (the one the next request is built from). */
+  history(): CompactedHistory;
+  /** Shows `history` as it is now (after a compression: the summary and the recent part). */
+  replaceHistory(history: CompactedHistory): void;
+  notice(text: string, level?: 'info' | 'warn'): void;
+  /** The language to tell the user in. */
+  lang(): Lang;
+}
+
 /**
  * Binds a compactor to the agent's COMPACT phase and /compact: runs it on the current
- * session and tells the user what happened (it returns text only when it said nothing). After a compression the screen shows what the
- * model now sees (the summary and the recent messages); the originals are in the archive.
+ * session and tells the user what happened. It returns text only when it said nothing (the
+ * "nothing to compact" answer to /compact). After a compression the screen shows what the
+ * model now sees; the originals are in the archive.
  */
 export function createCompactHook(
-  compactor: Compactor,
-  current: () => CompactableHistory & HistoryPort,
+  compactor: Pick<Compactor, 'run'>,
+  port: CompactPort,
 ): NonNullable<AgentDeps['compact']> {
-  return async (agent: Agent, signal: AbortSignal, force: boolean) => {
-    const history = current();
+  return async (signal: AbortSignal, force: boolean) => {
+    const history = port.history();
     const out = await compactor.run(history, signal, force);
-    const lang = agent.settings.lang;
+    const lang = port.lang();
     if (out.kind === 'done') {
-      agent.setHistory(history);
-      agent.notice(
+      port.replaceHistory(history);
+      port.notice(
         t(lang, 'compact.done', {
           count: out.summarised,
           before: out.tokensBefore,
@@ -28,7 +43,7 @@ export function createCompactHook(
       return undefined;
     }
     if (out.kind === 'failed') {
-      agent.notice(t(lang, 'compact.failed', { reason: out.reason }), 'warn');
+      port.notice(t(lang, 'compact.failed', { reason: out.reason }), 'warn');
       return undefined;
     }
     // Said only when asked for (/compact): otherwise there is nothing to tell.

@@ -89,7 +89,7 @@ export async function createHarness(
     ...opts.settings,
     approval: { ...FAST_SETTINGS.approval, ...opts.settings?.approval },
   };
-  const { agent, currentSession } = wireAgent({
+  const { agent, current } = wireAgent({
     provider,
     registry,
     workspace,
@@ -116,12 +116,12 @@ export async function createHarness(
     workspaceDir,
     home,
     get session() {
-      return currentSession();
+      return current.get();
     },
     sessions,
     async dispose() {
       await agent.stop();
-      currentSession().close();
+      current.close();
       await server.close();
       await rm(workspaceDir, { recursive: true, force: true });
       await rm(home, { recursive: true, force: true });

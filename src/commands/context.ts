@@ -1,0 +1,107 @@
+/**
+ * What a slash command may see and do: a few verbs and read-only views, never the agent. The
+ * agent's side builds it (src/agent/commandContext.ts); tests build a fake one. A command
+ * answers with an outcome, and the COMMAND phase acts on it (a command never moves the
+ * machine itself, apart from the pause and resume verbs the user asked for by name).
+ */
+import type { LoadedConfig } from '../config/load.js';
+import type { HistoryMessage } from '../core/messages.js';
+import type { Session, SessionInfo } from '../history/index.js';
+import type { Lang } from '../i18n/messages.js';
+import type { Journal } from '../journal/journal.js';
+import type { CycleRecord } from '../ledger/types.js';
+import type { McpServerStatus } from '../mcp/status.js';
+import type { Persona } from '../personas/load.js';
+import type { TurnTrace } from '../pipeline/phases.js';
+import type { Provider } from '../providers/types.js';
+import type { Reminder } from '../schedule/reminders.js';
+import type { Tool, ToolApprovalPolicy, ToolKind } from '../tools/types.js';
+import type { Workspace } from '../tools/workspace.js';
+
+/**
+ * After a command: `listen` gives the floor back to the user (the command answered them),
+ * `keep` leaves the machine where the command's verbs put it (/pause, /resume).
+ */
+export type AfterCommand = 'listen' | 'keep';
+
+/** What the runner hands back to the COMMAND phase. */
+export interface CommandOutcome {
+  after: AfterCommand;
+}
+
+/** What /cost reports: tokens spent this session and against the budgets. */
+export interface Spending {
+  sessionTokens: number;
+  cachedTokens: number;
+  lastHour: number;
+  lastDay: number;
+  /** 0: no limit. */
+  perHour: number;
+  /** 0: no limit. */
+  perDay: number;
+}
+
+export interface CommandContext {
+  /** The language to answer in. */
+  readonly lang: Lang;
+  /** Tells the user something (a notice). */
+  say(text: string): void;
+
+  pause(): void;
+  resume(): void;
+  /** Asks the app to quit (/exit). */
+  quit(): void;
+  /** Empties the conversation on the screen; the history stays as it is (/clear). */
+  clearScreen(): void;
+  /** Compresses the history now; returns text the compactor has not said itself. */
+  compactNow(signal: AbortSignal): Promise<string | undefined>;
+
+  readonly sessions: {
+    list(): Promise<SessionInfo[]>;
+    create(): Promise<Session>;
+  };
+  /** The current session's id. */
+  sessionId(): string;
+  /** The current session's whole transcript, archived part first (/export). */
+  transcript(): HistoryMessage[];
+  /** Makes `next` current: the agent, the journal, the ledger and the screen follow. */
+  switchSession(next: Session): void;
+
+  readonly personas: { readonly current: Persona; readonly list: readonly Persona[] };
+  /** Switches by id or name; the persona, or undefined when none matches. */
+  switchPersona(nameOrId: string): Persona | undefined;
+
+  /** The provider in use (its id and model). */
+  provider(): Pick<Provider, 'id' | 'model'>;
+  /** Uses `provider` from the next request on. */
+  setProvider(provider: Provider): void;
+  /** The loaded configuration (what a new provider is built from). */
+  readonly config: LoadedConfig;
+  /** `<app home>/models`: the downloaded models `/model` lists and switches between. */
+  readonly modelsDir: string;
+
+  /** The approval policy per tool kind, as it is now. */
+  approval(): Readonly<Record<ToolKind, ToolApprovalPolicy>>;
+  setApproval(kind: ToolKind, policy: ToolApprovalPolicy): void;
+  /** The registry's tools, read-only (/tools). */
+  readonly tools: { list(): readonly Tool[]; signature(name: string): string };
+
+  /** The last turns' traces, oldest first (/trace). */
+  traces(): readonly TurnTrace[];
+  /** The cycle ledger's recent records (/ledger, /cost). */
+  ledger(): readonly CycleRecord[];
+  spending(): Spending;
+  readonly reminders: {
+    pending(): readonly Reminder[];
+    /** Sets a reminder for the user; the text of what is wrong, if anything. */
+    add(at: number, what: string): Reminder | string;
+  };
+
+  readonly workspace: Workspace;
+  /** The current session's change journal (absent: changes are not journaled). */
+  journal?(): Journal;
+  /** The MCP servers' states (absent when the app runs without them). */
+  readonly mcp?: { status(): McpServerStatus[] };
+  /** Where /export writes transcripts. */
+  readonly exportsDir: string;
+}

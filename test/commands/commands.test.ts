@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/commands/builtin.js';
 import { completeCommand } from '../../src/commands/runner.js';
+import { appPaths } from '../../src/config/paths.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import { waitForStore } from '../helpers/waitFor.js';
 
@@ -87,6 +88,25 @@ describe('slash commands', () => {
     expect(h.agent.state).toBe('AWAITING_INPUT');
   });
 
+  it('the COMMAND phase acts on the outcome: /resume keeps THINKING, /help gives the floor back', async () => {
+    h = await createHarness({ initialState: 'PAUSED' });
+    h.server.setDefault({ kind: 'stream', content: 'looking around' });
+    h.agent.start();
+    const states: string[] = [];
+    const off = h.agent.subscribe((e) => {
+      if (e.type === 'state_changed') states.push(`${e.event}→${e.to}`);
+    });
+    await run(h, '/resume');
+    expect(states.slice(0, 2)).toEqual(['SUBMIT→PAUSED', 'RESUME→THINKING']);
+    expect(states).not.toContain('WAIT→AWAITING_INPUT');
+    await h.server.waitForRequest(0);
+    states.length = 0;
+    await run(h, '/help');
+    off();
+    expect(states).toEqual(['INTERRUPT→AWAITING_INPUT', 'SUBMIT→THINKING', 'WAIT→AWAITING_INPUT']);
+    expect(h.agent.state).toBe('AWAITING_INPUT');
+  });
+
   it('/new starts a fresh session and keeps the old one; /sessions lists both', async () => {
     h = await createHarness();
     h.server.push({ kind: 'stream', content: 'hello [WAIT]' });
@@ -111,6 +131,30 @@ describe('slash commands', () => {
     h.agent.submit('hi again');
     const req = await h.server.waitForRequest(1);
     expect(JSON.stringify(req.body.messages)).not.toContain('first session message');
+  });
+
+  it('/new shows the fresh conversation with one messages_replaced, and the agent writes to the new session', async () => {
+    h = await createHarness();
+    h.server.push({ kind: 'stream', content: 'hello [WAIT]' });
+    h.agent.start();
+    h.agent.submit('old words');
+    await waitForStore(h.agent.store, (s) => s.messages.length === 2, 'reply');
+    await h.agent.idle();
+    const oldSession = h.session;
+    const replaced: number[] = [];
+    const off = h.agent.subscribe((e) => {
+      if (e.type === 'messages_replaced') replaced.push(e.messages.length);
+    });
+    await run(h, '/new');
+    off();
+    expect(replaced).toEqual([0]);
+    expect(h.session).not.toBe(oldSession);
+    // The agent's history is the holder: what it saves next lands in the new session only.
+    h.server.push({ kind: 'stream', content: 'new here [WAIT]' });
+    h.agent.submit('new words');
+    await waitForStore(h.agent.store, (s) => s.messages.length === 2, 'reply in the new session');
+    expect(h.session.messages().map((m) => m.content)).toEqual(['new words', 'new here [WAIT]']);
+    expect(oldSession.messages()).toHaveLength(2);
   });
 
   it('/persona switches live: the next request has the new persona in its system prompt', async () => {
@@ -207,6 +251,7 @@ describe('slash commands', () => {
     const out = await run(h, '/export md');
     const file = /transcript written to (.+\.md)/.exec(out)![1]!;
     expect(path.dirname(file)).toBe(path.join(h.home, 'data', 'exports'));
+    expect(path.dirname(file)).toBe(appPaths(h.home).exports);
     const md = await readFile(file, 'utf8');
     expect(md).toContain('## You');
     expect(md).toContain('question?');

@@ -31,7 +31,7 @@ function setup(outcome: CompactionOutcome, lang: 'en' | 'zh' = 'en') {
     {
       run: async (h, _signal, force) => {
         expect(h).toBe(history);
-        forced.push(force);
+        forced.push(force === true);
         return outcome;
       },
     },

@@ -19,6 +19,7 @@ function toolPolicy(tool: Tool, kindPolicy: ToolApprovalPolicy): ToolApprovalPol
   return tool.approvalPolicy?.(kindPolicy).policy ?? kindPolicy;
 }
 
+/** `/help`: every command's usage and description, aligned. */
 function helpText(lang: CommandContext['lang']): string {
   const width = Math.max(...COMMANDS.map((c) => c.usage.length));
   return [
@@ -27,6 +28,10 @@ function helpText(lang: CommandContext['lang']): string {
   ].join('\n');
 }
 
+/**
+ * `/approve` shows the policy per tool kind; `/approve KIND POLICY` asks the agent to change
+ * one (for this run; the config file is not touched).
+ */
 function approve({ ctx, args }: CommandCall): AfterCommand {
   const { say, lang } = ctx;
   const policy = ctx.approval();

@@ -82,6 +82,7 @@ describe('app home', () => {
         personas: '/h/personas',
         persona: '/h/persona.md',
         models: '/h/models',
+        exports: '/h/data/exports',
       });
     } finally {
       await rm(cwd, { recursive: true, force: true });

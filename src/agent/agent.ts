@@ -359,9 +359,12 @@ export class Agent {
     this.emit({ type: 'messages_replaced', messages: history.messages() });
   }
 
-  /** Gives the floor back to the user (after a command answered them); false if not thinking. */
-  listen(): boolean {
-    return this.transition('WAIT');
+  /**
+   * Gives the floor back to the user after an answering turn (a slash command that answered):
+   * WAIT when the machine allows it. Stopped or already waiting, the floor is theirs anyway.
+   */
+  listen(): void {
+    this.transition('WAIT');
   }
 
   /** Sets the approval policy of one tool kind (/approve); the next tool call follows it. */

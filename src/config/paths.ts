@@ -104,14 +104,15 @@ export interface AppPaths {
 
 /** The locations Cogito reads and writes inside `home`. */
 export function appPaths(home: string): AppPaths {
+  const data = path.join(home, 'data');
   return {
     home,
     config: path.join(home, 'config.json'),
-    data: path.join(home, 'data'),
+    data,
     personas: path.join(home, 'personas'),
     persona: path.join(home, 'persona.md'),
     models: path.join(home, 'models'),
-    exports: path.join(home, 'data', 'exports'),
+    exports: path.join(data, 'exports'),
   };
 }
 

@@ -6,11 +6,14 @@ import { useEffect, useState } from 'react';
  */
 export function useFresh(at: number | undefined, ttlMs: number): boolean {
   const [, bump] = useState(0);
-  const left = at === undefined ? 0 : at + ttlMs - Date.now();
+  const fresh = at !== undefined && at + ttlMs > Date.now();
   useEffect(() => {
+    if (at === undefined) return;
+    const left = at + ttlMs - Date.now();
     if (left <= 0) return;
     const id = setTimeout(() => bump((n) => n + 1), left + 5);
     return () => clearTimeout(id);
-  }, [at, left > 0]);
-  return left > 0;
+    // `fresh` too: a render that finds it expired early drops the timer.
+  }, [at, ttlMs, fresh]);
+  return fresh;
 }

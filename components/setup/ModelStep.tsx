@@ -26,9 +26,10 @@ export function ModelStep(): React.JSX.Element {
   const [empty, setEmpty] = useState(false);
   const spinner = useSpinner(phase.kind === 'loading');
 
+  const { services } = w;
   useEffect(() => {
     let live = true;
-    void w.services.listModels(baseURL, apiKey).then((r) => {
+    void services.listModels(baseURL, apiKey).then((r) => {
       if (!live) return;
       if (r.ok && r.models.length > 0) setPhase({ kind: 'list', models: r.models });
       else setPhase({ kind: 'typed', note: r.ok ? 'the list is empty' : r.message });
@@ -37,7 +38,7 @@ export function ModelStep(): React.JSX.Element {
       live = false;
     };
     // Asked once per visit: the address and key cannot change while this step is shown.
-  }, []);
+  }, [services, baseURL, apiKey]);
 
   useStepKeys((input, key) => {
     if (resolveListKey(input, key) === 'back') w.back();

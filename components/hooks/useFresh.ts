@@ -8,12 +8,12 @@ export function useFresh(at: number | undefined, ttlMs: number): boolean {
   const [, bump] = useState(0);
   const fresh = at !== undefined && at + ttlMs > Date.now();
   useEffect(() => {
-    if (at === undefined) return;
-    const left = at + ttlMs - Date.now();
-    if (left <= 0) return;
+    if (!fresh || at === undefined) return;
+    // Measured now, not at render: an effect that runs late (a busy machine) still
+    // re-renders, at once if the time is already up, so a frame drawn fresh never sticks.
+    const left = Math.max(0, at + ttlMs - Date.now());
     const id = setTimeout(() => bump((n) => n + 1), left + 5);
     return () => clearTimeout(id);
-    // `fresh` too: a render that finds it expired early drops the timer.
   }, [at, ttlMs, fresh]);
   return fresh;
 }

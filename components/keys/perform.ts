@@ -19,8 +19,6 @@ export interface PerformEnv {
   toggleMouse?(): void;
 }
 
-export { WHEEL_LINES };
-
 /** Key actions that are one UI action each. */
 const UI: Partial<Record<Action, (r: Resolved) => UiAction>> = {
   clearInput: () => ({ type: 'clearInput' }),

@@ -20,8 +20,6 @@ import { useScreenView } from './screen/useScreenView.js';
 import type { UiAction } from './ui/uiReducer.js';
 import { createUiStore, useUiDispatch, useUiState } from './ui/uiStore.js';
 
-export { NOTICE_TTL_MS };
-
 /** How long the blank frame of a Ctrl+L redraw lasts: longer than one Ink frame (~33 ms). */
 const REDRAW_BLANK_MS = 50;
 

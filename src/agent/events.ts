@@ -63,12 +63,7 @@ export type AgentEvent =
   | { type: 'approval_request'; request: ApprovalRequest }
   | { type: 'approval_resolved'; id: number; answer: ApprovalAnswer }
   | { type: 'turn_end'; turnId: number; outcome: TurnOutcomeKind; wait: boolean; trace: TurnTrace }
-  | {
-      type: 'error';
-      turnId?: number;
-      error: ProviderError | { kind: string; message: string };
-      retryInMs?: number;
-    }
+  | { type: 'error'; turnId?: number; error: ProviderError | { kind: string; message: string } }
   | { type: 'notice'; level: 'info' | 'warn'; text: string }
   | { type: 'scheduled'; at: number | undefined }
   | {

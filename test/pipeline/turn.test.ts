@@ -122,10 +122,11 @@ describe('runTurn', () => {
 
   it('a command short-cuts from COMMAND to DONE, without a model call or a save', async () => {
     let called = false;
-    const r = await turn(
-      { runCommand: async () => true, provider: () => ((called = true), scripted([])) },
-      { command: '/help' },
-    );
+    const r = await turn({
+      takeInput: () => ({ command: '/help', messages: [] }),
+      runCommand: async () => true,
+      provider: () => ((called = true), scripted([])),
+    });
     expect(r.outcome).toBe('command');
     expect(phasesOf(r)).toEqual(['RESTORE:next', 'COMPACT:next', 'COMMAND:shortcut']);
     expect(called).toBe(false);
@@ -139,7 +140,10 @@ describe('runTurn', () => {
       const over: Partial<TurnDeps> = {};
       if (where === 'RESTORE') controller.abort();
       if (where === 'COMPACT') over.compact = async () => abort();
-      if (where === 'COMMAND') over.runCommand = async () => (abort(), false);
+      if (where === 'COMMAND') {
+        over.takeInput = () => ({ command: '/x', messages: [] });
+        over.runCommand = async () => (abort(), false);
+      }
       if (where === 'BUILD') over.buildRequest = () => (abort(), { messages: [], promptTokens: 0 });
       if (where === 'RUN')
         over.provider = () =>
@@ -151,7 +155,7 @@ describe('runTurn', () => {
             ],
             (i) => i === 1 && abort(),
           );
-      const r = await turn(over, where === 'COMMAND' ? { command: '/x' } : {});
+      const r = await turn(over);
       expect(r.outcome).toBe('aborted');
       const seq = phasesOf(r);
       expect(seq.slice(-2)).toEqual(['SAVE:next', 'RESPOND:next']);

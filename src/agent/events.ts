@@ -38,9 +38,10 @@ export interface ToolLogEntry {
 }
 
 /**
- * The one closed union of what the agent reports. Only the store's reducer turns these into
- * state; the screen and print mode subscribe to the store or to this stream, never poke the
- * agent's internals.
+ * The one closed union of what the agent reports. Only the store turns these into state (its
+ * reducer; `state_changed` reports a move the store's `dispatch` has already made); the
+ * screen and print mode subscribe to the store or to this stream, never poke the agent's
+ * internals.
  */
 export type AgentEvent =
   | {

@@ -39,7 +39,10 @@ export class TurnRunner {
   commandInFlight = false;
   private controller: AbortController | undefined;
   private turnCounter = 0;
+  /** The last run's crash record is finished (or there was none to finish). */
   private recovered = false;
+  /** This turn's RESTORE could not finish it. */
+  private recoveryFailed = false;
   private recentCalls: readonly string[] = [];
   /** Tokens of turns since the last one that went through (they count with it). */
   private unbudgetedTokens = 0;
@@ -64,6 +67,7 @@ export class TurnRunner {
     if (await agent.alwaysOn.skipLook(trigger, inputs.size)) return { failed: false };
     const controller = new AbortController();
     this.controller = controller;
+    this.recoveryFailed = false;
     const turnId = ++this.turnCounter;
     if (trigger !== 'user') this.cycle += 1;
     agent.emit({ type: 'turn_start', turnId, trigger, cycle: this.cycle });
@@ -84,7 +88,9 @@ export class TurnRunner {
     this.preloadTokenizer();
     await agent.alwaysOn.afterCycle(trigger, result, inputs.size);
     // More input arrived (or a command and a message were queued together): answer it next.
-    if (inputs.size > 0) this.p.runUserTurn();
+    // Not when RESTORE could not finish the crash record: the input waits (it must follow the
+    // recovered results), and the retry comes with the back-off, not in a tight loop.
+    if (inputs.size > 0 && !this.recoveryFailed) this.p.runUserTurn();
     this.emitEnd(result);
     return result.report;
   }
@@ -109,11 +115,16 @@ export class TurnRunner {
     if (!counter.exact && this.contextTokens > settings.contextWindow / 3) void counter.preload();
   }
 
-  /** RESTORE, once per run: the crash record of the last run, finished before any request. */
+  /**
+   * RESTORE, once per run: the crash record of the last run, finished before any request.
+   * A failure fails the turn (shown as its error); the next turn tries again.
+   */
   private async recover(): Promise<void> {
     const restore = this.p.deps.restore;
     if (this.recovered || !restore) return;
+    this.recoveryFailed = true;
     const report = await restore();
+    this.recoveryFailed = false;
     this.recovered = true;
     const { agent } = this.p;
     if (report.results > 0) {

@@ -9,19 +9,22 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/createApp.js';
 import { makeMessage } from '../../src/core/messages.js';
+import { createHarness } from '../helpers/agentHarness.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { waitForStore } from '../helpers/waitFor.js';
 
-let base: string;
-let server: ScriptedServer;
+let base: string | undefined;
+let server: ScriptedServer | undefined;
 afterEach(async () => {
   await server?.close();
-  fs.rmSync(base, { recursive: true, force: true });
+  if (base) fs.rmSync(base, { recursive: true, force: true });
+  base = undefined;
+  server = undefined;
 });
 
 async function open(env: NodeJS.ProcessEnv) {
-  const ws = path.join(base, 'ws');
-  const home = path.join(base, 'home');
+  const ws = path.join(base!, 'ws');
+  const home = path.join(base!, 'home');
   const made = await createApp({
     flags: { home, workspace: ws },
     env,
@@ -34,11 +37,13 @@ async function open(env: NodeJS.ProcessEnv) {
 
 describe('RESTORE', () => {
   it('finishes a crash record in the first turn, before BUILD, and takes the queued input', async () => {
-    base = fs.mkdtempSync(path.join(os.tmpdir(), 'cogito-restore-'));
-    fs.mkdirSync(path.join(base, 'ws'));
-    fs.mkdirSync(path.join(base, 'home'));
-    server = await startScriptedServer();
-    const env = { COGITO_API_KEY: 'k', COGITO_BASE_URL: server.url, COGITO_MODEL: 'm' };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cogito-restore-'));
+    base = dir;
+    fs.mkdirSync(path.join(dir, 'ws'));
+    fs.mkdirSync(path.join(dir, 'home'));
+    const scripted = await startScriptedServer();
+    server = scripted;
+    const env = { COGITO_API_KEY: 'k', COGITO_BASE_URL: scripted.url, COGITO_MODEL: 'm' };
 
     // The last run: a reply with one call saved ahead of its tool, and then a crash.
     const first = await open(env);
@@ -49,7 +54,7 @@ describe('RESTORE', () => {
     try {
       // Opening the app finishes nothing: that is the first turn's RESTORE.
       expect(app.agent.history.messages().map((m) => m.role)).toEqual(['assistant']);
-      server.push({ kind: 'stream', content: 'noted [WAIT]' });
+      scripted.push({ kind: 'stream', content: 'noted [WAIT]' });
       app.agent.start();
       app.agent.submit('hello');
       const s = await waitForStore(app.agent.store, (st) => st.traces.length > 0, 'the turn');
@@ -67,13 +72,53 @@ describe('RESTORE', () => {
       expect(history[1]!.content).toMatch(/by a crash/);
       expect(history[2]!.content).toBe('hello');
       // The request was built after the record was finished: it carries the result.
-      const sent = JSON.stringify(server.requests[0]!.body.messages);
+      const sent = JSON.stringify(scripted.requests[0]!.body.messages);
       expect(sent).toMatch(/by a crash/);
       expect(sent.indexOf('by a crash')).toBeLessThan(sent.indexOf('hello'));
       // The screen shows the recovered result too.
       expect(s.messages.map((m) => m.role)).toEqual(['assistant', 'tool', 'user', 'assistant']);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('RESTORE when the crash record cannot be finished', () => {
+  it('fails the turn before any request, keeps the input queued, and retries on the next turn', async () => {
+    let attempts = 0;
+    // Paused: no autonomous turn retries in between, so the test sees each turn's part.
+    const h = await createHarness({
+      initialState: 'PAUSED',
+      restore: async () => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('journal unreadable');
+        return { results: 0, rolledBack: 0 };
+      },
+    });
+    try {
+      h.agent.start();
+      h.agent.submit('hello');
+      const failed = await waitForStore(h.agent.store, (s) => s.traces.length > 0, 'the turn');
+      expect(failed.traces[0]!.phases[0]).toMatchObject({ phase: 'RESTORE', outcome: 'error' });
+      expect(failed.notices.some((n) => /RESTORE failed: journal unreadable/.test(n.text))).toBe(
+        true,
+      );
+      expect(h.server.requests).toHaveLength(0);
+      // No tight loop: the input waits for the next turn, which finishes the record first.
+      await h.agent.idle();
+      expect(attempts).toBe(1);
+      expect(h.agent.history.messages()).toEqual([]);
+      h.server.push({ kind: 'stream', content: 'hi [WAIT]' });
+      h.agent.submit('again');
+      await waitForStore(h.agent.store, (s) => s.traces.length > 1, 'the second turn');
+      expect(attempts).toBe(2);
+      expect(h.agent.history.messages().map((m) => m.content)).toEqual([
+        'hello',
+        'again',
+        'hi [WAIT]',
+      ]);
+    } finally {
+      await h.dispose();
     }
   });
 });

@@ -17,7 +17,6 @@ import { startScriptedServer, type ScriptedServer } from '../test/helpers/script
 import { COGITO, makeHome } from './lib/appEnv.js';
 import { fromPerf } from './lib/clock.js';
 import { PtyApp } from './lib/ptyApp.js';
-import { chunkIndexAfter } from './lib/tui.js';
 import { waitFor } from '../test/helpers/waitForFrame.js';
 
 /**
@@ -202,7 +201,7 @@ async function runRound(peer: Peer): Promise<Round> {
     // waitForClose rejects once the response has completed: here that is the awaited end.
     await server.waitForClose(index, 30_000).catch(() => undefined);
     await sleep(500);
-    const replyBytes = Buffer.byteLength(app.text(chunkIndexAfter(app, fromPerf(req.receivedAt))));
+    const replyBytes = Buffer.byteLength(app.text(app.indexAfter(fromPerf(req.receivedAt))));
     // Whatever the program does after a reply (qwen-code checks who speaks next) settles first.
     await sleep(1500);
     // A slow reply, interrupted with Esc mid-stream.
@@ -214,7 +213,7 @@ async function runRound(peer: Peer): Promise<Round> {
     const slow = server.requests[n]!;
     await app.waitFor((s) => s.includes('slow'), 'the slow reply', {
       raw: true,
-      from: chunkIndexAfter(app, fromPerf(slow.receivedAt)),
+      from: app.indexAfter(fromPerf(slow.receivedAt)),
       timeoutMs: 20_000,
     });
     await sleep(100 + Math.random() * 200);

@@ -47,6 +47,17 @@ export class OutputLog {
     return i;
   }
 
+  /** Resolves once nothing has been written for `quietMs` (or after `maxMs` regardless). */
+  async settled(quietMs: number, maxMs: number, now: () => number): Promise<void> {
+    const deadline = now() + maxMs;
+    for (;;) {
+      const last = this.chunks.at(-1)?.t ?? 0;
+      const wait = last + quietMs - now();
+      if (wait <= 0 || now() >= deadline) return;
+      await new Promise((r) => setTimeout(r, Math.min(wait, deadline - now()) + 1));
+    }
+  }
+
   /**
    * Resolves with the chunk at which `predicate`, given all output from chunk `from` on
    * (escape sequences stripped unless `raw`), first holds.

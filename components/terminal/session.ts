@@ -155,5 +155,9 @@ export function openSession(io: SessionIo): ScreenSession {
   // The last resort: whatever ends the process, the screen comes back.
   on('exit', () => terminal.restore());
   terminal.enter();
+  // Raw at once, not when the first tree's input hook mounts (after its first frame): a key
+  // typed in between would be echoed by the terminal onto a row the frame writer never
+  // repaints (bench/tornFrames.ts saw it on the key-hint row).
+  terminal.holdRawMode();
   return session;
 }

@@ -1,4 +1,4 @@
-import { Agent, type AgentSettings } from '../agent/agent.js';
+import { Agent, type AgentDeps, type AgentSettings } from '../agent/agent.js';
 import { commandContext, type CommandEnv } from '../agent/commandContext.js';
 import { runCommand } from '../commands/runner.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -43,6 +43,8 @@ export interface AgentParts {
   alwaysOn?: { watch?: { debounceMs?: number } | false; idleSkip?: boolean; timers?: Timers };
   /** The reminders behind the registry's `remind` tool. */
   reminders?: Reminders;
+  /** Finishes the last run's crash record (the first turn's RESTORE calls it). */
+  restore?: AgentDeps['restore'];
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -89,6 +91,7 @@ export function wireAgent(parts: AgentParts): WiredAgent {
     ...(parts.alwaysOn?.idleSkip === false ? { idleSkip: false } : {}),
     ...(parts.alwaysOn?.timers ? { timers: parts.alwaysOn.timers } : {}),
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
+    ...(parts.restore ? { restore: parts.restore } : {}),
     compact: createCompactHook(
       compactor,
       compactPort(() => agent, current),

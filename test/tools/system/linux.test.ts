@@ -6,7 +6,8 @@ import { createSystemTools } from '../../../src/tools/system/index.js';
 import type { SystemToolsDeps } from '../../../src/tools/system/index.js';
 import { listProcProcesses, xdgDataDirs } from '../../../src/tools/system/linux.js';
 import type { Tool } from '../../../src/tools/types.js';
-import { errorOf, FIXTURES, okText, tempDir, testContext, waitFor } from '../web/helpers.js';
+import { errorOf, FIXTURES, okText, tempDir, testContext } from '../web/helpers.js';
+import { waitUntil } from '../../helpers/waitFor.js';
 import { hostileNames, recordingKill, StubRunner } from './stubs.js';
 
 let dir: string;
@@ -175,7 +176,7 @@ describe('Linux openApp', () => {
     );
     const result = await tools({}).openApp!.run([name], testContext());
     expect(okText(result)).toBe(`Started ${name}.`);
-    await waitFor(() => existsSync(out));
+    await waitUntil(() => existsSync(out), 'the launched stub to write its file');
     expect(JSON.parse(await readFile(out, 'utf8'))).toEqual([
       `$(touch ${marker})`,
       `\`touch ${marker}\``,

@@ -7,7 +7,8 @@ import type { ExecaLike } from '../../../src/tools/system/exec.js';
 import { createWebTools } from '../../../src/tools/web/index.js';
 import type { WebToolsDeps } from '../../../src/tools/web/index.js';
 import type { Tool } from '../../../src/tools/types.js';
-import { errorOf, okText, tempDir, testContext, waitFor } from './helpers.js';
+import { errorOf, okText, tempDir, testContext } from './helpers.js';
+import { waitUntil } from '../../helpers/waitFor.js';
 
 interface Call {
   file: string;
@@ -88,7 +89,7 @@ describe('browse: argv only, never a shell', () => {
     const hostile = hostileUrls()[4]!;
     const text = okText(await tool.run([hostile], testContext()));
     expect(text).toBe(`Opened ${new URL(hostile).href} in the system browser.`);
-    await waitFor(() => existsSync(out));
+    await waitUntil(() => existsSync(out), 'the browser stub to write its file');
     const argv = JSON.parse(await readFile(out, 'utf8')) as string[];
     expect(argv).toEqual([new URL(hostile).href]);
     expect(argv[0]).toContain(`$(touch\${IFS}${marker})`);

@@ -41,18 +41,6 @@ export async function readBody(req: http.IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Polls `predicate` until it holds or the deadline passes (no fixed sleeps). */
-export async function waitFor(
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** A fresh temp folder; call the returned cleanup in afterEach. */
 export async function tempDir(
   prefix = 'cogito-tools-',

@@ -10,6 +10,7 @@ import type { KillFn, SystemPlatform } from './types.js';
 
 export type { AppInfo, ProcessInfo, SystemPlatform, KillFn } from './types.js';
 export type { CommandRunner, ExecaLike } from './exec.js';
+export { createCommandRunner } from './exec.js';
 
 /** Effects the system tools use; each defaults to the real one. */
 export interface SystemToolsDeps {

@@ -138,13 +138,6 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
   let journals: SessionJournal;
   try {
     journals = new SessionJournal(own.data, config.undo, session);
-    // The crash record: half-made changes rolled back, lost results written, before any turn.
-    const recovered = await finishCrashRecord(session, journals.current(), workspace);
-    if (recovered.results > 0 || recovered.rolledBack > 0) {
-      warnings.push(
-        `The last run was cut off by a crash: ${recovered.results} tool result(s) recorded as interrupted, ${recovered.rolledBack} half-made change(s) undone.`,
-      );
-    }
   } catch (err) {
     session.close();
     lock.release();
@@ -202,6 +195,9 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     config,
     home,
     journals,
+    // The crash record (half-made changes rolled back, lost results written) is finished by
+    // the first turn's RESTORE, before any request is built.
+    restore: () => finishCrashRecord(session, journals.current(), workspace),
     initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
     mcp,
     reminders,

@@ -6,7 +6,7 @@
 import type React from 'react';
 import { render as inkRender } from 'ink';
 import { FrameWriter, type FrameTarget } from './frameWriter.js';
-import { DisposerStack } from '../../src/app/disposers.js';
+import { DisposerStack, describeStopFailure } from '../../src/app/disposers.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
@@ -57,7 +57,13 @@ export function openSession(io: SessionIo): ScreenSession {
   const terminal = createTerminalGuard(io.stdout, io.stdin);
   let endedWith: number | undefined;
   const frames = new FrameWriter(gatedTarget(io.stdout, () => endedWith === undefined));
-  const stack = new DisposerStack();
+  const stack = new DisposerStack((failure) => {
+    try {
+      io.stderr.write(`cogito: ${describeStopFailure(failure)}\n`);
+    } catch {
+      // stderr gone too: nothing left to tell.
+    }
+  });
   const tree = createTreeHost(io, frames);
 
   const session: ScreenSession = {

@@ -60,7 +60,7 @@ export interface AppOptions {
   createProvider?(config: LoadedConfig): Provider;
   /**
    * What quitting does: the root's own exit (the screen ends, the disposer stacks run). The
-   * agent's `requestExit()` (quit keys, /quit) calls it directly while the app is open.
+   * agent's `requestExit()` (quit keys, /exit) calls it directly while the app is open.
    */
   exit?(): void;
 }

@@ -8,7 +8,7 @@
  */
 import React from 'react';
 import type { AppOptions } from '../src/app/createApp.js';
-import { DisposerStack, describeStopFailure, type StopFailure } from '../src/app/disposers.js';
+import { DisposerStack, stopFailureLine, type StopFailure } from '../src/app/disposers.js';
 import type { ForeignSession } from '../src/app/openSession.js';
 import type { CliFlags } from '../src/cli/args.js';
 import { resolveLanguage, t, type Lang } from '../src/i18n/messages.js';
@@ -113,7 +113,7 @@ function startRun(flags: CliFlags, deps: TuiDeps, lang: Lang): TuiRun {
     stderr,
     env: deps.env ?? process.env,
     lang,
-    root: new DisposerStack((f) => stderr.write(`cogito: ${describeStopFailure(f)}\n`)),
+    root: new DisposerStack((f) => stderr.write(stopFailureLine(f))),
     get entered() {
       return session !== undefined;
     },
@@ -237,7 +237,7 @@ async function runApp(
   const { app } = made;
   run.root.defer('the app', async () => {
     const failures = await within(app.close(), deps.closeTimeoutMs ?? 3000);
-    for (const f of failures ?? []) run.stderr.write(`cogito: ${describeStopFailure(f)}\n`);
+    for (const f of failures ?? []) run.stderr.write(stopFailureLine(f));
   });
   run.lang = resolveLanguage(app.config.language, run.env);
   if (!run.entered && !run.isTerminal()) {

@@ -6,7 +6,7 @@
 import type React from 'react';
 import { render as inkRender } from 'ink';
 import { FrameWriter, type FrameTarget } from './frameWriter.js';
-import { DisposerStack, describeStopFailure } from '../../src/app/disposers.js';
+import { DisposerStack, stopFailureLine } from '../../src/app/disposers.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
@@ -59,7 +59,7 @@ export function openSession(io: SessionIo): ScreenSession {
   const frames = new FrameWriter(gatedTarget(io.stdout, () => endedWith === undefined));
   const stack = new DisposerStack((failure) => {
     try {
-      io.stderr.write(`cogito: ${describeStopFailure(failure)}\n`);
+      io.stderr.write(stopFailureLine(failure));
     } catch {
       // stderr gone too: nothing left to tell.
     }

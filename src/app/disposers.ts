@@ -99,3 +99,8 @@ export function describeStopFailure(failure: StopFailure): string {
   const why = failure.error instanceof Error ? failure.error.message : String(failure.error);
   return `could not stop ${failure.name}: ${why}`;
 }
+
+/** A failed stop as a line for stderr: `cogito: could not stop …` and a newline. */
+export function stopFailureLine(failure: StopFailure): string {
+  return `cogito: ${describeStopFailure(failure)}\n`;
+}

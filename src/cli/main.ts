@@ -4,7 +4,7 @@ import { projectRoot } from '../config/paths.js';
 import { HELP, UsageError, parseCliArgs, type CliFlags } from './args.js';
 import { runDownloadModel } from './downloadModel.js';
 import { runPrintMode, type PrintRun } from './printMode.js';
-import { DisposerStack, describeStopFailure, type StopFailure } from '../app/disposers.js';
+import { DisposerStack, stopFailureLine, type StopFailure } from '../app/disposers.js';
 import { describeWhere } from './where.js';
 
 export interface MainIo {
@@ -78,8 +78,7 @@ export async function main(io: MainIo): Promise<number> {
  * however the run ends (done, Ctrl+C, an error). `/exit` ends it through the root's exit.
  */
 async function runPrint(prompt: string, flags: CliFlags, io: MainIo): Promise<number> {
-  const report = (f: StopFailure): void =>
-    void io.stderr.write(`cogito: ${describeStopFailure(f)}\n`);
+  const report = (f: StopFailure): void => void io.stderr.write(stopFailureLine(f));
   let run: PrintRun | undefined;
   const made = await createApp({
     flags,

@@ -1,6 +1,8 @@
-// Flat config. The one project-specific rule: the headless core (src/) must never
-// import React, Ink or the UI in components/, so it can run in --print mode and in tests.
+// Flat config. The project-specific rules: the headless core (src/) must never import
+// React, Ink or the UI in components/, so it can run in --print mode and in tests; and the
+// UI's hooks follow React's rules (called unconditionally, effects list what they read).
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -38,6 +40,14 @@ export default tseslint.config(
           ],
         },
       ],
+    },
+  },
+  {
+    files: ['components/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
 );

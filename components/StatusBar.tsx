@@ -1,8 +1,8 @@
 import React from 'react';
 import { Box, Text } from 'ink';
-import type { AgentStore } from '../src/store/agentStore.js';
+import type { AgentStore, AgentStoreState } from '../src/store/agentStore.js';
 import type { MachineState } from '../src/machine/machine.js';
-import { t } from '../src/i18n/messages.js';
+import { t, type Lang } from '../src/i18n/messages.js';
 import { useSpinner } from './hooks/useSpinner.js';
 import { shallowEqual, useThrottledStore } from './hooks/useThrottledStore.js';
 import { useLang } from './i18n.js';
@@ -59,33 +59,110 @@ export function fitSegments(segs: readonly Segment[], width: number, sep: string
   return segs.filter((_, i) => chosen.has(i));
 }
 
+/** What the status line is drawn from. */
+type StatusFields = Pick<
+  AgentStoreState,
+  | 'machine'
+  | 'streaming'
+  | 'persona'
+  | 'model'
+  | 'cycle'
+  | 'contextTokens'
+  | 'contextWindow'
+  | 'sessionTokens'
+  | 'maxCycles'
+  | 'budgetPerHour'
+  | 'budgetUsed'
+  | 'filesChanged'
+  | 'budgetPerDay'
+  | 'budgetUsedDay'
+  | 'sessionCachedTokens'
+  | 'toolsRunning'
+  | 'nextTurnAt'
+  | 'pauseReason'
+>;
+
+const pickFields = (st: AgentStoreState): StatusFields => ({
+  machine: st.machine,
+  streaming: st.streaming,
+  persona: st.persona,
+  model: st.model,
+  cycle: st.cycle,
+  contextTokens: st.contextTokens,
+  contextWindow: st.contextWindow,
+  sessionTokens: st.sessionTokens,
+  maxCycles: st.maxCycles,
+  budgetPerHour: st.budgetPerHour,
+  budgetUsed: st.budgetUsed,
+  filesChanged: st.filesChanged,
+  budgetPerDay: st.budgetPerDay,
+  budgetUsedDay: st.budgetUsedDay,
+  sessionCachedTokens: st.sessionCachedTokens,
+  toolsRunning: st.toolsRunning,
+  nextTurnAt: st.nextTurnAt,
+  pauseReason: st.pauseReason,
+});
+
+/** Yellow once `used` passes 80 % of `limit`. */
+const nearLimit = (used: number, limit: number): { color?: string } =>
+  limit > 0 && used > 0.8 * limit ? { color: 'yellow' } : {};
+
+/** The cycle and token segments: the cycle, the context window, the session's tokens. */
+function countSegments(s: StatusFields, lang: Lang): Segment[] {
+  const cycle =
+    s.maxCycles > 0
+      ? t(lang, 'status.cycleOf', { n: s.cycle, max: s.maxCycles })
+      : t(lang, 'status.cycleUnlimited', { n: s.cycle });
+  const window = s.contextWindow > 0 ? `/${formatTokens(s.contextWindow)}` : '';
+  const cached =
+    s.sessionCachedTokens > 0
+      ? ` (${t(lang, 'status.cached', { n: formatTokens(s.sessionCachedTokens) })})`
+      : '';
+  return [
+    { text: `${t(lang, 'status.cycle')} ${cycle}`, keep: 30 },
+    {
+      // Out of the model's window when known; yellow past 80 %, when compression is near.
+      text: `${t(lang, 'status.context')} ${formatTokens(s.contextTokens)}${window}`,
+      keep: 20,
+      ...(s.contextTokens > 0 ? nearLimit(s.contextTokens, s.contextWindow) : {}),
+    },
+    { text: `${t(lang, 'status.session')} ${formatTokens(s.sessionTokens)}${cached}`, keep: 10 },
+  ];
+}
+
+/** The budgets (when set) and the files changed (once there are any). */
+function limitSegments(s: StatusFields, lang: Lang): Segment[] {
+  const out: Segment[] = [];
+  if (s.budgetPerDay > 0)
+    out.push({
+      text: t(lang, 'status.budgetDayOf', {
+        used: formatTokens(s.budgetUsedDay),
+        limit: formatTokens(s.budgetPerDay),
+      }),
+      keep: 14,
+      ...nearLimit(s.budgetUsedDay, s.budgetPerDay),
+    });
+  // Shown once the agent changed something: how many files /undo all would restore.
+  if (s.filesChanged > 0)
+    out.push({ text: t(lang, 'status.filesChanged', { count: s.filesChanged }), keep: 25 });
+  if (s.budgetPerHour > 0) {
+    const of = t(lang, 'status.budgetOf', {
+      used: formatTokens(s.budgetUsed),
+      limit: formatTokens(s.budgetPerHour),
+    });
+    out.push({
+      text: `${t(lang, 'status.budget')} ${of}`,
+      keep: 15,
+      ...nearLimit(s.budgetUsed, s.budgetPerHour),
+    });
+  }
+  return out;
+}
+
 /** State, persona, model, workspace, cycle and tokens on one line; a message below it. */
 export function StatusBar(p: StatusBarProps): React.JSX.Element {
   const lang = useLang();
-  const s = useThrottledStore(
-    p.store,
-    (st) => ({
-      machine: st.machine,
-      streaming: st.streaming,
-      persona: st.persona,
-      model: st.model,
-      cycle: st.cycle,
-      contextTokens: st.contextTokens,
-      contextWindow: st.contextWindow,
-      sessionTokens: st.sessionTokens,
-      maxCycles: st.maxCycles,
-      budgetPerHour: st.budgetPerHour,
-      budgetUsed: st.budgetUsed,
-      filesChanged: st.filesChanged,
-      budgetPerDay: st.budgetPerDay,
-      budgetUsedDay: st.budgetUsedDay,
-      sessionCachedTokens: st.sessionCachedTokens,
-      toolsRunning: st.toolsRunning,
-      nextTurnAt: st.nextTurnAt,
-      pauseReason: st.pauseReason,
-    }),
-    shallowEqual,
-  );
+  const s = useThrottledStore(p.store, pickFields, shallowEqual);
   // The spinner turns here, not at the root, so its ticks re-render this bar only.
   const spinner = useSpinner(s.streaming);
   const sep = ' │ ';
@@ -99,58 +176,8 @@ export function StatusBar(p: StatusBarProps): React.JSX.Element {
     ...(p.workspace
       ? [{ text: shortenPath(p.workspace, Math.max(8, Math.floor(p.width / 4))), keep: 40 }]
       : []),
-    {
-      text: `${t(lang, 'status.cycle')} ${
-        s.maxCycles > 0
-          ? t(lang, 'status.cycleOf', { n: s.cycle, max: s.maxCycles })
-          : t(lang, 'status.cycleUnlimited', { n: s.cycle })
-      }`,
-      keep: 30,
-    },
-    {
-      // Out of the model's window when known; yellow past 80 %, when compression is near.
-      text: `${t(lang, 'status.context')} ${formatTokens(s.contextTokens)}${s.contextWindow > 0 ? `/${formatTokens(s.contextWindow)}` : ''}`,
-      keep: 20,
-      ...(s.contextWindow > 0 && s.contextTokens > 0.8 * s.contextWindow
-        ? { color: 'yellow' }
-        : {}),
-    },
-    {
-      text: `${t(lang, 'status.session')} ${formatTokens(s.sessionTokens)}${
-        s.sessionCachedTokens > 0
-          ? ` (${t(lang, 'status.cached', { n: formatTokens(s.sessionCachedTokens) })})`
-          : ''
-      }`,
-      keep: 10,
-    },
-    ...(s.budgetPerDay > 0
-      ? [
-          {
-            text: t(lang, 'status.budgetDayOf', {
-              used: formatTokens(s.budgetUsedDay),
-              limit: formatTokens(s.budgetPerDay),
-            }),
-            keep: 14,
-            ...(s.budgetUsedDay > 0.8 * s.budgetPerDay ? { color: 'yellow' } : {}),
-          },
-        ]
-      : []),
-    // Shown once the agent changed something: how many files /undo all would restore.
-    ...(s.filesChanged > 0
-      ? [{ text: t(lang, 'status.filesChanged', { count: s.filesChanged }), keep: 25 }]
-      : []),
-    ...(s.budgetPerHour > 0
-      ? [
-          {
-            text: `${t(lang, 'status.budget')} ${t(lang, 'status.budgetOf', {
-              used: formatTokens(s.budgetUsed),
-              limit: formatTokens(s.budgetPerHour),
-            })}`,
-            keep: 15,
-            ...(s.budgetUsed > 0.8 * s.budgetPerHour ? { color: 'yellow' } : {}),
-          },
-        ]
-      : []),
+    ...countSegments(s, lang),
+    ...limitSegments(s, lang),
   ];
   const shown = fitSegments(segs, p.width, sep);
   return (

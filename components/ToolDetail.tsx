@@ -1,44 +1,32 @@
 import React from 'react';
 import { Box } from 'ink';
-import type { AgentStore } from '../src/store/agentStore.js';
-import { t } from '../src/i18n/messages.js';
-import { useThrottledStore } from './hooks/useThrottledStore.js';
-import { useLang } from './i18n.js';
 import { PaneRows, TitleRule } from './panes/PaneRows.js';
-import { detailRows, detailTitle } from './panes/toolRows.js';
+import type { OverlayRows } from './overlayView.js';
 
 export interface ToolDetailProps {
-  store: AgentStore;
-  callId: string | undefined;
+  /** The call's title and all its rows (useOverlayRows in overlayView.ts). */
+  detail: OverlayRows;
   width: number;
   /** Rows in all, title included. */
   height: number;
-  /** Rows scrolled down from the top. */
+  /** Rows scrolled down from the top, within the limit (the screen clamps it). */
   offset: number;
-  onLimit?(maxOffset: number): void;
+  /** How far it can scroll. */
+  max: number;
 }
 
 /** One tool call in full: the call, every argument, and the whole result. Esc closes it. */
 export function ToolDetail(p: ToolDetailProps): React.JSX.Element {
-  const lang = useLang();
-  const entry = useThrottledStore(p.store, (s) => s.toolLog.find((e) => e.callId === p.callId));
   const body = Math.max(0, p.height - 1);
-  const rows = entry
-    ? detailRows(entry, p.width, lang)
-    : [{ text: t(lang, 'tool.noCalls'), tone: 'dim' as const }];
-  const max = Math.max(0, rows.length - body);
-  p.onLimit?.(max);
-  const off = Math.min(p.offset, max);
-  const more = max > 0 ? `${off}/${max} ↕` : '';
+  const more = p.max > 0 ? `${p.offset}/${p.max} ↕` : '';
   return (
     <Box flexDirection="column" width={p.width}>
-      <TitleRule
-        title={entry ? detailTitle(entry, lang) : t(lang, 'pane.tools')}
+      <TitleRule title={p.detail.title} width={p.width} focused right={more} />
+      <PaneRows
+        rows={p.detail.rows.slice(p.offset, p.offset + body)}
+        height={body}
         width={p.width}
-        focused
-        right={more}
       />
-      <PaneRows rows={rows.slice(off, off + body)} height={body} width={p.width} />
     </Box>
   );
 }

@@ -6,11 +6,14 @@ import { useEffect, useState } from 'react';
  */
 export function useFresh(at: number | undefined, ttlMs: number): boolean {
   const [, bump] = useState(0);
-  const left = at === undefined ? 0 : at + ttlMs - Date.now();
+  const fresh = at !== undefined && at + ttlMs > Date.now();
   useEffect(() => {
-    if (left <= 0) return;
+    if (!fresh || at === undefined) return;
+    // Measured now, not at render: an effect that runs late (a busy machine) still
+    // re-renders, at once if the time is already up, so a frame drawn fresh never sticks.
+    const left = Math.max(0, at + ttlMs - Date.now());
     const id = setTimeout(() => bump((n) => n + 1), left + 5);
     return () => clearTimeout(id);
-  }, [at, left > 0]);
-  return left > 0;
+  }, [at, ttlMs, fresh]);
+  return fresh;
 }

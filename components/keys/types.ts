@@ -5,7 +5,6 @@ import type { MachineState } from '../../src/machine/machine.js';
 
 /** Which part of the screen takes the arrow keys. */
 export type Focus = 'input' | 'reply' | 'reasoning' | 'tools';
-export const FOCUS_ORDER: readonly Focus[] = ['input', 'reply', 'reasoning', 'tools'];
 
 /**
  * What covers the panes: nothing, the help, one tool call's full details, the cycle ledger,

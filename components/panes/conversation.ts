@@ -42,12 +42,15 @@ const AGENT = '◆ ';
 const USER = '› ';
 const INDENT = '  ';
 
-/** The results message as one line: each call with ✓ or ✗ (the tool log has the rest). */
-export function resultsLine(content: string): string {
-  const heads = [...content.matchAll(/^\[RESULT (.*)\] (ok|error)$/gm)].map(
-    (m) => `${m[2] === 'ok' ? '✓' : '✗'} ${m[1]}`,
-  );
-  return heads.length > 0 ? heads.join('  ') : firstLine(content);
+/**
+ * A tool message as one line: each call with ✓ or ✗ (the tool log has the rest), from the
+ * message's structured `results`. A tool message without them (none is written so today;
+ * old sessions get them when loaded) shows its text's first line as it is.
+ */
+export function resultsLine(m: Pick<HistoryMessage, 'content' | 'results'>): string {
+  const results = m.results ?? [];
+  if (results.length === 0) return firstLine(m.content);
+  return results.map((r) => `${r.ok ? '✓' : '✗'} ${r.call}`).join('  ');
 }
 
 /**
@@ -180,7 +183,7 @@ export function blockRows(block: Block, width: number, lang: Lang): Row[] {
         ];
       }
       if (m.role === 'tool')
-        return [{ text: truncate(`  ↳ ${resultsLine(m.content)}`, width), tone: 'dim' }];
+        return [{ text: truncate(`  ↳ ${resultsLine(m)}`, width), tone: 'dim' }];
       if (m.role === 'user') {
         return [
           { text: '', tone: 'plain' },

@@ -1,31 +1,14 @@
-import type { AgentStore } from '../../src/store/agentStore.js';
 /**
  * Keeps a scrolled-up pane on the same content while rows are appended below it (a reply
  * streaming in, new messages). Scroll positions count rows up from the bottom, so without
  * this every new row would push the view down a row. At offset 0 the pane follows the
  * bottom, as before.
  *
- * The position the user asked for (`offset`, with `mark` bumped on every scroll key) is the
- * base; the pane measures how many rows were appended below since then and adds them. A
+ * The position the user asked for (the UI store's `ScrollPos`: `offset`, with `mark` bumped
+ * on every scroll key) is the base; the view measures how many rows were appended below since then and adds them. A
  * resize starts a new base from the position shown, so the view stays where it was.
  */
 import { useRef } from 'react';
-
-/** The props the conversation and reasoning panes share: size, focus and scrolling. */
-export interface ScrollPaneProps {
-  store: AgentStore;
-  width: number;
-  /** Body rows (the title takes one more when `title`). */
-  height: number;
-  title: boolean;
-  focused: boolean;
-  /** Rows scrolled up from the bottom, as last asked for (0 follows the newest). */
-  offset: number;
-  /** Bumped by every scroll key. */
-  mark?: number;
-  /** Told where the view is now and how far up it can go (Infinity while unknown). */
-  onScrolled?(offset: number, maxOffset: number): void;
-}
 
 export interface AnchorInput<S> {
   /** The offset the screen asked for (rows up from the bottom). */
@@ -79,7 +62,8 @@ export function anchorOffset<S>(
   return { value, state: st };
 }
 
-/** `anchorOffset` kept across renders. */
+/** `anchorOffset` kept across renders: a cache of the derivation, not a second record of the
+ * scroll position (the UI store's `ScrollPos` is that record; see replyView.ts). */
 export function useScrollAnchor<S>(a: AnchorInput<S>): number {
   const ref = useRef<AnchorState<S> | undefined>(undefined);
   const { value, state } = anchorOffset(ref.current, a);

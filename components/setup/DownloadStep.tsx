@@ -35,9 +35,10 @@ export function DownloadStep(): React.JSX.Element {
   const running = useRef<AbortController | undefined>(undefined);
   const spinner = useSpinner(phase.kind !== 'choose');
 
+  const { services } = w;
   useEffect(() => {
     let live = true;
-    void w.services.localModels().then((p) => {
+    void services.localModels().then((p) => {
       if (!live) return;
       setPlan(p);
       setPhase({ kind: 'choose' });
@@ -47,7 +48,7 @@ export function DownloadStep(): React.JSX.Element {
       // Leaving the wizard mid-download (Ctrl+C) stops it too.
       running.current?.abort();
     };
-  }, []);
+  }, [services]);
 
   useStepKeys((input, key) => {
     if (resolveListKey(input, key) !== 'back') return;

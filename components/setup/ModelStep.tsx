@@ -2,10 +2,11 @@ import React, { useEffect, useState } from 'react';
 import { Text } from 'ink';
 import { t } from '../../src/i18n/messages.js';
 import { presetById } from '../../src/setup/presets.js';
+import type { Answers } from '../../src/setup/wizard.js';
 import { useSpinner } from '../hooks/useSpinner.js';
 import { useLang } from '../i18n.js';
 import { useStepKeys } from './useStepKeys.js';
-import { useWizard } from './context.js';
+import { useWizard, type WizardApi } from './context.js';
 import { resolveListKey } from './keys.js';
 import { SelectList, type SelectItem } from './SelectList.js';
 import { StepLayout } from './StepLayout.js';
@@ -17,18 +18,16 @@ type Phase =
   /** `models`: the list the user left to type a name; `note`: why there is no list. */
   | { kind: 'typed'; models?: string[]; note?: string };
 
-/** The model: picked from the server's list when it answers, typed otherwise. */
-export function ModelStep(): React.JSX.Element {
-  const lang = useLang();
-  const w = useWizard();
-  const { baseURL, apiKey, model, presetId } = w.answers;
+/** The server's model list, asked for once per visit; then what the user chose to do. */
+function useModelList(
+  services: WizardApi['services'],
+  baseURL: Answers['baseURL'],
+  apiKey: Answers['apiKey'],
+): [Phase, (next: Phase) => void] {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading' });
-  const [empty, setEmpty] = useState(false);
-  const spinner = useSpinner(phase.kind === 'loading');
-
   useEffect(() => {
     let live = true;
-    void w.services.listModels(baseURL, apiKey).then((r) => {
+    void services.listModels(baseURL, apiKey).then((r) => {
       if (!live) return;
       if (r.ok && r.models.length > 0) setPhase({ kind: 'list', models: r.models });
       else setPhase({ kind: 'typed', note: r.ok ? 'the list is empty' : r.message });
@@ -37,7 +36,18 @@ export function ModelStep(): React.JSX.Element {
       live = false;
     };
     // Asked once per visit: the address and key cannot change while this step is shown.
-  }, []);
+  }, [services, baseURL, apiKey]);
+  return [phase, setPhase];
+}
+
+/** The model: picked from the server's list when it answers, typed otherwise. */
+export function ModelStep(): React.JSX.Element {
+  const lang = useLang();
+  const w = useWizard();
+  const { baseURL, apiKey, model, presetId } = w.answers;
+  const [phase, setPhase] = useModelList(w.services, baseURL, apiKey);
+  const [empty, setEmpty] = useState(false);
+  const spinner = useSpinner(phase.kind === 'loading');
 
   useStepKeys((input, key) => {
     if (resolveListKey(input, key) === 'back') w.back();

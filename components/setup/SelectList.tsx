@@ -97,23 +97,35 @@ export function SelectList<V>(p: SelectListProps<V>): React.JSX.Element {
           {truncate(t(lang, 'setup.noMatch', { text: filter }), p.width)}
         </Text>
       )}
-      {visible.map((item, i) => {
-        const selected = top + i === cursor;
-        const head = truncate(`${selected ? '›' : ' '} ${item.label}`, p.width);
-        const room = p.width - displayWidth(head) - 2;
-        const detail = item.detail && room > 3 ? `  ${truncate(item.detail, room)}` : '';
-        return (
-          <Text key={item.key} wrap="truncate-end">
-            <Text color={selected ? 'cyan' : undefined} bold={selected}>
-              {head}
-            </Text>
-            <Text dimColor>{detail}</Text>
-          </Text>
-        );
-      })}
+      {visible.map((item, i) => (
+        <ItemRow key={item.key} item={item} selected={top + i === cursor} width={p.width} />
+      ))}
       {needMore && below > 0 && (
         <Text dimColor>{`  ↓ ${t(lang, 'setup.more', { count: below })}`}</Text>
       )}
     </Box>
+  );
+}
+
+/** One item: its label (the cursor's in cyan), and its detail, dim, when there is room. */
+function ItemRow<V>({
+  item,
+  selected,
+  width,
+}: {
+  item: SelectItem<V>;
+  selected: boolean;
+  width: number;
+}): React.JSX.Element {
+  const head = truncate(`${selected ? '›' : ' '} ${item.label}`, width);
+  const room = width - displayWidth(head) - 2;
+  const detail = item.detail && room > 3 ? `  ${truncate(item.detail, room)}` : '';
+  return (
+    <Text wrap="truncate-end">
+      <Text color={selected ? 'cyan' : undefined} bold={selected}>
+        {head}
+      </Text>
+      <Text dimColor>{detail}</Text>
+    </Text>
   );
 }

@@ -15,6 +15,7 @@ import {
   wizardReducer,
   type Answers,
   type StepId,
+  type WizardState,
 } from '../../src/setup/wizard.js';
 import { useWindowSize } from '../hooks/useWindowSize.js';
 import { LangContext } from '../i18n.js';
@@ -69,32 +70,40 @@ const SCREENS: Record<StepId, () => React.JSX.Element> = {
 /** Rows the frame takes besides a list: title, intro, question, hint, margins, message, keys. */
 const CHROME_ROWS = 13;
 
-/** The wizard: the current step's screen under a title with the step count. */
-export function SetupWizard(p: SetupWizardProps): React.JSX.Element {
-  const size = useWindowSize(p.columns, p.rows);
-  const [state, dispatch] = useReducer(wizardReducer, p.initial, startWizard);
+/** Looks for local servers at once, while the user reads the first screen. */
+function useDetectedServers(services: SetupServices): DetectedServer[] | undefined {
   const [detected, setDetected] = useState<DetectedServer[] | undefined>(undefined);
-
-  // Look for local servers at once, while the user reads the first screen.
   useEffect(() => {
     let live = true;
-    void p.services.detect().then(
+    void services.detect().then(
       (found) => live && setDetected(found),
       () => live && setDetected([]),
     );
     return () => {
       live = false;
     };
-  }, [p.services]);
+  }, [services]);
+  return detected;
+}
 
+/** Tells `onDone` once, when the wizard is finished or quit. */
+function useReportDone(state: WizardState, onDone: SetupWizardProps['onDone']): void {
   const reported = useRef(false);
   useEffect(() => {
     if (state.status === 'editing' || reported.current) return;
     reported.current = true;
-    p.onDone(
+    onDone(
       state.status === 'finished' ? { saved: true, answers: state.answers } : { saved: false },
     );
-  }, [state.status, state.answers, p]);
+  }, [state.status, state.answers, onDone]);
+}
+
+/** The wizard: the current step's screen under a title with the step count. */
+export function SetupWizard(p: SetupWizardProps): React.JSX.Element {
+  const size = useWindowSize(p.columns, p.rows);
+  const [state, dispatch] = useReducer(wizardReducer, p.initial, startWizard);
+  const detected = useDetectedServers(p.services);
+  useReportDone(state, p.onDone);
 
   // The one input subscription; the step on screen gets every key but Ctrl+C.
   const router = useRef<KeyRouter>({ current: undefined }).current;

@@ -23,17 +23,18 @@ export function TestStep(): React.JSX.Element {
   const spinner = useSpinner(verdict === undefined);
   const file = w.answers.presetId === 'gguf' || w.answers.presetId === 'private';
 
+  const { services, answers } = w;
   useEffect(() => {
     let live = true;
     setVerdict(undefined);
-    void w.services.verify(w.answers).then((v) => {
+    void services.verify(answers).then((v) => {
       if (live) setVerdict(v);
     });
     return () => {
       live = false;
     };
-    // Runs again only on "try again"; the answers cannot change while this step is shown.
-  }, [attempt]);
+    // Runs again on "try again" (the answers cannot change while this step is shown).
+  }, [attempt, services, answers]);
 
   useStepKeys((input, key) => {
     const action = resolveListKey(input, key);

@@ -1,7 +1,7 @@
 /**
  * What the screen itself remembers (not the agent): focus, overlay, the input line and its
- * history, scroll positions and the tool-log selection. Plain data with pure helpers; the
- * screen keeps one of these in a ref so fast key sequences never see a stale copy.
+ * history, scroll positions and the tool-log selection. Plain data with pure helpers; it
+ * changes only through `reduceUi` (uiReducer.ts), in the screen's one UI store (uiStore.ts).
  */
 import type { Focus, Overlay } from '../keys/bindings.js';
 import { EMPTY_LINE, type LineState } from '../input/lineEditor.js';
@@ -10,17 +10,24 @@ import { emptyHistory, type InputHistory } from '../input/history.js';
 /** Things that scroll: reply and reasoning count rows from the bottom, overlays from the top. */
 export type Scroller = 'reply' | 'reasoning' | 'help' | 'detail';
 
+/** Where a scroller was asked to be. */
+export interface ScrollPos {
+  /** Rows from the bottom (reply, reasoning) or from the top (overlays). */
+  offset: number;
+  /**
+   * Bumped with every scroll action: a pane that keeps its view on the same content while
+   * rows arrive (scrollAnchor.ts) starts again from `offset` when its mark changes.
+   */
+  mark: number;
+}
+
 export interface UiState {
   focus: Focus;
   overlay: Overlay;
   line: LineState;
   history: InputHistory;
-  scroll: Record<Scroller, number>;
-  /**
-   * Bumped with every scroll action: a pane that keeps its view on the same content while
-   * rows arrive (scrollAnchor.ts) starts again from `scroll` when its mark changes.
-   */
-  scrollMark: Record<Scroller, number>;
+  /** The one record of every scroll position (what is shown is derived from it). */
+  scroll: Record<Scroller, ScrollPos>;
   /** The selected tool call (by id, so it survives the log being trimmed); undefined follows the newest. */
   toolSel: string | undefined;
   /** First visible entry of the tool log while an entry is selected. */
@@ -33,9 +40,11 @@ export interface UiState {
   lastCtrlC: number | undefined;
   /** A one-frame blank screen for Ctrl+L (so Ink writes the whole frame again). */
   blank: boolean;
-  /** The last key before the absence the "while you were away" digest covers (epoch ms). */
-  awaySince: number | undefined;
+  /** The absence the "while you were away" digest covers: its last key and the next (epoch ms). */
+  away: { since: number; until: number } | undefined;
 }
+
+const AT_START: ScrollPos = { offset: 0, mark: 0 };
 
 export function initialUiState(): UiState {
   return {
@@ -43,15 +52,14 @@ export function initialUiState(): UiState {
     overlay: 'none',
     line: EMPTY_LINE,
     history: emptyHistory(),
-    scroll: { reply: 0, reasoning: 0, help: 0, detail: 0 },
-    scrollMark: { reply: 0, reasoning: 0, help: 0, detail: 0 },
+    scroll: { reply: AT_START, reasoning: AT_START, help: AT_START, detail: AT_START },
     toolSel: undefined,
     toolTop: 0,
     detailId: undefined,
     completions: [],
     lastCtrlC: undefined,
     blank: false,
-    awaySince: undefined,
+    away: undefined,
   };
 }
 
@@ -64,18 +72,16 @@ export function scrollBy(
   which: Scroller,
   delta: number,
   limit: number,
-  from: number = ui.scroll[which],
+  from: number = ui.scroll[which].offset,
 ): UiState {
   const cur = Math.min(from, limit);
   return scrollTo(ui, which, Math.max(0, Math.min(limit, cur + delta)));
 }
 
+/** Asks `which` to show `value` (a new mark: anchoring starts again from there). */
 export function scrollTo(ui: UiState, which: Scroller, value: number): UiState {
-  return {
-    ...ui,
-    scroll: { ...ui.scroll, [which]: Math.max(0, value) },
-    scrollMark: { ...ui.scrollMark, [which]: ui.scrollMark[which] + 1 },
-  };
+  const pos = { offset: Math.max(0, value), mark: ui.scroll[which].mark + 1 };
+  return { ...ui, scroll: { ...ui.scroll, [which]: pos } };
 }
 
 /** The next (or previous) focus among the panes that are on screen. */

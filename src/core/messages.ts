@@ -26,10 +26,23 @@ export interface HistoryMessage {
   readonly calls?: number;
   /** On a `tool` message holding one call's result: the call's index in its reply. */
   readonly callIndex?: number;
+  /**
+   * On a `tool` message: each result it holds, as the screen shows it (the call and whether
+   * it succeeded), so nothing has to parse `content` (the text the model is sent) back.
+   * The body is not repeated here: the tool log and `content` have it.
+   */
+  readonly results?: readonly ResultSummary[];
   /** For a reply of an autonomous (timer) turn: its cycle number, shown above it. */
   readonly cycle?: number;
   /** Epoch milliseconds. */
   readonly at: number;
+}
+
+/** One tool result as the conversation shows it: `✓ ls(".")`. */
+export interface ResultSummary {
+  /** The call in protocol syntax, without the tags: `ls(".")`. */
+  readonly call: string;
+  readonly ok: boolean;
 }
 
 /** What a provider receives: plain chat roles only. */

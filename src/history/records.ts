@@ -1,4 +1,5 @@
 import type { HistoryMessage, Role } from '../core/messages.js';
+import { withLegacyResults } from './legacyResults.js';
 
 /**
  * One line of a history file. The live conversation is rebuilt by replaying the lines in order:
@@ -25,7 +26,21 @@ export function messageProblem(value: unknown): string | undefined {
   if (m.interrupted !== undefined && typeof m.interrupted !== 'boolean') return 'bad interrupted';
   if (m.summary !== undefined && typeof m.summary !== 'boolean') return 'bad summary flag';
   if (m.cycle !== undefined && typeof m.cycle !== 'number') return 'bad cycle number';
+  if (m.results !== undefined && !isResultList(m.results)) return 'bad results';
   return undefined;
+}
+
+function isResultList(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (r: unknown) =>
+        typeof r === 'object' &&
+        r !== null &&
+        typeof (r as Record<string, unknown>).call === 'string' &&
+        typeof (r as Record<string, unknown>).ok === 'boolean',
+    )
+  );
 }
 
 /**
@@ -56,7 +71,7 @@ export function parseRecord(line: string): HistoryRecord | { problem: string } {
     const problem = messageProblem(r.m);
     return problem
       ? { problem: `bad message (${problem})` }
-      : { t: 'msg', m: r.m as HistoryMessage };
+      : { t: 'msg', m: withLegacyResults(r.m as HistoryMessage) };
   }
   if (r.t === 'compact') {
     const problem = messageProblem(r.summary);

@@ -4,8 +4,8 @@
  * one now, saying what happened, so the model (and the user) see the truth.
  */
 import { callTextOf } from '../agent/toolRunner.js';
-import { makeMessage, type HistoryMessage } from '../core/messages.js';
-import { formatResultsMessage } from '../protocol/format.js';
+import type { HistoryMessage } from '../core/messages.js';
+import { resultMessage } from '../protocol/resultMessage.js';
 import { parseReply } from '../protocol/parser.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { Journal } from './journal.js';
@@ -57,14 +57,7 @@ export async function finishCrashRecord(
       body =
         'interrupted by a crash before its result came back. Check its effect before running it again.';
     }
-    const message = makeMessage(
-      'tool',
-      formatResultsMessage([{ call: callTextOf(item), ok, body }]),
-      {
-        callIndex: index,
-      },
-    );
-    history.append(message);
+    history.append(resultMessage({ call: callTextOf(item), ok, body }, index));
     results += 1;
   }
   return { results, rolledBack: rolled.size };

@@ -8,7 +8,7 @@ import {
   type ToolRunnerDeps,
 } from '../agent/toolRunner.js';
 import { parseReplyYielding, type CallItem } from '../protocol/parser.js';
-import { formatResultsMessage } from '../protocol/format.js';
+import { resultMessage } from '../protocol/resultMessage.js';
 import type { Provider, ProviderError, ProviderEvent } from '../providers/types.js';
 import { StreamRedactor } from '../core/streamRedact.js';
 import type { Workspace } from '../tools/workspace.js';
@@ -366,7 +366,7 @@ function saveResult(
   through = index,
 ): void {
   for (let i = index; i <= through; i++) work.savedResults.add(i);
-  persist(deps, makeMessage('tool', formatResultsMessage([outcome]), { callIndex: index }), work);
+  persist(deps, resultMessage(outcome, index), work);
 }
 
 function persist(deps: TurnDeps, message: HistoryMessage, work: Work): void {

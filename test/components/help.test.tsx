@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { HelpOverlay } from '../../components/HelpOverlay.js';
 import { LangContext } from '../../components/i18n.js';
 import { helpRows } from '../../components/keys/hints.js';
+import { helpOverlayRows } from '../../components/overlayView.js';
 import { createFakeController } from '../helpers/fakeController.js';
 import { KEY, renderApp, type Harness } from '../helpers/renderApp.js';
 import { waitForFrame } from '../helpers/waitForFrame.js';
@@ -17,7 +18,12 @@ afterEach(() => {
 describe('the help overlay', () => {
   test('lists the key table and the commands', async () => {
     const r = render(
-      <HelpOverlay width={100} height={60} offset={0} commands={['/help', '/pause']} />,
+      <HelpOverlay
+        width={100}
+        height={60}
+        offset={0}
+        rows={helpOverlayRows('en', 100, ['/help', '/pause'])}
+      />,
     );
     const f = await waitForFrame(r.lastFrame, (x) => x.includes('Help: keys and commands'));
     for (const row of helpRows()) expect(f).toContain(row.keys);
@@ -31,7 +37,7 @@ describe('the help overlay', () => {
   test('is in Chinese when the screen is', async () => {
     const r = render(
       <LangContext.Provider value="zh">
-        <HelpOverlay width={100} height={20} offset={0} commands={[]} />
+        <HelpOverlay width={100} height={20} offset={0} rows={helpOverlayRows('zh', 100, [])} />
       </LangContext.Provider>,
     );
     const f = await waitForFrame(r.lastFrame, (x) => x.includes('暂停或继续自主思考'));

@@ -2,6 +2,7 @@ import React from 'react';
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { describe, expect, test } from 'vitest';
+import { App } from '../../components/App.js';
 import { createAgentStore, type AgentStore } from '../../src/store/agentStore.js';
 import { shallowEqual, useThrottledStore } from '../../components/hooks/useThrottledStore.js';
 import { createFakeController } from '../helpers/fakeController.js';
@@ -76,5 +77,19 @@ describe('the screen', () => {
     h.unmount();
     expect(c.methods()).toEqual(['start', 'stop']);
     await waitFor(() => live() === 0, 'every store subscription to be released');
+  });
+});
+
+describe('resizing', () => {
+  test('the screen adds no resize listener of its own (the terminal session is the one path)', async () => {
+    const bare = render(<Text>x</Text>);
+    await waitForFrame(bare.lastFrame, (f) => f === 'x');
+    const inkOwn = bare.stdout.listenerCount('resize');
+    bare.unmount();
+    const c = createFakeController({ machine: 'AWAITING_INPUT' });
+    const r = render(<App controller={c} columns={100} rows={30} />);
+    await waitForFrame(r.lastFrame, (f) => f.includes('Conversation'));
+    expect(r.stdout.listenerCount('resize')).toBe(inkOwn);
+    r.unmount();
   });
 });

@@ -111,15 +111,48 @@ describe('formatters', () => {
 });
 
 describe('resultsLine', () => {
-  test('shows each result of a tool message with its outcome', async () => {
+  test('shows each result of a tool message with its outcome, from its structured results', async () => {
+    const { resultsLine } = await import('../../components/panes/conversation.js');
+    const { resultMessage } = await import('../../src/protocol/resultMessage.js');
+    const ok = resultMessage({ call: 'ls(".")', ok: true, body: 'a.txt' }, 0);
+    const failed = resultMessage({ call: 'read("x")', ok: false, body: 'not_found: x' }, 1);
+    expect(ok.results).toEqual([{ call: 'ls(".")', ok: true }]);
+    expect(resultsLine(ok)).toBe('✓ ls(".")');
+    expect(resultsLine(failed)).toBe('✗ read("x")');
+    const both = { content: '', results: [...ok.results!, ...failed.results!] };
+    expect(resultsLine(both)).toBe('✓ ls(".")  ✗ read("x")');
+    expect(resultsLine({ content: 'plain text\nmore' })).toBe('plain text …');
+  });
+
+  test('the pane never reads results out of the text the model was sent', async () => {
     const { resultsLine } = await import('../../components/panes/conversation.js');
     const { formatResultsMessage } = await import('../../src/protocol/format.js');
+    const content = formatResultsMessage([{ call: 'ls(".")', ok: true, body: 'a.txt' }]);
+    // Without structured results the first line is shown as it is, not parsed.
+    expect(resultsLine({ content })).toBe('[RESULT ls(".")] ok …');
+    expect(resultsLine({ content, results: [{ call: 'other()', ok: false }] })).toBe('✗ other()');
+  });
+
+  test("an old session's tool messages get their results once, when the file is loaded", async () => {
+    const { resultsLine } = await import('../../components/panes/conversation.js');
+    const { formatResultsMessage } = await import('../../src/protocol/format.js');
+    const { parseRecord, serializeRecord } = await import('../../src/history/records.js');
+    const { makeMessage } = await import('../../src/core/messages.js');
     const content = formatResultsMessage([
       { call: 'ls(".")', ok: true, body: 'a.txt' },
       { call: 'read("x")', ok: false, body: 'not_found: x' },
     ]);
-    expect(resultsLine(content)).toBe('✓ ls(".")  ✗ read("x")');
-    expect(resultsLine('plain text\nmore')).toBe('plain text …');
+    const old = makeMessage('tool', content);
+    const loaded = parseRecord(serializeRecord({ t: 'msg', m: old }));
+    if (!('t' in loaded) || loaded.t !== 'msg') throw new Error('not loaded');
+    expect(loaded.m.results).toEqual([
+      { call: 'ls(".")', ok: true },
+      { call: 'read("x")', ok: false },
+    ]);
+    expect(resultsLine(loaded.m)).toBe('✓ ls(".")  ✗ read("x")');
+    // A malformed field is refused like any other bad field.
+    const bad = parseRecord(JSON.stringify({ t: 'msg', m: { ...old, results: [{ call: 1 }] } }));
+    expect(bad).toEqual({ problem: 'bad message (bad results)' });
   });
 });
 

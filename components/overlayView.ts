@@ -1,0 +1,74 @@
+/**
+ * The rows of the scrolling overlays (the help, one tool call in full), computed at the top
+ * of the screen so that their scroll limit is known there; the overlays only draw them.
+ */
+import { useMemo } from 'react';
+import type { Lang } from '../src/i18n/messages.js';
+import { t } from '../src/i18n/messages.js';
+import type { AgentStore } from '../src/store/agentStore.js';
+import { useThrottledStore } from './hooks/useThrottledStore.js';
+import { plainText } from './i18n.js';
+import { helpRows } from './keys/hints.js';
+import type { Overlay } from './keys/types.js';
+import type { Row } from './panes/rows.js';
+import { detailRows, detailTitle } from './panes/toolRows.js';
+import { displayWidth, padTo, wrapText } from './text/wrap.js';
+
+/** An overlay's title and all its rows (it shows a window of them). */
+export interface OverlayRows {
+  title: string;
+  rows: readonly Row[];
+}
+
+/** The key table (generated from the bindings) and the slash commands, as rows. */
+export function helpOverlayRows(lang: Lang, width: number, commands: readonly string[]): Row[] {
+  const table = helpRows();
+  const keyCol = Math.min(
+    24,
+    Math.max(...table.map((r) => displayWidth(r.keys))),
+    Math.floor(width / 3),
+  );
+  const rows: Row[] = [{ text: t(lang, 'help.keys'), tone: 'label' }];
+  for (const r of table) {
+    const desc = wrapText(plainText(lang, r.description), Math.max(1, width - keyCol - 4));
+    desc.forEach((d, i) =>
+      rows.push({
+        text: `  ${i === 0 ? padTo(r.keys, keyCol) : ' '.repeat(keyCol)}  ${d}`,
+        tone: 'plain',
+      }),
+    );
+  }
+  if (commands.length > 0) {
+    rows.push({ text: '', tone: 'plain' }, { text: t(lang, 'help.commands'), tone: 'label' });
+    for (const line of wrapText(commands.join('  '), Math.max(1, width - 2)))
+      rows.push({ text: `  ${line}`, tone: 'call' });
+  }
+  return rows;
+}
+
+/** The rows of the open scrolling overlay, if one is open. */
+export function useOverlayRows(
+  store: AgentStore,
+  open: { overlay: Overlay; detailId: string | undefined },
+  width: number,
+  lang: Lang,
+  /** Slash-command completion: the help lists every command (`complete('')`). */
+  complete: (prefix: string) => readonly string[],
+): OverlayRows | undefined {
+  const { overlay, detailId } = open;
+  const entry = useThrottledStore(store, (s) =>
+    overlay === 'detail' ? s.toolLog.find((e) => e.callId === detailId) : undefined,
+  );
+  const help = overlay === 'help';
+  return useMemo(() => {
+    if (help)
+      return { title: t(lang, 'help.title'), rows: helpOverlayRows(lang, width, complete('')) };
+    if (overlay !== 'detail') return undefined;
+    if (!entry)
+      return {
+        title: t(lang, 'pane.tools'),
+        rows: [{ text: t(lang, 'tool.noCalls'), tone: 'dim' }],
+      };
+    return { title: detailTitle(entry, lang), rows: detailRows(entry, width, lang) };
+  }, [help, overlay, entry, width, lang, complete]);
+}

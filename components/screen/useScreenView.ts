@@ -1,0 +1,99 @@
+/**
+ * The screen's frame, computed top-down: the layout from the window size and what has to be
+ * shown, then each pane's rows and scroll position for its share of the rows. The same
+ * measurements go to the panes (to draw) and to the key reducer (to scroll from), so no pane
+ * ever reports anything back up.
+ */
+import { useMemo } from 'react';
+import type { Lang } from '../../src/i18n/messages.js';
+import type { AgentStore } from '../../src/store/agentStore.js';
+import { useThrottledStore } from '../hooks/useThrottledStore.js';
+import { inputRowsNeeded } from '../InputBox.js';
+import { computeLayout, type Layout } from '../layout.js';
+import { useOverlayRows, type OverlayRows } from '../overlayView.js';
+import { useReasoningView, type ReasoningView } from '../panes/reasoningView.js';
+import { useReplyView, type PaneView } from '../panes/replyView.js';
+import type { ScrollView, UiView } from '../ui/uiReducer.js';
+import type { Scroller, UiState } from '../ui/uiState.js';
+
+export interface ScreenView {
+  layout: Layout;
+  reply: PaneView;
+  reasoning: ReasoningView;
+  /** The open scrolling overlay's rows, and the window of them shown. */
+  overlay: (OverlayRows & { offset: number; max: number }) | undefined;
+  /** What the key reducer measures against. */
+  ui: UiView;
+}
+
+export interface FrameInput {
+  columns: number;
+  rows: number;
+  /** The status bar has a second line to show. */
+  statusMessage: boolean;
+  /** The detail of the approval on screen, when one is (undefined: none). */
+  approval: { detail?: string | undefined } | undefined;
+}
+
+/** How many lines an approval's detail has (0 without one). */
+function detailLineCount(detail: string | undefined): number {
+  return detail === undefined ? 0 : detail.split('\n').length;
+}
+
+export function useScreenView(
+  store: AgentStore,
+  ui: UiState,
+  frame: FrameInput,
+  lang: Lang,
+  complete: (prefix: string) => readonly string[],
+): ScreenView {
+  const layout = computeLayout({
+    columns: frame.columns,
+    rows: frame.rows,
+    inputLines: inputRowsNeeded(ui.line.value, frame.columns),
+    statusMessage: frame.statusMessage,
+    approval: frame.approval !== undefined,
+    approvalDetailLines: detailLineCount(frame.approval?.detail),
+  });
+  const w = layout.width;
+  const reply = useReplyView(store, { width: w, height: layout.reply }, ui.scroll.reply, lang);
+  const reasoning = useReasoningView(
+    store,
+    { width: w, height: layout.reasoning },
+    ui.scroll.reasoning,
+  );
+  const open = useOverlayRows(store, ui, w, lang, complete);
+  const toolIds = useThrottledStore(store, (s) => s.toolLog.map((e) => e.callId), sameIds);
+  const body = Math.max(0, layout.panes - 1);
+  const max = open ? Math.max(0, open.rows.length - body) : 0;
+  const offset = Math.min(overlayOffset(ui), max);
+  // One object while nothing in it changes, so the overlay is not drawn again for every key.
+  const overlay = useMemo(() => open && { ...open, offset, max }, [open, offset, max]);
+
+  const at = (which: Scroller, shown: number, limit: number): ScrollView => ({
+    shown,
+    max: limit,
+    mark: ui.scroll[which].mark,
+  });
+  const onOverlay = (which: 'help' | 'detail'): ScrollView =>
+    ui.overlay === which && overlay ? at(which, overlay.offset, max) : at(which, 0, 0);
+  const view: UiView = {
+    layout,
+    toolIds,
+    scroll: {
+      reply: at('reply', reply.offset, reply.max),
+      reasoning: at('reasoning', reasoning.offset, reasoning.max),
+      help: onOverlay('help'),
+      detail: onOverlay('detail'),
+    },
+  };
+  return { layout, reply, reasoning, overlay, ui: view };
+}
+
+function overlayOffset(ui: UiState): number {
+  return ui.overlay === 'help' ? ui.scroll.help.offset : ui.scroll.detail.offset;
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
+}

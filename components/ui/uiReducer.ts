@@ -1,0 +1,209 @@
+/**
+ * The screen's own state changes, as one pure function `(ui, action, view) → ui`. `view` is
+ * what the last frame measured (the layout, where each pane shows its view and how far it
+ * can scroll), computed top-down by the screen; nothing here calls the agent or draws.
+ */
+import * as ed from '../input/lineEditor.js';
+import { recallNext, recallPrev, remember } from '../input/history.js';
+import { focusables, paneAt, type Layout } from '../layout.js';
+import {
+  commonPrefix,
+  cycleFocus,
+  moveToolSelection,
+  scrollBy,
+  scrollTo,
+  type Scroller,
+  type UiState,
+} from './uiState.js';
+
+/** Rows one wheel notch scrolls (what most terminals and editors use). */
+export const WHEEL_LINES = 3;
+
+/** Edits of the input line that need nothing but the line. */
+export const LINE_EDITS = {
+  cursorLeft: ed.left,
+  cursorRight: ed.right,
+  lineStart: ed.lineStart,
+  lineEnd: ed.lineEnd,
+  killToStart: ed.killToStart,
+  killWordBack: ed.killWordBack,
+  killToEnd: ed.killToEnd,
+  deleteBack: ed.deleteBack,
+  newline: (s: ed.LineState) => ed.insert(s, '\n'),
+} as const satisfies Record<string, (s: ed.LineState) => ed.LineState>;
+export type LineEdit = keyof typeof LINE_EDITS;
+
+/** How far a scroll action moves: rows (up is positive), a page, or an end. */
+export type ScrollBy = number | 'pageUp' | 'pageDown' | 'top' | 'bottom';
+
+export type UiAction =
+  | { type: 'edit'; edit: LineEdit }
+  | { type: 'clearInput' }
+  | { type: 'type'; text: string }
+  /** Tab completion found these candidates for the input line. */
+  | { type: 'completed'; found: readonly string[] }
+  /** The input line was sent to the agent. */
+  | { type: 'submitted'; text: string }
+  | { type: 'historyPrev' }
+  | { type: 'historyNext' }
+  | { type: 'focusStep'; step: 1 | -1 }
+  | { type: 'focusInput' }
+  | { type: 'openHelp' }
+  | { type: 'closeOverlay' }
+  | { type: 'toggleLedger' }
+  /** Open the selected (else the newest) tool call in full. */
+  | { type: 'expand' }
+  | { type: 'scroll'; by: ScrollBy }
+  /** A wheel turn on screen row `row` (1-based): it scrolls the pane under the pointer. */
+  | { type: 'wheel'; lines: number; row: number }
+  | { type: 'ctrlC'; at: number }
+  /** Ctrl+L's one blank frame begins (true) or ends. */
+  | { type: 'blank'; on: boolean }
+  /** An approval prompt appeared: it takes the floor, so overlays close. */
+  | { type: 'approvalShown' }
+  | { type: 'cameBack'; since: number; until: number };
+
+/** One scroller as the last frame showed it. */
+export interface ScrollView {
+  /** The position shown (reply and reasoning move it with arriving content). */
+  shown: number;
+  /** How far it can go (Infinity: not known yet). */
+  max: number;
+  /** The `ScrollPos.mark` that frame was drawn from. */
+  mark: number;
+}
+
+/** What the last frame measured, for the actions that depend on it. */
+export interface UiView {
+  layout: Layout;
+  /** The tool log's call ids, oldest first. */
+  toolIds: readonly string[];
+  scroll: Record<Scroller, ScrollView>;
+}
+
+/** The scroller the scroll keys move now: an open overlay, else the focused pane. */
+function target(ui: UiState): Scroller | 'tools' {
+  if (ui.overlay === 'help' || ui.overlay === 'detail') return ui.overlay;
+  if (ui.focus === 'reasoning') return 'reasoning';
+  if (ui.focus === 'tools') return 'tools';
+  return 'reply';
+}
+
+function pageOf(t: Scroller | 'tools', l: Layout): number {
+  if (t === 'reasoning') return Math.max(1, l.reasoning - 1);
+  if (t === 'tools') return Math.max(1, l.tools - 1);
+  if (t === 'help' || t === 'detail') return Math.max(1, l.panes - 2);
+  return Math.max(1, l.reply - 1);
+}
+
+/** The scroller a wheel turn on `row` moves: the pane under the pointer, or undefined. */
+function wheelTarget(ui: UiState, layout: Layout, row: number): Scroller | 'tools' | undefined {
+  const open = ui.overlay === 'help' || ui.overlay === 'detail';
+  const at = paneAt(layout, row, open);
+  if (at === undefined) return undefined;
+  return at === 'overlay' ? target(ui) : at;
+}
+
+function scrollTools(ui: UiState, view: UiView, by: number | 'top' | 'bottom'): UiState {
+  const ids = view.toolIds;
+  const height = view.layout.tools;
+  if (by === 'top')
+    return moveToolSelection({ ...ui, toolSel: ids[0], toolTop: 0 }, ids, 0, height);
+  if (by === 'bottom') return { ...ui, toolSel: undefined };
+  return moveToolSelection(ui, ids, -by, height);
+}
+
+/** Scrolling: reply and reasoning count from the bottom (↑ is +1), overlays from the top. */
+function scroll(ui: UiState, view: UiView, by: ScrollBy, t = target(ui)): UiState {
+  const rows =
+    by === 'pageUp' ? pageOf(t, view.layout) : by === 'pageDown' ? -pageOf(t, view.layout) : by;
+  if (t === 'tools') return scrollTools(ui, view, rows);
+  const fromTop = t === 'help' || t === 'detail';
+  const { shown, max, mark } = view.scroll[t];
+  const pos = ui.scroll[t];
+  if (rows === 'top')
+    return scrollTo(ui, t, fromTop ? 0 : max === Infinity ? Number.MAX_SAFE_INTEGER : max);
+  if (rows === 'bottom') return scrollTo(ui, t, fromTop ? (max === Infinity ? 0 : max) : 0);
+  // From where the view is now; a key since that frame was drawn starts from its own result.
+  const from = mark === pos.mark ? shown : pos.offset;
+  return scrollBy(ui, t, fromTop ? -rows : rows, max, from);
+}
+
+function complete(ui: UiState, found: readonly string[]): UiState {
+  if (found.length === 1) return { ...ui, line: ed.setValue(`${found[0]} `), completions: [] };
+  const prefix = commonPrefix(found);
+  const line = prefix.length > ui.line.value.length ? ed.setValue(prefix) : ui.line;
+  return { ...ui, line, completions: found };
+}
+
+function recall(ui: UiState, got: ReturnType<typeof recallNext>): UiState {
+  return got ? { ...ui, history: got.history, line: ed.setValue(got.value) } : ui;
+}
+
+function expand(ui: UiState, view: UiView): UiState {
+  const id = ui.toolSel ?? view.toolIds[view.toolIds.length - 1];
+  if (id === undefined) return ui;
+  return { ...scrollTo(ui, 'detail', 0), overlay: 'detail', detailId: id };
+}
+
+/** The input line and its history. */
+function reduceLine(ui: UiState, a: UiAction): UiState {
+  switch (a.type) {
+    case 'edit':
+      return { ...ui, line: LINE_EDITS[a.edit](ui.line), completions: [] };
+    case 'clearInput':
+      return { ...ui, line: ed.EMPTY_LINE, completions: [] };
+    case 'type':
+      return { ...ui, focus: 'input', line: ed.insert(ui.line, a.text), completions: [] };
+    case 'completed':
+      return complete(ui, a.found);
+    case 'submitted':
+      return {
+        ...scrollTo(ui, 'reply', 0),
+        focus: 'input',
+        line: ed.EMPTY_LINE,
+        history: remember(ui.history, a.text),
+        completions: [],
+      };
+    case 'historyPrev':
+      return recall(ui, recallPrev(ui.history, ui.line.value));
+    case 'historyNext':
+      return recall(ui, recallNext(ui.history));
+    default:
+      return ui;
+  }
+}
+
+/** Everything else: focus, overlays, scrolling, and the screen's own timers' state. */
+export function reduceUi(ui: UiState, a: UiAction, view: UiView): UiState {
+  switch (a.type) {
+    case 'focusStep':
+      return { ...ui, focus: cycleFocus(ui.focus, focusables(view.layout), a.step) };
+    case 'focusInput':
+      return { ...ui, focus: 'input' };
+    case 'openHelp':
+      return { ...scrollTo(ui, 'help', 0), overlay: 'help' };
+    case 'closeOverlay':
+      return { ...ui, overlay: 'none' };
+    case 'toggleLedger':
+      return { ...ui, overlay: ui.overlay === 'ledger' ? 'none' : 'ledger' };
+    case 'expand':
+      return expand(ui, view);
+    case 'scroll':
+      return scroll(ui, view, a.by);
+    case 'wheel': {
+      const to = wheelTarget(ui, view.layout, a.row);
+      return to ? scroll(ui, view, a.lines, to) : ui;
+    }
+    case 'ctrlC':
+      return { ...ui, lastCtrlC: a.at };
+    case 'blank':
+      return ui.blank === a.on ? ui : { ...ui, blank: a.on };
+    case 'approvalShown':
+      return ui.overlay === 'none' ? ui : { ...ui, overlay: 'none' };
+    case 'cameBack':
+      return { ...ui, overlay: 'away', away: { since: a.since, until: a.until } };
+    default:
+      return reduceLine(ui, a);
+  }
+}

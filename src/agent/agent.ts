@@ -1,17 +1,12 @@
-import { makeMessage, type HistoryMessage } from '../core/messages.js';
-import { tryNext, type MachineEvent, type MachineState } from '../machine/machine.js';
+import type { HistoryMessage } from '../core/messages.js';
+import { can, type MachineEvent, type MachineState } from '../machine/machine.js';
 import { ApprovalGate } from './approvalGate.js';
-import type { Lang } from '../i18n/messages.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
-import { runTurn, type HistoryPort, type TurnInput, type TurnResult } from '../pipeline/turn.js';
-import { turnDeps } from './turnDeps.js';
-import type { TurnTrigger } from '../pipeline/phases.js';
+import type { HistoryPort } from '../pipeline/turn.js';
 import type { Provider } from '../providers/types.js';
-import { Scheduler, type Timers, type TurnReport } from '../scheduler/scheduler.js';
-import type { BackoffSettings } from '../scheduler/backoff.js';
+import { Scheduler } from '../scheduler/scheduler.js';
 import type { AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolKind } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 import {
   AgentEmitter,
@@ -19,75 +14,25 @@ import {
   type AgentListener,
   type ApprovalAnswer,
 } from './events.js';
-import { Guards } from './guards.js';
-import { respondTo } from './respond.js';
 import { SessionSafety } from '../safety/session.js';
-import type { ApprovalPolicy } from './toolRunner.js';
 import type { AlwaysOn } from './alwaysOn.js';
-import type { Reminder, Reminders } from '../schedule/reminders.js';
+import type { Reminder } from '../schedule/reminders.js';
 import type { WorkspaceChanges } from '../watch/changes.js';
 import type { OwnWrites } from '../watch/ownWrites.js';
 import type { WorkspaceWatcher } from '../watch/workspaceWatcher.js';
 import { createAlwaysOn, startWatcher } from './alwaysOnWiring.js';
+import type { AgentDeps, AgentSettings } from './agentDeps.js';
+import { InputQueue, isCommand } from './inputQueue.js';
+import { TurnRunner } from './turnRunner.js';
 
-export interface AgentSettings {
-  thinkIntervalMs: number;
-  maxAutonomousCycles: number;
-  tokenBudgetPerHour: number;
-  maxConsecutiveFailures: number;
-  backoff: BackoffSettings;
-  toolResultBudgetChars: number;
-  approval: Record<ToolKind, ApprovalPolicy>;
-  sendReasoningInHistory: boolean;
-  /** The model's context window in tokens; requests are fitted under it. */
-  contextWindow: number;
-  /** The language of what the agent says to the user (pause reasons, command output). */
-  lang: Lang;
-  /** pacing.maxIntervalMs: the longest rest between looks (default 30 minutes). */
-  maxIntervalMs?: number;
-  /** 0 = no daily budget (the default: none, for tests; the config has its own default). */
-  tokenBudgetPerDay?: number;
-  /** Tool calls run per reply at most; the rest come back as not run (default 25). */
-  maxToolCallsPerReply?: number;
-}
-
-/** A slash command handler, given the agent so it can act on it. */
-export type CommandRunner = (text: string, agent: Agent, signal: AbortSignal) => Promise<boolean>;
-
-export interface AgentDeps {
-  store: AgentStore;
-  provider: Provider;
-  registry: ToolRegistry;
-  workspace: Workspace;
-  history: HistoryPort;
-  settings: AgentSettings;
-  systemPrompt(): string;
-  commands?: CommandRunner;
-  /** The COMPACT phase: compresses the history when it is due (or always, when forced). */
-  compact?(agent: Agent, signal: AbortSignal, force: boolean): Promise<string | undefined>;
-  counter?: TokenCounter;
-  /** API keys to remove from tool results (a key found in a file goes no further). */
-  secrets?: readonly string[];
-  timers?: Timers;
-  /** Watch the workspace and wake up on changes (`debounceMs` between batches). */
-  watch?: { debounceMs?: number };
-  /** The zero-token idle path's fingerprint of the workspace; default: a bounded tree walk. */
-  fingerprint?(): Promise<string>;
-  /** false: never skip a timer look (tests of other behaviour that want every cycle sent). */
-  idleSkip?: boolean;
-  /** The reminders the `remind` tool writes to (the `schedule` wake-up). */
-  reminders?: Reminders;
-}
-
-/** A slash command, as opposed to text (`//` escapes a leading slash). */
-function isCommand(text: string): boolean {
-  return text.startsWith('/') && !text.startsWith('//');
-}
+export type { AgentDeps, AgentSettings, CommandRunner } from './agentDeps.js';
 
 /**
- * The agent: the machine (kept in the store), the scheduler and the turn pipeline wired
- * together. Everything it does is reported as events; the store's reducer is subscribed
- * first, so the store is always current when other listeners run.
+ * The agent: the machine (held in the store, moved only by the store's `dispatch`), the
+ * scheduler and the turn pipeline wired together. Everything it does is reported as events;
+ * the store's reducer is subscribed first, so the store is current when other listeners run.
+ * The agent decides from the store's machine state and its own counts, never from what the
+ * store keeps for the screen.
  */
 export class Agent {
   // A listener that throws is reported as a notice, straight to the store (not through the
@@ -100,19 +45,11 @@ export class Agent {
     }),
   );
   private readonly scheduler: Scheduler;
-  private readonly guards: Guards;
-  private readonly alwaysAllowed = new Set<string>();
-  private turnController: AbortController | undefined;
-  private turnCounter = 0;
-  private cycle = 0;
-  /** What the user sent that no turn has taken yet, in order. */
-  private readonly pendingInputs: string[] = [];
-  private commandInFlight = false;
+  private readonly inputs = new InputQueue();
+  private readonly turns: TurnRunner;
   private readonly approvals: ApprovalGate;
   /** Redactor, read index and data boundary for this agent's whole session. */
   readonly safety: SessionSafety;
-  /** Session tokens already counted against the hourly budget. */
-  private spentSoFar = 0;
   private started = false;
   private watcher: WorkspaceWatcher | undefined;
   /** Pacing, budgets, reminders, per-turn notes and pending workspace changes. */
@@ -131,30 +68,48 @@ export class Agent {
     this.counter = deps.counter ?? new TokenCounter();
     this.safety = new SessionSafety(deps.secrets ?? []);
     this.emitter.subscribe((e) => deps.store.getState().apply(e));
-    this.guards = new Guards(() => this.settings);
     ({ alwaysOn: this.alwaysOn, ownWrites: this.ownWrites } = createAlwaysOn(
       deps,
       () => this.settings,
     ));
     this.approvals = new ApprovalGate({
       emit: (e) => this.emit(e),
-      transition: (e) => this.transition(e),
-      isPaused: () => this.state === 'PAUSED',
+      move: (e) => this.move(e),
+      state: () => this.state,
     });
-    this.scheduler = new Scheduler({
-      runTurn: (trigger) => this.turn(trigger),
+    this.scheduler = this.createScheduler();
+    this.turns = new TurnRunner({
+      agent: this,
+      deps,
+      inputs: this.inputs,
+      approvals: this.approvals,
+      alwaysAllowed: new Set<string>(),
+      failures: () => this.scheduler.consecutiveFailures,
+      runUserTurn: () => this.scheduler.runUserTurn(),
+      move: (e, reason) => this.move(e, reason),
+    });
+    this.alwaysOn.reminders.onAdded(() => this.scheduler.refresh());
+  }
+
+  private createScheduler(): Scheduler {
+    return new Scheduler({
+      runTurn: (trigger) => this.turns.run(trigger),
       mayThink: () => this.state === 'THINKING',
       intervalMs: () => this.alwaysOn.pacing.interval(),
       backoff: () => this.settings.backoff,
       onScheduled: (at) => this.emit({ type: 'scheduled', at }),
       nextDueAt: () => this.alwaysOn.reminders.nextAt(),
       // A reminder is something the user or the model asked for: it ends a [WAIT].
-      mayWakeForSchedule: () => this.state === 'AWAITING_INPUT' && this.transition('RESUME'),
-      ...(deps.timers ? { timers: deps.timers } : {}),
+      mayWakeForSchedule: () => {
+        if (this.state !== 'AWAITING_INPUT') return false;
+        this.move('RESUME');
+        return true;
+      },
+      ...(this.deps.timers ? { timers: this.deps.timers } : {}),
     });
-    this.alwaysOn.reminders.onAdded(() => this.scheduler.refresh());
   }
 
+  /** The machine state, as the store holds it. */
   get state(): MachineState {
     return this.deps.store.getState().machine;
   }
@@ -235,7 +190,7 @@ export class Agent {
   async stop(): Promise<void> {
     this.started = false;
     this.scheduler.stop();
-    this.turnController?.abort();
+    this.turns.abort();
     this.approvals.cancel();
     const watcher = this.watcher;
     this.watcher = undefined;
@@ -247,13 +202,14 @@ export class Agent {
     return this.scheduler.idle();
   }
 
-  /** Applies a machine event; returns false (and changes nothing) when the table forbids it. */
-  transition(event: MachineEvent, reason?: string): boolean {
-    const from = this.state;
-    const to = tryNext(from, event);
-    if (to === undefined) return false;
-    this.emit({ type: 'state_changed', from, to, event, ...(reason ? { reason } : {}) });
-    return true;
+  /**
+   * The agent's one way to move the machine: the store's `dispatch` (the only writer, which
+   * throws on an event the table forbids), then the `state_changed` event for the listeners
+   * and the trace. Callers that may try an event that does not apply ask `can()` first.
+   */
+  private move(event: MachineEvent, reason?: string): void {
+    const change = this.deps.store.getState().dispatch(event, reason);
+    if (change) this.emit(change);
   }
 
   /** Enter / Esc / a printable key / Ctrl+C while busy: stop now and listen. */
@@ -261,78 +217,73 @@ export class Agent {
     // A question asked during an answering turn while paused: stopping it keeps autonomy off.
     if (this.state === 'AWAITING_APPROVAL' && this.approvals.askedWhilePaused) {
       this.approvals.cancel();
-      const moved = this.transition('APPROVAL_DONE_PAUSED');
-      this.abortTurn();
-      return moved;
+      this.move('APPROVAL_DONE_PAUSED');
+      this.turns.abort();
+      return true;
     }
-    const moved = this.transition('INTERRUPT');
-    if (moved || this.state === 'PAUSED') this.abortTurn();
-    return moved;
+    // The keys send an interrupt in any state; waiting for the user already, it means nothing.
+    if (!can(this.state, 'INTERRUPT')) return false;
+    this.move('INTERRUPT');
+    this.turns.abort();
+    return true;
   }
 
   /**
    * The user sends a message (or, empty, just resumes). Whatever is in flight stops first.
-   * The input is queued and taken by the next user turn, which starts once the stopped turn
-   * has saved what it produced: so the history keeps the true order (the cut-off reply, then
-   * the user's words). A slash command runs in that turn's COMMAND phase.
+   * The input is queued and taken by the next user turn's RESTORE, which starts once the
+   * stopped turn has saved what it produced: so the history keeps the true order (the cut-off
+   * reply, then the user's words). A slash command runs in that turn's COMMAND phase.
    */
   submit(text: string): void {
     if (this.state === 'THINKING' || this.state === 'AWAITING_APPROVAL') {
       // A slash command in flight is short and makes no model call: let it finish.
-      if (this.commandInFlight) this.transition('INTERRUPT');
+      if (this.turns.commandInFlight) this.move('INTERRUPT');
       else this.interrupt();
     }
     // A follow-up while paused replaces the answer still streaming.
-    else if (this.state === 'PAUSED' && this.busy) this.abortTurn();
+    else if (this.state === 'PAUSED' && this.busy) this.turns.abort();
+    // Every state above now accepts SUBMIT (waiting for the user, or paused).
+    this.move('SUBMIT');
     const trimmed = text.trim();
-    if (!this.transition('SUBMIT')) return;
     if (trimmed === '') {
       this.scheduler.wake(0);
       return;
     }
-    if (isCommand(trimmed)) this.pendingInputs.push(trimmed);
+    if (isCommand(trimmed)) this.inputs.push(trimmed);
     else {
-      this.pendingInputs.push(text);
-      this.cycle = 0;
-      this.guards.reset();
+      this.inputs.push(text);
+      this.turns.userSpoke();
     }
     this.scheduler.runUserTurn();
   }
 
-  /**
-   * What the user sent since the last turn: the first command alone, or every message up to
-   * the next command, persisted now (the previous turn has finished saving).
-   */
-  private takeInput(): string | undefined {
-    const first = this.pendingInputs[0];
-    if (first === undefined) return undefined;
-    if (isCommand(first)) return this.pendingInputs.shift();
-    while (this.pendingInputs.length > 0 && !isCommand(this.pendingInputs[0]!)) {
-      const message = makeMessage('user', this.pendingInputs.shift()!);
-      const res = this.history.append(message);
-      this.emit({ type: 'message_added', message });
-      if (!res.ok) {
-        this.emit({ type: 'error', error: { kind: 'history_write', message: res.error.message } });
-      }
-    }
-    return undefined;
-  }
-
+  /** Autonomy off (the pause key, /pause); the turn in flight stops. Paused already: nothing. */
   pause(reason?: string): void {
-    if (this.transition('PAUSE', reason)) this.abortTurn();
+    if (!can(this.state, 'PAUSE')) return;
+    this.move('PAUSE', reason);
+    this.turns.abort();
   }
 
+  /** Autonomy back on (the pause key while paused, /resume); thinking already: nothing. */
   resume(): void {
-    if (this.transition('RESUME')) {
-      this.cycle = 0;
-      this.alwaysOn.wakeUp();
-      this.scheduler.wake(0, 'resume');
-    }
+    if (!can(this.state, 'RESUME')) return;
+    this.move('RESUME');
+    this.turns.cycle = 0;
+    this.alwaysOn.wakeUp();
+    this.scheduler.wake(0, 'resume');
   }
 
   togglePause(): void {
     if (this.state === 'PAUSED') this.resume();
     else this.pause();
+  }
+
+  /**
+   * Gives the floor back to the user after an answering turn (a slash command that answered):
+   * WAIT when the machine allows it. Stopped or already waiting, the floor is theirs anyway.
+   */
+  listen(): void {
+    if (can(this.state, 'WAIT')) this.move('WAIT');
   }
 
   /** The user's answer to the approval prompt. */
@@ -356,90 +307,10 @@ export class Agent {
     this.emit({ type: 'exit_requested' });
   }
 
-  private abortTurn(): void {
-    this.turnController?.abort();
-  }
-
-  private async turn(trigger: TurnTrigger): Promise<{ failed: boolean; retryAfterMs?: number }> {
-    // Nothing changed since a cycle that found nothing new: skip this look, spend nothing.
-    if (await this.alwaysOn.skipLook(trigger, this.pendingInputs.length)) return { failed: false };
-    const controller = new AbortController();
-    this.turnController = controller;
-    const turnId = ++this.turnCounter;
-    if (trigger !== 'user') this.cycle += 1;
-    const command = trigger === 'user' ? this.takeInput() : undefined;
-    this.commandInFlight = command !== undefined;
-    this.emit({ type: 'turn_start', turnId, trigger, cycle: this.cycle });
-
-    const input: TurnInput = {
-      turnId,
-      trigger,
-      signal: controller.signal,
-      cycle: this.cycle,
-      ...(command ? { command } : {}),
-    };
-    const result = await runTurn(
-      input,
-      turnDeps({
-        agent: this,
-        deps: this.deps,
-        askApproval: (req, signal) => this.approvals.ask(req, signal),
-        alwaysAllowed: this.alwaysAllowed,
-      }),
-    );
-    if (this.turnController === controller) this.turnController = undefined;
-    this.commandInFlight = false;
-    // The exact tokenizer costs ~150 ms of main-thread work and ~30 MB to load. The estimate
-    // is close enough while the context is small; exact counts matter only as it nears the
-    // compression threshold, so load it once the context passes a third of the window.
-    if (
-      !this.counter.exact &&
-      this.store.getState().contextTokens > this.settings.contextWindow / 3
-    ) {
-      void this.counter.preload();
-    }
-    // RESPOND's policy settles the machine first, so listeners of turn_end see the new state.
-    const report = this.respond(result);
-    await this.alwaysOn.afterCycle(trigger, result, this.pendingInputs.length);
-    // More input arrived (or a command and a message were queued together): answer it next.
-    if (this.pendingInputs.length > 0) this.scheduler.runUserTurn();
-    this.emit({
-      type: 'turn_end',
-      turnId,
-      outcome: result.outcome,
-      wait: result.wait,
-      trace: result.trace,
-    });
-    return report;
-  }
-
   /** Forces compression now (the /compact command); returns text the hook has not said. */
   async compactNow(signal: AbortSignal): Promise<string | undefined> {
     if (!this.deps.compact) return undefined;
     return this.deps.compact(this, signal, true);
-  }
-
-  /** RESPOND policy: what the machine does after a turn, and what the scheduler learns. */
-  private respond(result: TurnResult): TurnReport {
-    const spent = this.store.getState().sessionTokens;
-    const report = respondTo(result, {
-      lang: this.settings.lang,
-      failures: this.scheduler.consecutiveFailures,
-      guards: this.guards,
-      budget: this.alwaysOn.budget,
-      newTokens: spent - this.spentSoFar,
-      cycle: this.cycle,
-      redact: (text) => this.safety.redactor.redact(text),
-      emit: (e) => this.emit(e),
-      wait: () => this.transition('WAIT'),
-      autoPause: (reason) => this.autoPause(reason),
-    });
-    if (result.outcome === 'ok') this.spentSoFar = spent;
-    return report;
-  }
-
-  private autoPause(reason: string): void {
-    if (this.transition('AUTO_PAUSE', reason)) this.notice(reason, 'warn');
   }
 }
 

@@ -1,4 +1,4 @@
-import type { MachineEvent } from '../machine/machine.js';
+import { can, type MachineEvent, type MachineState } from '../machine/machine.js';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest } from './events.js';
 
 interface Waiter {
@@ -19,15 +19,19 @@ export class ApprovalGate {
   constructor(
     private readonly hooks: {
       emit(event: AgentEvent): void;
-      transition(event: MachineEvent): boolean;
-      isPaused(): boolean;
+      /** Moves the machine (throws on an event the table forbids: ask `can` first). */
+      move(event: MachineEvent): void;
+      state(): MachineState;
     },
   ) {}
 
   ask(request: Omit<ApprovalRequest, 'id'>, signal: AbortSignal): Promise<ApprovalAnswer> {
     if (signal.aborted) return Promise.resolve('no');
-    const wasPaused = this.hooks.isPaused();
-    if (!this.hooks.transition('REQUEST_APPROVAL')) return Promise.resolve('no');
+    const wasPaused = this.hooks.state() === 'PAUSED';
+    // The user may have moved the machine away (to AWAITING_INPUT) before the turn's abort
+    // reached this call: nobody is there to ask, so the answer is no.
+    if (!can(this.hooks.state(), 'REQUEST_APPROVAL')) return Promise.resolve('no');
+    this.hooks.move('REQUEST_APPROVAL');
     const id = ++this.counter;
     return new Promise<ApprovalAnswer>((resolve) => {
       const onAbort = (): void => {
@@ -61,7 +65,9 @@ export class ApprovalGate {
     if (!waiter) return;
     this.waiter = undefined;
     this.hooks.emit({ type: 'approval_resolved', id: waiter.id, answer });
-    this.hooks.transition(waiter.wasPaused ? 'APPROVAL_DONE_PAUSED' : 'APPROVAL_DONE');
+    const done = waiter.wasPaused ? 'APPROVAL_DONE_PAUSED' : 'APPROVAL_DONE';
+    // A pause while asking moves the machine on before the turn's abort clears the waiter.
+    if (can(this.hooks.state(), done)) this.hooks.move(done);
     waiter.resolve(answer);
   }
 

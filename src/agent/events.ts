@@ -38,9 +38,10 @@ export interface ToolLogEntry {
 }
 
 /**
- * The one closed union of what the agent reports. Only the store's reducer turns these into
- * state; the screen and print mode subscribe to the store or to this stream, never poke the
- * agent's internals.
+ * The one closed union of what the agent reports. Only the store turns these into state (its
+ * reducer; `state_changed` reports a move the store's `dispatch` has already made); the
+ * screen and print mode subscribe to the store or to this stream, never poke the agent's
+ * internals.
  */
 export type AgentEvent =
   | {
@@ -63,12 +64,7 @@ export type AgentEvent =
   | { type: 'approval_request'; request: ApprovalRequest }
   | { type: 'approval_resolved'; id: number; answer: ApprovalAnswer }
   | { type: 'turn_end'; turnId: number; outcome: TurnOutcomeKind; wait: boolean; trace: TurnTrace }
-  | {
-      type: 'error';
-      turnId?: number;
-      error: ProviderError | { kind: string; message: string };
-      retryInMs?: number;
-    }
+  | { type: 'error'; turnId?: number; error: ProviderError | { kind: string; message: string } }
   | { type: 'notice'; level: 'info' | 'warn'; text: string }
   | { type: 'scheduled'; at: number | undefined }
   | {

@@ -1,8 +1,8 @@
 import { t, type Lang } from '../i18n/messages.js';
 
 /**
- * The cost and loop controls that stop autonomy by themselves. Each check returns the
- * reason to pause (shown to the user) or undefined.
+ * The cost and loop controls that stop autonomy by themselves. Each check is a pure function
+ * returning the reason to pause (shown to the user) or undefined.
  */
 export interface GuardSettings {
   /** The language of the reasons shown to the user. */
@@ -14,51 +14,46 @@ export interface GuardSettings {
 
 const REPEAT_LIMIT = 3;
 
-export class Guards {
-  private readonly recentCalls: string[] = [];
-  private readonly spend: { at: number; tokens: number }[] = [];
+/** The autonomous-cycle limit: the reason to pause once `cycle` reaches it. */
+export function cycleLimitReason(s: GuardSettings, cycle: number): string | undefined {
+  const max = s.maxAutonomousCycles;
+  return max > 0 && cycle >= max ? t(s.lang, 'pause.cycleLimit', { max }) : undefined;
+}
 
-  constructor(private readonly settings: () => GuardSettings) {}
+/** Repeated API failures: the reason to pause after `consecutive` failures in a row. */
+export function failuresReason(
+  s: GuardSettings,
+  consecutive: number,
+  lastError: string,
+): string | undefined {
+  const max = s.maxConsecutiveFailures;
+  if (max > 0 && consecutive >= max) {
+    return t(s.lang, 'pause.apiFailures', { count: consecutive, error: lastError });
+  }
+  return undefined;
+}
 
-  cycleLimit(cycle: number): string | undefined {
-    const max = this.settings().maxAutonomousCycles;
-    if (max > 0 && cycle >= max) {
-      return t(this.settings().lang, 'pause.cycleLimit', { max });
+/**
+ * The loop guard: the same tool call with the same arguments three times in a row. Takes the
+ * calls remembered so far and returns what to remember next (emptied once it fires), so the
+ * check itself stays pure. Near-identical replies do not pause: they count as "nothing new",
+ * and pacing rests longer instead.
+ */
+export function loopCheck(
+  s: GuardSettings,
+  recent: readonly string[],
+  calls: readonly string[],
+): { reason?: string; recent: readonly string[] } {
+  const kept = [...recent];
+  for (const call of calls) {
+    kept.push(call);
+    if (kept.length > REPEAT_LIMIT) kept.shift();
+    if (kept.length === REPEAT_LIMIT && kept.every((c) => c === call)) {
+      const reason = t(s.lang, 'pause.loopGuard', { count: REPEAT_LIMIT, call: call.slice(0, 80) });
+      return { reason, recent: [] };
     }
-    return undefined;
   }
-
-  failures(consecutive: number, lastError: string): string | undefined {
-    const max = this.settings().maxConsecutiveFailures;
-    if (max > 0 && consecutive >= max) {
-      return t(this.settings().lang, 'pause.apiFailures', { count: consecutive, error: lastError });
-    }
-    return undefined;
-  }
-
-  /**
-   * The same tool call with the same arguments three times in a row. Near-identical replies
-   * no longer pause: they count as "nothing new", and pacing rests longer instead.
-   */
-  loop(calls: readonly string[]): string | undefined {
-    for (const call of calls) {
-      this.recentCalls.push(call);
-      if (this.recentCalls.length > REPEAT_LIMIT) this.recentCalls.shift();
-      if (this.recentCalls.length === REPEAT_LIMIT && this.recentCalls.every((c) => c === call)) {
-        this.recentCalls.length = 0;
-        return t(this.settings().lang, 'pause.loopGuard', {
-          count: REPEAT_LIMIT,
-          call: call.slice(0, 80),
-        });
-      }
-    }
-    return undefined;
-  }
-
-  /** A user message starts a fresh count. */
-  reset(): void {
-    this.recentCalls.length = 0;
-  }
+  return { recent: kept };
 }
 
 /** Near-identical: equal, or differing only in a small tail/head (e.g. a counter). */

@@ -1,9 +1,9 @@
-import { t, type Lang } from '../i18n/messages.js';
-import type { TurnResult } from '../pipeline/turn.js';
+import { t } from '../i18n/messages.js';
+import type { MachineEvent } from '../machine/machine.js';
+import type { TurnFacts } from '../pipeline/turn.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
-import { DAY_MS, HOUR_MS, type TokenBudget } from './budget.js';
 import type { AgentEvent } from './events.js';
-import type { Guards } from './guards.js';
+import { cycleLimitReason, failuresReason, loopCheck, type GuardSettings } from './guards.js';
 
 /** Errors that retrying cannot fix. */
 const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
@@ -13,64 +13,85 @@ const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
   'bad_request',
 ]);
 
-/** The few facts and verbs the RESPOND policy needs from the agent. */
-export interface RespondContext {
-  lang: Lang;
+/** What the guards know when a turn ends: their settings and the counts so far. */
+export interface RespondGuards extends GuardSettings {
   /** Consecutive failures before this turn. */
   failures: number;
-  guards: Guards;
-  budget: TokenBudget;
-  /** Tokens this turn used (the session total minus what was already counted). */
-  newTokens: number;
+  /** Autonomous cycles since the user last spoke, this turn included. */
   cycle: number;
+  /** The calls the loop guard remembers from the turns before. */
+  recentCalls: readonly string[];
   /** Removes secrets from text shown to the user (a server may echo the key back). */
   redact(text: string): string;
-  emit(event: AgentEvent): void;
-  wait(): void;
-  autoPause(reason: string): void;
 }
 
-/**
- * RESPOND: what the machine does after a turn (wait, pause with a reason, or go on), and
- * what the scheduler learns (a failure to back off from). A blocked turn (a budget it would
- * have passed) pauses with the budget's reason; nothing was sent.
- */
-export function respondTo(result: TurnResult, c: RespondContext): TurnReport {
-  if (result.saveFailed) {
-    c.emit({ type: 'error', error: { kind: 'history_write', message: result.saveFailed } });
-    c.autoPause(t(c.lang, 'pause.historyWrite', { error: result.saveFailed }));
-    return { failed: false };
-  }
-  if (result.outcome === 'error' && result.error) {
-    // A server may echo request fields (the key among them) back in its error.
-    const error = { ...result.error, message: c.redact(result.error.message) };
-    const retryAfterMs = 'retryAfterMs' in error ? error.retryAfterMs : undefined;
-    c.emit({ type: 'error', turnId: result.trace.turnId, error });
-    // A bad key, an unknown model or a provider that cannot run will not fix itself by
-    // retrying: pause at once and say what to change.
-    const reason = PERMANENT_ERRORS.has(error.kind)
-      ? t(c.lang, 'pause.permanent', { error: error.message })
-      : c.guards.failures(c.failures + 1, error.message);
-    if (reason) c.autoPause(reason);
-    return { failed: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-  }
-  if (result.blocked !== undefined) {
-    c.autoPause(result.blocked);
-    return { failed: false };
-  }
-  if (result.outcome !== 'ok') return { failed: false };
+/** RESPOND's decision, as data: the agent dispatches the event and emits the rest. */
+export interface Response {
+  /** The machine event that follows the turn (none: it goes on as it is). */
+  event?: Extract<MachineEvent, 'WAIT' | 'AUTO_PAUSE'>;
+  /** Why it pauses by itself (with AUTO_PAUSE), shown as a warn notice when the pause happens. */
+  reason?: string;
+  /** Error events to report, before anything else. */
+  errors: AgentEvent[];
+  /** The turn's tokens count against the budgets now (a turn that went through). */
+  countTokens: boolean;
+  /** What the loop guard remembers after this turn. */
+  recentCalls: readonly string[];
+  /** What the scheduler learns: a failure to back off from. */
+  report: TurnReport;
+}
 
-  c.budget.record(c.newTokens);
-  c.emit({
-    type: 'budget',
-    usedLastHour: c.budget.used(HOUR_MS),
-    usedLastDay: c.budget.used(DAY_MS),
-  });
-  if (result.wait) {
-    c.wait();
-    return { failed: false };
+const goOn = (g: RespondGuards): Response => ({
+  errors: [],
+  countTokens: false,
+  recentCalls: g.recentCalls,
+  report: { failed: false },
+});
+
+/**
+ * RESPOND, pure: what the machine does after a turn (wait, pause with a reason, or go on),
+ * and what the scheduler learns. A failed history write pauses; a model error is reported
+ * (redacted) and backs off, pausing at once when retrying cannot help or after too many in a
+ * row; a blocked turn (a budget it would have passed) pauses with the budget's reason; a turn
+ * that went through counts its tokens, then [WAIT] listens, the loop guard or the cycle limit
+ * pauses.
+ */
+export function respond(result: TurnFacts, g: RespondGuards): Response {
+  if (result.saveFailed) {
+    const error = { kind: 'history_write', message: result.saveFailed };
+    const reason = t(g.lang, 'pause.historyWrite', { error: result.saveFailed });
+    return { ...goOn(g), event: 'AUTO_PAUSE', reason, errors: [{ type: 'error', error }] };
   }
-  const reason = c.guards.loop(result.calls) ?? c.guards.cycleLimit(c.cycle);
-  if (reason) c.autoPause(reason);
-  return { failed: false };
+  if (result.outcome === 'error' && result.error) return respondToError(result, g);
+  if (result.blocked !== undefined) {
+    return { ...goOn(g), event: 'AUTO_PAUSE', reason: result.blocked };
+  }
+  if (result.outcome !== 'ok') return goOn(g);
+  if (result.wait) return { ...goOn(g), countTokens: true, event: 'WAIT' };
+  const loop = loopCheck(g, g.recentCalls, result.calls);
+  const reason = loop.reason ?? cycleLimitReason(g, g.cycle);
+  return {
+    ...goOn(g),
+    countTokens: true,
+    recentCalls: loop.recent,
+    ...(reason ? { event: 'AUTO_PAUSE' as const, reason } : {}),
+  };
+}
+
+function respondToError(result: TurnFacts, g: RespondGuards): Response {
+  const raw = result.error!;
+  // A server may echo request fields (the key among them) back in its error.
+  const error = { ...raw, message: g.redact(raw.message) };
+  const retryAfterMs = 'retryAfterMs' in error ? error.retryAfterMs : undefined;
+  // A bad key, an unknown model or a provider that cannot run will not fix itself by
+  // retrying: pause at once and say what to change.
+  const reason = PERMANENT_ERRORS.has(error.kind)
+    ? t(g.lang, 'pause.permanent', { error: error.message })
+    : failuresReason(g, g.failures + 1, error.message);
+  return {
+    ...goOn(g),
+    errors: [{ type: 'error', turnId: result.turnId, error }],
+    ...(reason ? { event: 'AUTO_PAUSE' as const, reason } : {}),
+    report: { failed: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
+  };
 }

@@ -108,32 +108,7 @@ export async function runToolCalls(
     deps.emit({ type: 'tool_start', entry });
     const started = performance.now();
 
-    let result: ToolResult;
-    let status: ToolLogEntry['status'];
-    if (item.type === 'malformed') {
-      result = { ok: false, error: { kind: 'invalid_args', message: item.error } };
-      status = 'error';
-    } else {
-      const decision = await decide(item.name, item.args, callText, toolCtx, deps, safety);
-      if (decision.allow) {
-        if (ctx.signal.aborted) {
-          result = {
-            ok: false,
-            error: { kind: 'aborted', message: 'the turn was interrupted before this call ran' },
-          };
-          status = 'skipped';
-        } else {
-          const own = isWrite(deps.registry.get(item.name)?.kind) ? deps.ownWrites : undefined;
-          own?.touching(item.args, false);
-          result = (await deps.registry.run(item.name, item.args, toolCtx)).result;
-          own?.touching(item.args, true);
-          status = result.ok ? 'ok' : 'error';
-        }
-      } else {
-        result = { ok: false, error: { kind: 'denied', message: decision.reason } };
-        status = 'denied';
-      }
-    }
+    const { result, status } = await execute(item, callText, toolCtx, deps, safety);
 
     // Redacted before anything is cut, so a cut cannot leave a piece of a key.
     const full = redact(resultText(result));
@@ -144,27 +119,67 @@ export async function runToolCalls(
     const outcome = { call: callText, ok: result.ok, body, truncatedChars: cutChars };
     outcomes.push(outcome);
     deps.onOutcome?.(index, outcome);
-    deps.emit({
-      type: 'tool_end',
-      entry: {
-        ...entry,
-        status,
-        summary: result.ok ? (result.display ?? oneLine(full)) : oneLine(full),
-        full:
-          full.length > LOG_RESULT_CAP
-            ? `${full.slice(0, LOG_RESULT_CAP)}\n[… ${full.length - LOG_RESULT_CAP} more characters not kept in the log]`
-            : full,
-        ...(result.ok ? {} : { errorKind: result.error.kind }),
-        ...(result.ok && result.undo !== undefined ? { undo: result.undo } : {}),
-        durationMs: Math.round(performance.now() - started),
-      },
-    });
+    deps.emit({ type: 'tool_end', entry: finished(entry, status, result, full, started) });
   }
   if (notRun !== undefined && !ctx.signal.aborted) {
     outcomes.push(notRun);
     deps.onOutcome?.(run.length, notRun, items.length - 1);
   }
   return outcomes;
+}
+
+/** One call through approval and the registry: its result and how the tool log shows it. */
+async function execute(
+  item: CallItem,
+  callText: string,
+  ctx: ToolContext,
+  deps: ToolRunnerDeps,
+  safety: SessionSafety,
+): Promise<{ result: ToolResult; status: ToolLogEntry['status'] }> {
+  if (item.type === 'malformed') {
+    return {
+      result: { ok: false, error: { kind: 'invalid_args', message: item.error } },
+      status: 'error',
+    };
+  }
+  const decision = await decide(item.name, item.args, callText, ctx, deps, safety);
+  if (!decision.allow) {
+    return {
+      result: { ok: false, error: { kind: 'denied', message: decision.reason } },
+      status: 'denied',
+    };
+  }
+  if (ctx.signal.aborted) {
+    const message = 'the turn was interrupted before this call ran';
+    return { result: { ok: false, error: { kind: 'aborted', message } }, status: 'skipped' };
+  }
+  const own = isWrite(deps.registry.get(item.name)?.kind) ? deps.ownWrites : undefined;
+  own?.touching(item.args, false);
+  const result = (await deps.registry.run(item.name, item.args, ctx)).result;
+  own?.touching(item.args, true);
+  return { result, status: result.ok ? 'ok' : 'error' };
+}
+
+/** The tool-log entry of a finished call: a one-line summary and the (capped) full result. */
+function finished(
+  entry: ToolLogEntry,
+  status: ToolLogEntry['status'],
+  result: ToolResult,
+  full: string,
+  started: number,
+): ToolLogEntry {
+  return {
+    ...entry,
+    status,
+    summary: result.ok ? (result.display ?? oneLine(full)) : oneLine(full),
+    full:
+      full.length > LOG_RESULT_CAP
+        ? `${full.slice(0, LOG_RESULT_CAP)}\n[… ${full.length - LOG_RESULT_CAP} more characters not kept in the log]`
+        : full,
+    ...(result.ok ? {} : { errorKind: result.error.kind }),
+    ...(result.ok && result.undo !== undefined ? { undo: result.undo } : {}),
+    durationMs: Math.round(performance.now() - started),
+  };
 }
 
 function isWrite(kind: ToolKind | undefined): boolean {

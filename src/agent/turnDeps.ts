@@ -1,10 +1,14 @@
 import type { TurnDeps } from '../pipeline/turn.js';
-import type { Agent, AgentDeps } from './agent.js';
+import type { Agent } from './agent.js';
+import type { AgentDeps } from './agentDeps.js';
 import type { ToolRunnerDeps } from './toolRunner.js';
 import { buildTurnRequest } from './request.js';
 
-/** What `turnDeps` takes from the agent: the agent itself and its private approval state. */
-export interface TurnDepsParts {
+/**
+ * What `turnDeps` takes from the agent: the agent itself, its private approval state, and
+ * the turn runner's RESTORE and RESPOND steps.
+ */
+export interface TurnDepsParts extends Pick<TurnDeps, 'recover' | 'takeInput' | 'respond'> {
   agent: Agent;
   deps: AgentDeps;
   askApproval: ToolRunnerDeps['askApproval'];
@@ -13,8 +17,8 @@ export interface TurnDepsParts {
 
 /**
  * The pipeline's view of the agent for one turn: provider, history, tools, the request
- * builder (byte-identical system prompt, per-turn notes pinned in place) and the budget
- * check made before anything is sent.
+ * builder (byte-identical system prompt, per-turn notes pinned in place), the budget
+ * check made before anything is sent, and the RESTORE and RESPOND steps.
  */
 export function turnDeps(p: TurnDepsParts): TurnDeps {
   const { agent, deps } = p;
@@ -25,6 +29,9 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
     history: agent.history,
     workspace: deps.workspace,
     emit: (e) => agent.emit(e),
+    ...(p.recover ? { recover: p.recover } : {}),
+    ...(p.takeInput ? { takeInput: p.takeInput } : {}),
+    ...(p.respond ? { respond: p.respond } : {}),
     tools: {
       registry: deps.registry,
       policy: (kind) => settings.approval[kind],

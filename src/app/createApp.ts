@@ -144,7 +144,7 @@ async function startApp(
   warnings.push(...personas.warnings);
   warnings.push(...checkSearchConfig(config.search));
   const provider = opts.provider ?? (opts.createProvider ?? createProvider)(config);
-  const journals = await openJournals(config, home, session, workspace, warnings);
+  const journals = openJournals(config, home, session);
   stack.defer('the change journal', () => journals.close());
   const mcp = new McpManager({ servers: config.mcpServers, workspaceRoot: workspace.root });
   stack.defer('the MCP servers', () => mcp.stop());
@@ -161,6 +161,9 @@ async function startApp(
     config,
     home,
     journals,
+    // The crash record (half-made changes rolled back, lost results written) is finished by
+    // the first turn's RESTORE, before any request is built.
+    restore: () => finishCrashRecord(session, journals.current(), workspace),
     initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
     mcp,
     reminders,
@@ -257,28 +260,12 @@ async function openHistory(
   return { store, session: opened.session };
 }
 
-/** The change journal of the session, with the crash record of the last run finished. */
-async function openJournals(
-  config: LoadedConfig,
-  home: string,
-  session: Session,
-  workspace: Workspace,
-  warnings: string[],
-): Promise<SessionJournal> {
+/** The change journal of the session. */
+function openJournals(config: LoadedConfig, home: string, session: Session): SessionJournal {
   const data = appPaths(home).data;
-  let journals: SessionJournal | undefined;
   try {
-    journals = new SessionJournal(data, config.undo, session);
-    // The crash record: half-made changes rolled back, lost results written, before any turn.
-    const recovered = await finishCrashRecord(session, journals.current(), workspace);
-    if (recovered.results > 0 || recovered.rolledBack > 0) {
-      warnings.push(
-        `The last run was cut off by a crash: ${recovered.results} tool result(s) recorded as interrupted, ${recovered.rolledBack} half-made change(s) undone.`,
-      );
-    }
-    return journals;
+    return new SessionJournal(data, config.undo, session);
   } catch (err) {
-    journals?.close();
     throw new StartupError(
       `Cannot open the change journal: ${describe(err)}. Check that ${data} is writable (or use --home DIR).`,
     );

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Agent, type AgentSettings } from '../agent/agent.js';
+import { Agent, type AgentDeps, type AgentSettings } from '../agent/agent.js';
 import { createCommandRunner } from '../commands/runner.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { Session, SessionStore } from '../history/index.js';
@@ -42,6 +42,8 @@ export interface AgentParts {
   alwaysOn?: { watch?: { debounceMs?: number } | false; idleSkip?: boolean; timers?: Timers };
   /** The reminders behind the registry's `remind` tool. */
   reminders?: Reminders;
+  /** Finishes the last run's crash record (the first turn's RESTORE calls it). */
+  restore?: AgentDeps['restore'];
 }
 
 /**
@@ -95,6 +97,7 @@ export function wireAgent(parts: AgentParts): { agent: Agent; currentSession(): 
     ...(parts.alwaysOn?.idleSkip === false ? { idleSkip: false } : {}),
     ...(parts.alwaysOn?.timers ? { timers: parts.alwaysOn.timers } : {}),
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
+    ...(parts.restore ? { restore: parts.restore } : {}),
     compact: createCompactHook(compactor, () => current),
     commands: createCommandRunner({
       sessions: parts.sessions,

@@ -23,15 +23,15 @@ export function createCommandRunner(env: CommandEnv): CommandRunner {
     const command = COMMANDS.find((c) => c.name === name);
     if (!command) {
       say(t(lang, 'cmd.unknown', { name, list: COMMANDS.map((c) => `/${c.name}`).join(' ') }));
-      agent.transition('WAIT');
+      agent.listen();
       return true;
     }
     try {
       const after = await command.run({ agent, args, env, signal, say, lang });
-      if (after === 'listen') agent.transition('WAIT');
+      if (after === 'listen') agent.listen();
     } catch (err) {
       say(t(lang, 'cmd.failed', { name, error: (err as Error).message }));
-      agent.transition('WAIT');
+      agent.listen();
     }
     return true;
   };

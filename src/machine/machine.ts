@@ -78,18 +78,17 @@ export class IllegalTransitionError extends Error {
   }
 }
 
-/** The state the table sends `state` to on `event`, or undefined when it is not allowed. */
-export function tryNext(state: MachineState, event: MachineEvent): MachineState | undefined {
-  return TRANSITIONS[state][event];
-}
-
-/** Like `tryNext`, but an event the table does not allow throws. */
+/**
+ * The state the table sends `state` to on `event`. An event the table does not allow throws
+ * `IllegalTransitionError`: a caller that may legitimately try an event that does not apply
+ * asks `can()` first, so no move is ever dropped silently.
+ */
 export function next(state: MachineState, event: MachineEvent): MachineState {
-  const to = tryNext(state, event);
+  const to = TRANSITIONS[state][event];
   if (to === undefined) throw new IllegalTransitionError(state, event);
   return to;
 }
 
 export function can(state: MachineState, event: MachineEvent): boolean {
-  return tryNext(state, event) !== undefined;
+  return TRANSITIONS[state][event] !== undefined;
 }

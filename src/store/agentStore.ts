@@ -1,23 +1,50 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AgentEvent } from '../agent/events.js';
-import { initialViewState, reduce, type AgentViewState } from './reducer.js';
+import { IllegalTransitionError, type MachineEvent } from '../machine/machine.js';
+import {
+  illegalTransitionText,
+  machineMove,
+  reportIllegalTransitions,
+  type StateChange,
+} from './machineSlice.js';
+import { addNotice, initialViewState, reduce, type AgentViewState } from './reducer.js';
 
 export interface AgentStoreState extends AgentViewState {
   /** Applies one agent event through the reducer. The agent is the only caller. */
   apply(event: AgentEvent): void;
+  /**
+   * Moves the machine by the transition table: the only writer of `machine` and of the pause
+   * reason that comes with it. Returns the `state_changed` event for the caller to emit to its
+   * listeners. An event the table forbids throws `IllegalTransitionError`; in a production
+   * build it is reported as a warn notice naming the state and the event instead, the machine
+   * stays where it was, and the result is undefined.
+   */
+  dispatch(event: MachineEvent, reason?: string): StateChange | undefined;
 }
 
 export type AgentStore = StoreApi<AgentStoreState>;
 
 /**
  * A fresh vanilla store per agent (and per test). It holds the machine state and all that
- * the screen shows, and changes only through `apply(event)`.
+ * the screen shows; the machine changes only through `dispatch`, the rest through `apply`.
  */
 export function createAgentStore(init: Partial<AgentViewState> = {}): AgentStore {
   return createStore<AgentStoreState>()((set, get) => ({
     ...initialViewState(init),
     apply(event) {
-      set(reduce(get(), event));
+      const patch = reduce(get(), event, Date.now());
+      if (Object.keys(patch).length > 0) set(patch);
+    },
+    dispatch(event, reason) {
+      try {
+        const { change, patch } = machineMove(get(), event, reason);
+        set(patch);
+        return change;
+      } catch (err) {
+        if (!(err instanceof IllegalTransitionError) || !reportIllegalTransitions()) throw err;
+        set(addNotice(get(), 'warn', illegalTransitionText(err), Date.now()));
+        return undefined;
+      }
     },
   }));
 }

@@ -103,13 +103,15 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
   };
 }
 
-let noticeId = 0;
-function addNotice(
-  state: AgentViewState,
+/** A notice appended (the oldest dropped past the cap); ids count up within the store. */
+export function addNotice(
+  state: Pick<AgentViewState, 'notices'>,
   level: Notice['level'],
   text: string,
+  at: number,
 ): Partial<AgentViewState> {
-  const notice: Notice = { id: ++noticeId, level, text, at: Date.now() };
+  const id = (state.notices.at(-1)?.id ?? 0) + 1;
+  const notice: Notice = { id, level, text, at };
   return { notices: [...state.notices.slice(-(MAX_NOTICES - 1)), notice] };
 }
 
@@ -126,24 +128,24 @@ function upsertTool(log: readonly ToolLogEntry[], entry: ToolLogEntry): ToolLogE
   return grown.length > MAX_TOOL_LOG ? grown.slice(grown.length - MAX_TOOL_LOG) : grown;
 }
 
-/** The only place agent events become state. Pure: returns the changed fields. */
-export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentViewState> {
+type Reducer<E extends AgentEvent['type']> = (
+  state: AgentViewState,
+  event: Extract<AgentEvent, { type: E }>,
+  now: number,
+) => Partial<AgentViewState>;
+
+type TurnEvent =
+  | 'turn_start'
+  | 'request_start'
+  | 'reasoning_delta'
+  | 'text_delta'
+  | 'usage'
+  | 'message_added'
+  | 'turn_end';
+
+/** A turn as it streams: live text, usage, saved messages, its trace at the end. */
+const reduceTurn: Reducer<TurnEvent> = (state, event) => {
   switch (event.type) {
-    case 'state_changed':
-      return {
-        machine: event.to,
-        pauseReason:
-          event.event === 'AUTO_PAUSE'
-            ? (event.reason ?? state.pauseReason)
-            : event.to === 'PAUSED'
-              ? state.pauseReason
-              : undefined,
-        ...(event.to !== 'AWAITING_APPROVAL' ? { approval: undefined } : {}),
-      };
-    case 'history_loaded':
-      return { messages: event.messages.slice() };
-    case 'messages_replaced':
-      return { messages: event.messages.slice() };
     case 'turn_start':
       return {
         turnId: event.turnId,
@@ -165,18 +167,37 @@ export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentV
         sessionCachedTokens: state.sessionCachedTokens + (event.usage.cachedPromptTokens ?? 0),
         lastCachedTokens: event.usage.cachedPromptTokens ?? 0,
       };
-    case 'message_added': {
-      const m = event.message;
-      const patch: Partial<AgentViewState> = { messages: [...state.messages, m] };
-      if (m.role === 'assistant') {
-        patch.liveReply = '';
-        patch.liveReasoning = '';
-        patch.lastReasoning = m.reasoning ?? state.lastReasoning;
-        patch.streaming = false;
-      }
-      if (m.role === 'user') patch.cycle = 0;
-      return patch;
-    }
+    case 'message_added':
+      return messageAdded(state, event.message);
+    case 'turn_end':
+      return {
+        streaming: false,
+        toolsRunning: 0,
+        // A reply that was only [WAIT] is not stored: nothing of it stays on screen either.
+        liveReply: '',
+        traces: [...state.traces.slice(-(MAX_TRACES - 1)), event.trace],
+      };
+  }
+};
+
+function messageAdded(state: AgentViewState, m: HistoryMessage): Partial<AgentViewState> {
+  const patch: Partial<AgentViewState> = { messages: [...state.messages, m] };
+  if (m.role === 'assistant') {
+    patch.liveReply = '';
+    patch.liveReasoning = '';
+    patch.lastReasoning = m.reasoning ?? state.lastReasoning;
+    patch.streaming = false;
+  }
+  if (m.role === 'user') patch.cycle = 0;
+  return patch;
+}
+
+/** The tool log and the approval prompt. */
+const reduceTools: Reducer<'tool_start' | 'tool_end' | 'approval_request' | 'approval_resolved'> = (
+  state,
+  event,
+) => {
+  switch (event.type) {
     case 'tool_start':
       return {
         toolLog: upsertTool(state.toolLog, event.entry),
@@ -191,41 +212,88 @@ export function reduce(state: AgentViewState, event: AgentEvent): Partial<AgentV
       return { approval: event.request };
     case 'approval_resolved':
       return { approval: undefined };
-    case 'turn_end':
-      return {
-        streaming: false,
-        toolsRunning: 0,
-        // A reply that was only [WAIT] is not stored: nothing of it stays on screen either.
-        liveReply: '',
-        traces: [...state.traces.slice(-(MAX_TRACES - 1)), event.trace],
-      };
+  }
+};
+
+type StatusEvent =
+  | 'error'
+  | 'notice'
+  | 'scheduled'
+  | 'settings_changed'
+  | 'budget'
+  | 'files_changed'
+  | 'exit_requested';
+
+/** What the status bar and the notices show. */
+const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
+  switch (event.type) {
     case 'error':
-      return { ...addNotice(state, 'error', event.error.message), streaming: false };
+      return { ...addNotice(state, 'error', event.error.message, now), streaming: false };
     case 'notice':
-      return addNotice(state, event.level, event.text);
+      return addNotice(state, event.level, event.text, now);
     case 'scheduled':
       return { nextTurnAt: event.at };
     case 'settings_changed':
-      return {
-        ...(event.model !== undefined ? { model: event.model } : {}),
-        ...(event.persona !== undefined ? { persona: event.persona } : {}),
-        ...(event.contextWindow !== undefined ? { contextWindow: event.contextWindow } : {}),
-        ...(event.maxCycles !== undefined ? { maxCycles: event.maxCycles } : {}),
-        ...(event.budgetPerHour !== undefined ? { budgetPerHour: event.budgetPerHour } : {}),
-        ...(event.budgetPerDay !== undefined ? { budgetPerDay: event.budgetPerDay } : {}),
-      };
+      return settingsChanged(event);
     case 'budget':
       return {
         budgetUsed: event.usedLastHour,
         ...(event.usedLastDay !== undefined ? { budgetUsedDay: event.usedLastDay } : {}),
       };
-    case 'cycle_recorded':
-      return { ledger: [...state.ledger.slice(-(MAX_LEDGER - 1)), event.record] };
-    case 'ledger_loaded':
-      return { ledger: event.records.slice(-MAX_LEDGER) };
     case 'files_changed':
       return { filesChanged: event.count };
     case 'exit_requested':
       return { exitRequested: true };
+  }
+};
+
+function settingsChanged(
+  event: Extract<AgentEvent, { type: 'settings_changed' }>,
+): Partial<AgentViewState> {
+  return {
+    ...(event.model !== undefined ? { model: event.model } : {}),
+    ...(event.persona !== undefined ? { persona: event.persona } : {}),
+    ...(event.contextWindow !== undefined ? { contextWindow: event.contextWindow } : {}),
+    ...(event.maxCycles !== undefined ? { maxCycles: event.maxCycles } : {}),
+    ...(event.budgetPerHour !== undefined ? { budgetPerHour: event.budgetPerHour } : {}),
+    ...(event.budgetPerDay !== undefined ? { budgetPerDay: event.budgetPerDay } : {}),
+  };
+}
+
+/**
+ * The only place agent events become state. Pure: returns the changed fields (`now` stamps
+ * a notice). The machine is not written here: `state_changed` reports a move the store's
+ * `dispatch` has already made, so it changes nothing.
+ */
+export function reduce(
+  state: AgentViewState,
+  event: AgentEvent,
+  now: number,
+): Partial<AgentViewState> {
+  switch (event.type) {
+    case 'state_changed':
+      return {};
+    case 'history_loaded':
+    case 'messages_replaced':
+      return { messages: event.messages.slice() };
+    case 'cycle_recorded':
+      return { ledger: [...state.ledger.slice(-(MAX_LEDGER - 1)), event.record] };
+    case 'ledger_loaded':
+      return { ledger: event.records.slice(-MAX_LEDGER) };
+    case 'turn_start':
+    case 'request_start':
+    case 'reasoning_delta':
+    case 'text_delta':
+    case 'usage':
+    case 'message_added':
+    case 'turn_end':
+      return reduceTurn(state, event, now);
+    case 'tool_start':
+    case 'tool_end':
+    case 'approval_request':
+    case 'approval_resolved':
+      return reduceTools(state, event, now);
+    default:
+      return reduceStatus(state, event, now);
   }
 }

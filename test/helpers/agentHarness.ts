@@ -63,6 +63,8 @@ export async function createHarness(
     alwaysOn?: AgentParts['alwaysOn'];
     /** Config fields on top of the defaults (e.g. an `apiKey` the redactor must hide). */
     config?: Partial<Config>;
+    /** Finishes a crash record (the first turn's RESTORE); default: none to finish. */
+    restore?: AgentParts['restore'];
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedServer());
@@ -109,6 +111,7 @@ export async function createHarness(
     initialState: opts.initialState ?? 'AWAITING_INPUT',
     alwaysOn: { idleSkip: false, ...opts.alwaysOn },
     reminders,
+    ...(opts.restore ? { restore: opts.restore } : {}),
   });
   return {
     agent,

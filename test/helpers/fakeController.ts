@@ -1,6 +1,6 @@
 /**
  * A small stand-in for the agent, for screen tests: a real store (`createAgentStore`) fed
- * through `apply(event)`, machine moves taken from the real transition table, and a record
+ * through `apply(event)`, machine moves made by its `dispatch` (the real table), and a record
  * of every call the screen made.
  */
 import { makeMessage } from '../../src/core/messages.js';
@@ -10,7 +10,7 @@ import type {
   ApprovalRequest,
   ToolLogEntry,
 } from '../../src/agent/events.js';
-import { tryNext, type MachineEvent } from '../../src/machine/machine.js';
+import { can, type MachineEvent } from '../../src/machine/machine.js';
 import { createAgentStore, type AgentStore } from '../../src/store/agentStore.js';
 import type { AgentViewState } from '../../src/store/reducer.js';
 
@@ -45,14 +45,13 @@ export interface FakeController {
 export function createFakeController(init: Partial<AgentViewState> = {}): FakeController {
   const store = createAgentStore({ model: 'test-model', persona: 'explorer', ...init });
   const emit = (event: AgentEvent): void => store.getState().apply(event);
+  // The store's dispatch is the one writer of the machine, as for the real agent.
   const move = (event: MachineEvent, reason?: string): void => {
-    const from = store.getState().machine;
-    const to = tryNext(from, event);
-    if (to === undefined) throw new Error(`fake controller: ${event} not allowed in ${from}`);
-    emit({ type: 'state_changed', from, to, event, ...(reason ? { reason } : {}) });
+    const change = store.getState().dispatch(event, reason);
+    if (change) emit(change);
   };
   const tryMove = (event: MachineEvent): boolean => {
-    if (tryNext(store.getState().machine, event) === undefined) return false;
+    if (!can(store.getState().machine, event)) return false;
     move(event);
     return true;
   };

@@ -142,7 +142,8 @@ describe('kill -9 during a reply of 40 tool calls', () => {
       const env = { COGITO_API_KEY: 'k', COGITO_BASE_URL: server.url, COGITO_MODEL: model };
       await runAndKill(ws, home, env, results);
 
-      // Restart: createApp finishes the crash record before any turn.
+      // Restart: the first turn's RESTORE finishes the crash record (here a read-only
+      // command's turn, so the tree is checked before anything else changes it).
       const made = await createApp({
         flags: { home, workspace: ws },
         env,
@@ -151,6 +152,9 @@ describe('kill -9 during a reply of 40 tool calls', () => {
       if (!made.ok) throw new Error(made.message);
       const app = made.app;
       try {
+        app.agent.start();
+        app.agent.submit('/changes');
+        await waitForStore(app.agent.store, (s) => s.traces.length > 0, 'the first turn', 20_000);
         const history = historyOf(home);
         const replyAt = history.findIndex((m) => m.calls === CALLS);
         expect(replyAt, `run ${run}: the reply is in the history`).toBeGreaterThan(-1);
@@ -164,7 +168,6 @@ describe('kill -9 during a reply of 40 tool calls', () => {
             /^\[RESULT .*\] ok/,
           );
         }
-        app.agent.start();
         app.agent.submit('/undo all');
         await waitForStore(
           app.agent.store,

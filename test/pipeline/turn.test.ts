@@ -122,10 +122,11 @@ describe('runTurn', () => {
 
   it('a command short-cuts from COMMAND to DONE, without a model call or a save', async () => {
     let called = false;
-    const r = await turn(
-      { runCommand: async () => true, provider: () => ((called = true), scripted([])) },
-      { command: '/help' },
-    );
+    const r = await turn({
+      takeInput: () => ({ command: '/help', messages: [] }),
+      runCommand: async () => true,
+      provider: () => ((called = true), scripted([])),
+    });
     expect(r.outcome).toBe('command');
     expect(phasesOf(r)).toEqual(['RESTORE:next', 'COMPACT:next', 'COMMAND:shortcut']);
     expect(called).toBe(false);
@@ -139,7 +140,10 @@ describe('runTurn', () => {
       const over: Partial<TurnDeps> = {};
       if (where === 'RESTORE') controller.abort();
       if (where === 'COMPACT') over.compact = async () => abort();
-      if (where === 'COMMAND') over.runCommand = async () => (abort(), false);
+      if (where === 'COMMAND') {
+        over.takeInput = () => ({ command: '/x', messages: [] });
+        over.runCommand = async () => (abort(), false);
+      }
       if (where === 'BUILD') over.buildRequest = () => (abort(), { messages: [], promptTokens: 0 });
       if (where === 'RUN')
         over.provider = () =>
@@ -151,7 +155,7 @@ describe('runTurn', () => {
             ],
             (i) => i === 1 && abort(),
           );
-      const r = await turn(over, where === 'COMMAND' ? { command: '/x' } : {});
+      const r = await turn(over);
       expect(r.outcome).toBe('aborted');
       const seq = phasesOf(r);
       expect(seq.slice(-2)).toEqual(['SAVE:next', 'RESPOND:next']);
@@ -183,6 +187,69 @@ describe('runTurn', () => {
       'SAVE:next',
       'RESPOND:next',
     ]);
+  });
+
+  it('RESTORE finishes the crash record first, then saves the queued user messages before BUILD', async () => {
+    const order: string[] = [];
+    let built: string[] = [];
+    const r = await turn({
+      recover: async () => void order.push('recover'),
+      takeInput: () => (order.push('take'), { messages: ['one', 'two'] }),
+      buildRequest: (h) => {
+        built = h.map((m) => m.content);
+        return { messages: [{ role: 'user', content: 'hi' }], promptTokens: 1 };
+      },
+    });
+    expect(r.outcome).toBe('ok');
+    expect(order).toEqual(['recover', 'take']);
+    expect(built).toEqual(['one', 'two']);
+    // The user's messages, then the reply: one saver writes them all, in history order.
+    expect(history.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'one'],
+      ['user', 'two'],
+      ['assistant', 'hello'],
+    ]);
+    expect(events.filter((e) => e.type === 'message_added')).toHaveLength(3);
+  });
+
+  it('a crash record that cannot be finished fails RESTORE: no request is built', async () => {
+    let built = false;
+    const r = await turn({
+      recover: async () => {
+        throw new Error('journal unreadable');
+      },
+      buildRequest: () => ((built = true), { messages: [], promptTokens: 0 }),
+    });
+    expect(phasesOf(r)).toEqual(['RESTORE:error', 'SAVE:next', 'RESPOND:next']);
+    expect(r.error?.message).toMatch(/RESTORE failed: journal unreadable/);
+    expect(built).toBe(false);
+  });
+
+  it('RESPOND decides inside the pipeline, after SAVE, and its report is the turn result', async () => {
+    let seen: { outcome: string; reply: string; saved: number } | undefined;
+    const r = await turn({
+      respond: (facts) => {
+        seen = { outcome: facts.outcome, reply: facts.reply, saved: history.length };
+        return { failed: true, retryAfterMs: 5 };
+      },
+    });
+    expect(seen).toEqual({ outcome: 'ok', reply: 'hello', saved: 1 });
+    expect(r.report).toEqual({ failed: true, retryAfterMs: 5 });
+    expect(phasesOf(r).at(-1)).toBe('RESPOND:next');
+  });
+
+  it('the turn counts its own tokens: reported usage, or the estimate', async () => {
+    const reported = await turn({
+      provider: () =>
+        scripted([
+          { type: 'text_delta', text: 'hi' },
+          { type: 'usage', usage: { promptTokens: 40, completionTokens: 2, totalTokens: 42 } },
+          { type: 'done', reason: 'stop' },
+        ]),
+    });
+    expect(reported.tokens).toEqual({ total: 42, context: 40 });
+    // No usage from the server: the estimate (prompt 1 + 'hello' counted as 5).
+    expect((await turn()).tokens).toEqual({ total: 6, context: 1 });
   });
 
   it('a provider error keeps the partial reply, marked failed, and reports the error', async () => {

@@ -15,18 +15,12 @@ const entry = (id: number, status: ToolLogEntry['status'] = 'running'): ToolLogE
 });
 
 describe('the store reduces agent events', () => {
-  it('machine state and the pause reason', () => {
+  it('machine state and the pause reason (written by dispatch)', () => {
     const store = createAgentStore({ machine: 'THINKING' });
-    const { apply } = store.getState();
-    apply({
-      type: 'state_changed',
-      from: 'THINKING',
-      to: 'PAUSED',
-      event: 'AUTO_PAUSE',
-      reason: 'cycle limit',
-    });
+    const { dispatch } = store.getState();
+    dispatch('AUTO_PAUSE', 'cycle limit');
     expect(store.getState()).toMatchObject({ machine: 'PAUSED', pauseReason: 'cycle limit' });
-    apply({ type: 'state_changed', from: 'PAUSED', to: 'THINKING', event: 'RESUME' });
+    dispatch('RESUME');
     expect(store.getState()).toMatchObject({ machine: 'THINKING', pauseReason: undefined });
   });
 
@@ -91,7 +85,7 @@ describe('the store reduces agent events', () => {
 
   it('an approval request shows until answered or the machine moves on', () => {
     const store = createAgentStore({ machine: 'AWAITING_APPROVAL' });
-    const { apply } = store.getState();
+    const { apply, dispatch } = store.getState();
     const request = {
       id: 1,
       tool: 'delete',
@@ -101,12 +95,7 @@ describe('the store reduces agent events', () => {
     };
     apply({ type: 'approval_request', request });
     expect(store.getState().approval).toEqual(request);
-    apply({
-      type: 'state_changed',
-      from: 'AWAITING_APPROVAL',
-      to: 'AWAITING_INPUT',
-      event: 'INTERRUPT',
-    });
+    dispatch('INTERRUPT');
     expect(store.getState().approval).toBeUndefined();
   });
 

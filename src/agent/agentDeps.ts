@@ -1,0 +1,68 @@
+import type { Lang } from '../i18n/messages.js';
+import type { RecoveryReport } from '../journal/recover.js';
+import type { TokenCounter } from '../memory/tokenCounter.js';
+import type { HistoryPort } from '../pipeline/turn.js';
+import type { Provider } from '../providers/types.js';
+import type { BackoffSettings } from '../scheduler/backoff.js';
+import type { Timers } from '../scheduler/scheduler.js';
+import type { Reminders } from '../schedule/reminders.js';
+import type { AgentStore } from '../store/agentStore.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolKind } from '../tools/types.js';
+import type { Workspace } from '../tools/workspace.js';
+import type { Agent } from './agent.js';
+import type { ApprovalPolicy } from './toolRunner.js';
+
+export interface AgentSettings {
+  thinkIntervalMs: number;
+  maxAutonomousCycles: number;
+  tokenBudgetPerHour: number;
+  maxConsecutiveFailures: number;
+  backoff: BackoffSettings;
+  toolResultBudgetChars: number;
+  approval: Record<ToolKind, ApprovalPolicy>;
+  sendReasoningInHistory: boolean;
+  /** The model's context window in tokens; requests are fitted under it. */
+  contextWindow: number;
+  /** The language of what the agent says to the user (pause reasons, command output). */
+  lang: Lang;
+  /** pacing.maxIntervalMs: the longest rest between looks (default 30 minutes). */
+  maxIntervalMs?: number;
+  /** 0 = no daily budget (the default: none, for tests; the config has its own default). */
+  tokenBudgetPerDay?: number;
+  /** Tool calls run per reply at most; the rest come back as not run (default 25). */
+  maxToolCallsPerReply?: number;
+}
+
+/** A slash command handler, given the agent so it can act on it. */
+export type CommandRunner = (text: string, agent: Agent, signal: AbortSignal) => Promise<boolean>;
+
+export interface AgentDeps {
+  store: AgentStore;
+  provider: Provider;
+  registry: ToolRegistry;
+  workspace: Workspace;
+  history: HistoryPort;
+  settings: AgentSettings;
+  systemPrompt(): string;
+  commands?: CommandRunner;
+  /** The COMPACT phase: compresses the history when it is due (or always, when forced). */
+  compact?(agent: Agent, signal: AbortSignal, force: boolean): Promise<string | undefined>;
+  /**
+   * The first turn's RESTORE: finishes the crash record the last run left (half-made changes
+   * rolled back, lost results written to the history) before any request is built.
+   */
+  restore?(): Promise<RecoveryReport>;
+  counter?: TokenCounter;
+  /** API keys to remove from tool results (a key found in a file goes no further). */
+  secrets?: readonly string[];
+  timers?: Timers;
+  /** Watch the workspace and wake up on changes (`debounceMs` between batches). */
+  watch?: { debounceMs?: number };
+  /** The zero-token idle path's fingerprint of the workspace; default: a bounded tree walk. */
+  fingerprint?(): Promise<string>;
+  /** false: never skip a timer look (tests of other behaviour that want every cycle sent). */
+  idleSkip?: boolean;
+  /** The reminders the `remind` tool writes to (the `schedule` wake-up). */
+  reminders?: Reminders;
+}

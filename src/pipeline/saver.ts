@@ -1,0 +1,110 @@
+import { makeMessage, type HistoryMessage } from '../core/messages.js';
+import type { AgentEvent } from '../agent/events.js';
+import { callTextOf, type CallOutcome } from '../agent/toolRunner.js';
+import type { CallItem } from '../protocol/parser.js';
+import { resultMessage } from '../protocol/resultMessage.js';
+import type { TurnTrigger } from './phases.js';
+
+/** How the pipeline persists; `append` never throws and reports write failures. */
+export interface HistoryPort {
+  messages(): readonly HistoryMessage[];
+  append(message: HistoryMessage): { ok: true } | { ok: false; error: { message: string } };
+}
+
+/** The reply as the turn produced it, for the final save. */
+export interface ReplyToSave {
+  reply: string;
+  reasoning: string;
+  trigger: TurnTrigger;
+  cycle: number;
+  /** The user stopped it (marked interrupted) or a failure cut it short (marked failed). */
+  interrupted: boolean;
+  failed: boolean;
+}
+
+/**
+ * Every message of a turn is written here, in history order, and shown as it is written:
+ * the user's messages (RESTORE, before the request is built, so a crash keeps them), the
+ * reply ahead of its tools and each result as its call finishes (RUN: the crash record), and
+ * the reply or the results an interrupt kept from running (SAVE).
+ */
+export class TurnSaver {
+  /** The reply's id once it is saved ahead of its tools. */
+  private replyId: string | undefined;
+  /** Indices of the calls whose results are saved. */
+  private readonly results = new Set<number>();
+  /** Why the last failed write failed: the agent pauses on it. */
+  failed: string | undefined;
+
+  constructor(
+    private readonly history: HistoryPort,
+    private readonly emit: (event: AgentEvent) => void,
+  ) {}
+
+  /** The user's messages; a write failure is reported at once (the turn still answers them). */
+  userMessages(texts: readonly string[]): void {
+    for (const text of texts) {
+      const message = makeMessage('user', text);
+      const res = this.history.append(message);
+      this.emit({ type: 'message_added', message });
+      if (!res.ok) {
+        this.emit({ type: 'error', error: { kind: 'history_write', message: res.error.message } });
+      }
+    }
+  }
+
+  /**
+   * The crash record's first half: the reply, with the number of its calls, is saved before
+   * its first tool runs. Returns its id, which the change journal groups the calls' changes by.
+   */
+  replyAhead(reply: string, reasoning: string, calls: number): string {
+    const assistant = makeMessage('assistant', reply, {
+      ...(reasoning ? { reasoning } : {}),
+      calls,
+    });
+    this.persist(assistant);
+    this.replyId = assistant.id;
+    return assistant.id;
+  }
+
+  /** Whether the reply went ahead of its tools (then SAVE only completes its results). */
+  get replySaved(): boolean {
+    return this.replyId !== undefined;
+  }
+
+  /** The second half: each result is saved as its call finishes, with the call's index. */
+  result(index: number, outcome: CallOutcome, through = index): void {
+    for (let i = index; i <= through; i++) this.results.add(i);
+    this.persist(resultMessage(outcome, index));
+  }
+
+  /**
+   * Calls the interrupt kept from running still get a result, so the record is complete and
+   * the next start does not mistake them for calls a crash cut off.
+   */
+  notRunResults(items: readonly CallItem[]): void {
+    for (const [index, item] of items.entries()) {
+      if (this.results.has(index)) continue;
+      const body = 'aborted: not run, the turn was interrupted before this call';
+      this.result(index, { call: callTextOf(item), ok: false, body, truncatedChars: 0 });
+    }
+  }
+
+  /** A reply without calls, saved whole once the turn has ended. */
+  reply(r: ReplyToSave): void {
+    const assistant = makeMessage('assistant', r.reply, {
+      ...(r.reasoning ? { reasoning: r.reasoning } : {}),
+      ...(r.interrupted ? { interrupted: true } : {}),
+      ...(r.failed ? { failed: true } : {}),
+      ...(r.trigger === 'timer' ? { cycle: r.cycle } : {}),
+    });
+    this.persist(assistant);
+  }
+
+  private persist(message: HistoryMessage): void {
+    const res = this.history.append(message);
+    // The message is still shown and kept in memory; the agent pauses on a write failure.
+    if (!res.ok) this.failed = res.error.message;
+    this.emit({ type: 'message_added', message });
+  }
+}

@@ -94,6 +94,10 @@ export function openSession(io: SessionIo): ScreenSession {
   };
 
   terminal.enter();
+  // Raw at once, not when the first tree's input hook mounts (after its first frame): a key
+  // typed in between would be echoed by the terminal onto a row the frame writer never
+  // repaints (bench/tornFrames.ts saw it on the key-hint row).
+  terminal.holdRawMode();
   // Leaves the screen with mouse reporting and bracketed paste off and the cursor shown.
   stack.defer('the terminal modes', () => terminal.restore());
   stack.defer('the frame writer', () => frames.close());

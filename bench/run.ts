@@ -3,7 +3,7 @@
  *
  *   npm run bench                 full run (~5 minutes on 2 cores); results in bench/results/
  *   npm run bench -- --quick      fewer samples, shorter stream; results in bench/results/tmp/
- *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, memory, history, safety, journal, mcp)
+ *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, reply, tornFrames, memory, history, safety, journal, mcp)
  */
 import { echo } from './echo.js';
 import { history } from './history.js';
@@ -24,6 +24,7 @@ import {
 } from './lib/report.js';
 import { send } from './send.js';
 import { startup } from './startup.js';
+import { tornFrames } from './tornFrames.js';
 
 const ALL: Bench[] = [
   startup,
@@ -33,6 +34,7 @@ const ALL: Bench[] = [
   send,
   render,
   reply,
+  tornFrames,
   memory,
   history,
   safety,

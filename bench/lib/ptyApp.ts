@@ -7,14 +7,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monoNow } from './clock.js';
+import { OutputLog } from './outputLog.js';
 
 const HELPER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pty.py');
-
-/** One read from the terminal: when it arrived and what it held. */
-export interface Chunk {
-  t: number;
-  data: string;
-}
 
 export interface PtyOptions {
   cols?: number;
@@ -23,20 +18,13 @@ export interface PtyOptions {
   cwd?: string;
 }
 
-/** Removes colour and cursor escape sequences, leaving the text a person would read. */
-export function stripAnsi(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-Z\\-_]/g, '');
-}
+export { stripAnsi, type Chunk } from './outputLog.js';
 
-export class PtyApp {
+export class PtyApp extends OutputLog {
   /** CLOCK_MONOTONIC ms just before the fork. */
   spawnedAt = 0;
   pid = 0;
-  readonly chunks: Chunk[] = [];
-  exitCode: number | undefined;
   private readonly child: ChildProcessWithoutNullStreams;
-  private readonly waiters = new Set<() => void>();
   private readonly sent = new Map<number, (t: number) => void>();
   private nextId = 1;
   private buffered = '';
@@ -45,6 +33,7 @@ export class PtyApp {
   private readonly exited: Promise<number>;
 
   constructor(cmd: string[], opts: PtyOptions) {
+    super();
     this.child = spawn(
       'python3',
       [HELPER, String(opts.cols ?? 100), String(opts.rows ?? 30), '--', ...cmd],
@@ -74,7 +63,7 @@ export class PtyApp {
           onStart();
         } else if (msg.o !== undefined) {
           const bytes = Buffer.from(msg.o, 'base64');
-          this.chunks.push({ t: msg.t!, data: this.decoder.decode(bytes, { stream: true }) });
+          this.record(msg.t!, this.decoder.decode(bytes, { stream: true }));
         } else if (msg.sent !== undefined) {
           this.sent.get(msg.sent)?.(msg.t!);
           this.sent.delete(msg.sent);
@@ -83,11 +72,11 @@ export class PtyApp {
           onExit(msg.exit);
         }
       }
-      for (const w of [...this.waiters]) w();
+      this.wake();
     });
     this.child.on('close', () => {
       if (this.exitCode === undefined) onExit((this.exitCode = -1));
-      for (const w of [...this.waiters]) w();
+      this.wake();
     });
   }
 
@@ -108,62 +97,6 @@ export class PtyApp {
   signal(sig: NodeJS.Signals): void {
     const n = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGHUP: 1 }[sig as string] ?? 15;
     this.child.stdin.write(`${JSON.stringify({ signal: n })}\n`);
-  }
-
-  /** Everything written so far (with escape sequences). */
-  text(from = 0): string {
-    let s = '';
-    for (let i = from; i < this.chunks.length; i++) s += this.chunks[i]!.data;
-    return s;
-  }
-
-  /**
-   * Resolves with the chunk at which `predicate`, given all output from chunk `from` on
-   * (escape sequences stripped unless `raw`), first holds.
-   */
-  waitFor(
-    predicate: (text: string) => boolean,
-    what: string,
-    opts: { from?: number; timeoutMs?: number; raw?: boolean } = {},
-  ): Promise<{ index: number; t: number }> {
-    const from = opts.from ?? 0;
-    let acc = '';
-    let scanned = from;
-    return new Promise((resolve, reject) => {
-      const check = (): boolean => {
-        while (scanned < this.chunks.length) {
-          const c = this.chunks[scanned]!;
-          acc += c.data;
-          scanned += 1;
-          if (predicate(opts.raw ? acc : stripAnsi(acc))) {
-            resolve({ index: scanned - 1, t: c.t });
-            return true;
-          }
-        }
-        if (this.exitCode !== undefined) {
-          reject(new Error(`${what}: the program exited (${this.exitCode}) first`));
-          return true;
-        }
-        return false;
-      };
-      if (check()) return;
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        const tail = stripAnsi(acc).slice(-1500);
-        reject(
-          new Error(
-            `${what}: not seen after ${opts.timeoutMs ?? 20_000} ms. Last output:\n${tail}`,
-          ),
-        );
-      }, opts.timeoutMs ?? 20_000);
-      const waiter = (): void => {
-        if (check()) {
-          clearTimeout(timer);
-          this.waiters.delete(waiter);
-        }
-      };
-      this.waiters.add(waiter);
-    });
   }
 
   /** Waits for the program to end (sending `sig` first when given); resolves with its code. */

@@ -39,13 +39,6 @@ export interface TuiOptions {
   prepare?(home: BenchHome): void | Promise<void>;
 }
 
-/** Index of the first chunk written at or after time `t`. */
-export function chunkIndexAfter(app: PtyApp, t: number): number {
-  let i = app.chunks.length;
-  while (i > 0 && app.chunks[i - 1]!.t >= t) i -= 1;
-  return i;
-}
-
 export async function startTui(opts: TuiOptions = {}): Promise<Tui> {
   const server = opts.server ?? (await startScriptedServer());
   const home = makeHome(server.url, opts.config ?? {});
@@ -59,7 +52,7 @@ export async function startTui(opts: TuiOptions = {}): Promise<Tui> {
   await app.ready();
   const waitForText = async (label: string, after: number, timeoutMs = 20_000): Promise<number> => {
     const res = await app.waitFor((s) => s.includes(label), `"${label}" on screen`, {
-      from: chunkIndexAfter(app, after),
+      from: app.indexAfter(after),
       timeoutMs,
     });
     return res.t;

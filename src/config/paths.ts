@@ -98,17 +98,24 @@ export interface AppPaths {
   persona: string;
   /** Downloaded GGUF models (`--download-model`, the wizard's Private choice). */
   models: string;
+  /** Where `/export` writes transcripts (inside the runtime data). */
+  exports: string;
+  /** `--debug` logs, one file per day (inside the runtime data). */
+  logs: string;
 }
 
 /** The locations Cogito reads and writes inside `home`. */
 export function appPaths(home: string): AppPaths {
+  const data = path.join(home, 'data');
   return {
     home,
     config: path.join(home, 'config.json'),
-    data: path.join(home, 'data'),
+    data,
     personas: path.join(home, 'personas'),
     persona: path.join(home, 'persona.md'),
     models: path.join(home, 'models'),
+    exports: path.join(data, 'exports'),
+    logs: path.join(data, 'logs'),
   };
 }
 

@@ -77,6 +77,8 @@ describe('app home', () => {
         personas: '/h/personas',
         persona: '/h/persona.md',
         models: '/h/models',
+        exports: '/h/data/exports',
+        logs: '/h/data/logs',
       });
     } finally {
       await rm(cwd, { recursive: true, force: true });

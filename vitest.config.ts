@@ -14,8 +14,9 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: 'forks',
     // Ink renders only the last frame when it believes it runs in CI (it reads CI at import
-    // time); the screen tests need the frames a terminal user sees, CI or not.
-    env: { CI: 'false', CONTINUOUS_INTEGRATION: 'false' },
+    // time); the screen tests need the frames a terminal user sees, CI or not. The real
+    // value goes on as COGITO_TEST_CI, for tests that must fail rather than skip under CI.
+    env: { CI: 'false', CONTINUOUS_INTEGRATION: 'false', COGITO_TEST_CI: process.env.CI ?? '' },
     projects: [
       {
         extends: true,

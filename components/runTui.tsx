@@ -1,10 +1,14 @@
 /**
- * The full-screen app: on first run (or with --setup) the setup wizard, then the agent's
- * screen. Both live in one stay in the alternate screen, entered once and restored exactly
- * once on every exit path (quit, Ctrl+C, SIGTERM, SIGHUP, a crash).
+ * The full-screen app's root: on first run (or with --setup) the setup wizard, then the
+ * agent's screen. Both are shown in one stay in the alternate screen, entered once and
+ * restored exactly once on every exit path (quit, Ctrl+C, SIGTERM, SIGHUP, a crash).
+ * Whatever the run starts (the screen, the app) registers its stop on one disposer stack,
+ * closed when the run ends however it ends; quitting is one `exit` handed to both the
+ * screen and the app.
  */
 import React from 'react';
 import type { AppOptions } from '../src/app/createApp.js';
+import { DisposerStack, stopFailureLine, type StopFailure } from '../src/app/disposers.js';
 import type { ForeignSession } from '../src/app/openSession.js';
 import type { CliFlags } from '../src/cli/args.js';
 import { resolveLanguage, t, type Lang } from '../src/i18n/messages.js';
@@ -21,7 +25,8 @@ export interface TuiApp {
   agent: AgentController & AgentLoop & { notice?(text: string, level?: 'info' | 'warn'): void };
   config: { workspace: string; language: Lang | 'auto'; mouse?: boolean };
   warnings: readonly string[];
-  close(): Promise<void>;
+  /** Stops the app; resolves with the stops that failed (reported on stderr). */
+  close(): Promise<readonly StopFailure[] | void>;
 }
 
 export type TuiAppResult =
@@ -56,10 +61,13 @@ function describe(err: unknown, debug: boolean): string {
   return String(err);
 }
 
-async function within(p: Promise<unknown>, ms: number): Promise<void> {
+/** `p`'s value, or undefined when it rejects or takes longer than `ms`. */
+async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([p.catch(() => undefined), new Promise((r) => (timer = setTimeout(r, ms)))]);
+  const late = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)));
+  const value = await Promise.race([p.catch(() => undefined), late]);
   clearTimeout(timer);
+  return value;
 }
 
 async function realPrepare(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<SetupPlan> {
@@ -70,103 +78,196 @@ async function realServices(plan: Extract<SetupPlan, { run: true }>): Promise<Se
   return (await import('../src/setup/services.js')).createSetupServices({ home: plan.home });
 }
 
-/** Runs the full-screen app until it quits; resolves with the process exit code. */
-export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<number> {
+/**
+ * One run of the screen: its streams, the language of its messages, the screen session
+ * (entered on first use) and the disposer stack that everything started registers on.
+ */
+interface TuiRun {
+  readonly stdin: NodeJS.ReadStream;
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WritableStream;
+  readonly env: NodeJS.ProcessEnv;
+  /** Before the app's config is known, the wizard's or the environment's; then the app's. */
+  lang: Lang;
+  readonly root: DisposerStack;
+  /** Whether the screen session has been entered. */
+  readonly entered: boolean;
+  /** The screen session, entered on first use; ending it is on the root stack. */
+  screen(): ScreenSession;
+  isTerminal(): boolean;
+  /** The one quit: ends the screen at once (the terminal comes back); `runTui` then closes the stack. */
+  exit(code: number): void;
+  /** The code `exit` was called with, if it was. */
+  readonly exitedWith: number | undefined;
+}
+
+function startRun(flags: CliFlags, deps: TuiDeps, lang: Lang): TuiRun {
   const stdin = deps.stdin ?? process.stdin;
   const stdout = deps.stdout ?? process.stdout;
   const stderr = deps.stderr ?? process.stderr;
+  let session: ScreenSession | undefined;
+  let exitedWith: number | undefined;
+  const run: TuiRun = {
+    stdin,
+    stdout,
+    stderr,
+    env: deps.env ?? process.env,
+    lang,
+    root: new DisposerStack((f) => stderr.write(stopFailureLine(f))),
+    get entered() {
+      return session !== undefined;
+    },
+    screen() {
+      if (session) return session;
+      const io: SessionIo = {
+        stdin,
+        stdout,
+        stderr,
+        proc: deps.proc ?? process,
+        describeCrash: (err) =>
+          t(run.lang, 'error.unexpected', { message: describe(err, flags.debug) }),
+      };
+      const opened = openSession(io);
+      run.root.defer('the screen', () => opened.end(0));
+      session = opened;
+      return opened;
+    },
+    isTerminal: () => Boolean(stdout.isTTY && stdin.isTTY),
+    exit(code) {
+      exitedWith ??= code;
+      session?.end(code);
+    },
+    get exitedWith() {
+      return exitedWith;
+    },
+  };
+  return run;
+}
+
+/** Runs the full-screen app until it quits; resolves with the process exit code. */
+export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<number> {
   const env = deps.env ?? process.env;
-  const create =
-    deps.createApp ??
-    (async (opts: AppOptions) => (await import('../src/app/createApp.js')).createApp(opts));
   const plan: SetupPlan = deps.prepareSetup
     ? deps.prepareSetup(flags, env)
     : deps.createApp
       ? { run: false }
       : await realPrepare(flags, env);
-
-  // The language for messages before the app's config is known (then the app's wins).
-  let lang: Lang = plan.run ? plan.answers.language : resolveLanguage('auto', env);
-  const io: SessionIo = {
-    stdin,
-    stdout,
-    stderr,
-    proc: deps.proc ?? process,
-    describeCrash: (err) => t(lang, 'error.unexpected', { message: describe(err, flags.debug) }),
-  };
-
-  let session: ScreenSession | undefined;
-  if (plan.run) {
-    if (!stdout.isTTY || !stdin.isTTY) {
-      stderr.write(`${t(lang, 'tui.notATerminal')}\n`);
-      return 2;
+  const run = startRun(
+    flags,
+    deps,
+    plan.run ? plan.answers.language : resolveLanguage('auto', env),
+  );
+  try {
+    if (plan.run) {
+      const code = await runWizard(run, deps, plan);
+      if (code !== undefined) return code;
     }
-    const services = deps.setupServices ? deps.setupServices(plan) : await realServices(plan);
-    session = openSession(io);
-    const shown = await session.show<SetupOutcome>((finish) => (
-      <SetupWizard
-        initial={plan.answers}
-        personas={plan.personas}
-        file={plan.file}
-        services={services}
-        onDone={finish}
-      />
-    ));
-    if (shown.ended) return shown.code;
-    if (!shown.value.saved) {
-      // Quit: nothing was written, and there is nothing to start.
-      session.end(0);
-      return 0;
-    }
-    lang = shown.value.answers.language;
-    session.between();
+    return await runApp(run, flags, deps, plan);
+  } finally {
+    // Normally the screen has ended already; this stops the app, and on an error the screen too.
+    await run.root.close();
   }
+}
 
-  // --session naming another workspace's session: the user decides, before anything starts.
-  const confirmSession = async (foreign: ForeignSession): Promise<boolean> => {
-    if (!stdout.isTTY || !stdin.isTTY) return false;
-    session ??= openSession(io);
-    const answer = await session.show<boolean>((finish) => (
-      <ConfirmSession session={foreign} lang={lang} onAnswer={finish} />
-    ));
-    if (answer.ended) return false;
-    session.between();
-    return answer.value;
-  };
-  const made = await create({ flags, env, confirmSession });
+/** The setup wizard; resolves with an exit code when the run ends there. */
+async function runWizard(
+  run: TuiRun,
+  deps: TuiDeps,
+  plan: Extract<SetupPlan, { run: true }>,
+): Promise<number | undefined> {
+  if (!run.isTerminal()) {
+    run.stderr.write(`${t(run.lang, 'tui.notATerminal')}\n`);
+    return 2;
+  }
+  const services = deps.setupServices ? deps.setupServices(plan) : await realServices(plan);
+  const session = run.screen();
+  const shown = await session.show<SetupOutcome>((finish) => (
+    <SetupWizard
+      initial={plan.answers}
+      personas={plan.personas}
+      file={plan.file}
+      services={services}
+      onDone={finish}
+    />
+  ));
+  if (shown.ended) return shown.code;
+  // Quit: nothing was written, and there is nothing to start.
+  if (!shown.value.saved) {
+    session.end(0);
+    return 0;
+  }
+  run.lang = shown.value.answers.language;
+  session.between();
+  return undefined;
+}
+
+/** --session naming another workspace's session: the user decides, before anything starts. */
+async function confirmForeign(run: TuiRun, foreign: ForeignSession): Promise<boolean> {
+  if (!run.isTerminal()) return false;
+  const session = run.screen();
+  const answer = await session.show<boolean>((finish) => (
+    <ConfirmSession session={foreign} lang={run.lang} onAnswer={finish} />
+  ));
+  if (answer.ended) return false;
+  session.between();
+  return answer.value;
+}
+
+/** Builds the app, its stop on the root stack, and shows it until the run ends. */
+async function runApp(
+  run: TuiRun,
+  flags: CliFlags,
+  deps: TuiDeps,
+  plan: SetupPlan,
+): Promise<number> {
+  const create =
+    deps.createApp ??
+    (async (opts: AppOptions) => (await import('../src/app/createApp.js')).createApp(opts));
+  const made = await create({
+    flags,
+    env: run.env,
+    confirmSession: (foreign) => confirmForeign(run, foreign),
+    exit: () => run.exit(0),
+  });
   if (!made.ok) {
-    session?.end(made.exitCode);
-    stderr.write(`${made.message}\n`);
+    if (run.entered) run.screen().end(made.exitCode);
+    run.stderr.write(`${made.message}\n`);
     return made.exitCode;
   }
   const { app } = made;
-  lang = resolveLanguage(app.config.language, env);
-  if (!session && (!stdout.isTTY || !stdin.isTTY)) {
-    stderr.write(`${t(lang, 'tui.notATerminal')}\n`);
-    await app.close();
+  run.root.defer('the app', async () => {
+    const failures = await within(app.close(), deps.closeTimeoutMs ?? 3000);
+    for (const f of failures ?? []) run.stderr.write(stopFailureLine(f));
+  });
+  run.lang = resolveLanguage(app.config.language, run.env);
+  if (!run.entered && !run.isTerminal()) {
+    run.stderr.write(`${t(run.lang, 'tui.notATerminal')}\n`);
     return 2;
   }
   for (const w of app.warnings) app.agent.notice?.(w, 'warn');
-  if (plan.run) app.agent.notice?.(t(lang, 'setup.saved', { file: plan.file }));
+  if (plan.run) app.agent.notice?.(t(run.lang, 'setup.saved', { file: plan.file }));
+  return showApp(run, app);
+}
 
-  session ??= openSession(io);
-  const shown = await session.show<number>((finish) => (
+/** The agent's screen, until the one exit (or a signal, or a crash) ends the session. */
+async function showApp(run: TuiRun, app: TuiApp): Promise<number> {
+  // Quit before the screen was up (the app's start-up asked): nothing to show.
+  if (run.exitedWith !== undefined) return run.exitedWith;
+  const session = run.screen();
+  const shown = await session.show<never>(() => (
     <App
       controller={app.agent}
       loop={app.agent}
       workspace={app.config.workspace}
-      lang={lang}
-      onExit={() => finish(0)}
-      onRedraw={() => session?.clearScreen()}
+      lang={run.lang}
+      onExit={() => run.exit(0)}
+      onRedraw={() => session.clearScreen()}
       mouse={app.config.mouse !== false}
       onMouse={(on, toggled) => {
-        session?.setMouse(on);
-        if (toggled) app.agent.notice?.(t(lang, on ? 'mouse.on' : 'mouse.off'));
+        session.setMouse(on);
+        if (toggled) app.agent.notice?.(t(run.lang, on ? 'mouse.on' : 'mouse.off'));
       }}
     />
   ));
-  const code = shown.ended ? shown.code : 0;
-  session.end(code);
-  await within(app.close(), deps.closeTimeoutMs ?? 3000);
-  return code;
+  return shown.ended ? shown.code : 0;
 }

@@ -5,7 +5,8 @@
  */
 import type React from 'react';
 import { render as inkRender } from 'ink';
-import { FrameWriter } from './frameWriter.js';
+import { FrameWriter, type FrameTarget } from './frameWriter.js';
+import { DisposerStack, stopFailureLine } from '../../src/app/disposers.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
@@ -46,16 +47,120 @@ export interface ScreenSession {
 /** Exit codes for the signals: 128 + the signal's number, as shells report them. */
 const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 
-/** Enters the alternate screen and starts listening for signals and crashes. */
+/**
+ * Enters the alternate screen and starts listening for signals and crashes. What the stay
+ * turns on (the screen modes, the frame writer, the listeners) registers its undo on one
+ * disposer stack as it starts; `end` closes it, so the terminal comes back whatever ends the
+ * stay. The stops are synchronous: the screen is restored before `end` returns.
+ */
 export function openSession(io: SessionIo): ScreenSession {
   const terminal = createTerminalGuard(io.stdout, io.stdin);
-  const frames = new FrameWriter(io.stdout);
-  const handlers: [string, (...args: unknown[]) => void][] = [];
-  let instance: ReturnType<typeof inkRender> | undefined;
-  let pending: ((shown: Shown<never>) => void) | undefined;
   let endedWith: number | undefined;
+  const frames = new FrameWriter(gatedTarget(io.stdout, () => endedWith === undefined));
+  const stack = new DisposerStack((failure) => {
+    try {
+      io.stderr.write(stopFailureLine(failure));
+    } catch {
+      // stderr gone too: nothing left to tell.
+    }
+  });
+  const tree = createTreeHost(io, frames);
 
+  const session: ScreenSession = {
+    show(build) {
+      if (endedWith !== undefined) return Promise.resolve({ ended: true, code: endedWith });
+      return tree.show(build, (code, error) => session.end(code, error));
+    },
+    clearScreen() {
+      if (endedWith !== undefined) return;
+      io.stdout.write(CLEAR_SCREEN);
+      frames.invalidate();
+    },
+    setMouse(on) {
+      terminal.setMouse(on);
+    },
+    between() {
+      session.clearScreen();
+      terminal.holdRawMode();
+    },
+    end(code, error) {
+      if (endedWith !== undefined) return;
+      endedWith = code;
+      tree.unmount();
+      void stack.close();
+      if (error !== undefined) io.stderr.write(`${io.describeCrash(error)}\n`);
+      tree.ended(code);
+    },
+  };
+
+  terminal.enter();
+  // Raw at once, not when the first tree's input hook mounts (after its first frame): a key
+  // typed in between would be echoed by the terminal onto a row the frame writer never
+  // repaints (bench/tornFrames.ts saw it on the key-hint row).
+  terminal.holdRawMode();
+  // Leaves the screen with mouse reporting and bracketed paste off and the cursor shown.
+  stack.defer('the terminal modes', () => terminal.restore());
+  stack.defer('the frame writer', () => frames.close());
+  stack.defer('the signal listeners', listenForEndings(io.proc, session, terminal));
+  return session;
+}
+
+/**
+ * The terminal as the frame writer sees it: once the stay has ended nothing more reaches it.
+ * A tree unmounted from inside its own effect (the quit key's exit) paints its last frame
+ * after the unmount returns, which would otherwise land on the restored screen.
+ */
+function gatedTarget(stdout: NodeJS.WriteStream, open: () => boolean): FrameTarget {
+  return {
+    write: (chunk) => open() && stdout.write(chunk),
+    get columns() {
+      return stdout.columns;
+    },
+    get rows() {
+      return stdout.rows;
+    },
+    on: (event, listener) => stdout.on(event, listener),
+    off: (event, listener) => stdout.off(event, listener),
+  };
+}
+
+/** Ends the session on a signal or a crash; returns the undo that stops listening. */
+function listenForEndings(
+  proc: Emitter,
+  session: ScreenSession,
+  terminal: { restore(): void },
+): () => void {
+  const handlers: [string, (...args: unknown[]) => void][] = [];
+  const on = (event: string, h: (...args: unknown[]) => void): void => {
+    handlers.push([event, h]);
+    proc.on(event, h);
+  };
+  for (const [signal, code] of Object.entries(SIGNAL_CODES)) on(signal, () => session.end(code));
+  on('uncaughtException', (err) => session.end(1, err));
+  on('unhandledRejection', (reason) => session.end(1, reason ?? 'unhandled rejection'));
+  // The last resort: whatever ends the process, the screen comes back.
+  on('exit', () => terminal.restore());
+  return () => {
+    for (const [event, h] of handlers) proc.off(event, h);
+  };
+}
+
+/** The Ink tree shown now (one at a time) and the promise of its `show`. */
+interface TreeHost {
+  show<T>(
+    build: (finish: (value: T) => void) => React.ReactElement,
+    end: (code: number, error?: unknown) => void,
+  ): Promise<Shown<T>>;
+  /** Unmounts the tree shown now, if any (a crashed tree's unmount may throw: ignored). */
+  unmount(): void;
+  /** The session ended: the pending `show` resolves with its code. */
+  ended(code: number): void;
+}
+
+function createTreeHost(io: SessionIo, frames: FrameWriter): TreeHost {
+  let instance: ReturnType<typeof inkRender> | undefined;
   let stopResize: (() => void) | undefined;
+  let pending: ((shown: Shown<never>) => void) | undefined;
 
   const unmount = (): void => {
     const current = instance;
@@ -69,9 +174,13 @@ export function openSession(io: SessionIo): ScreenSession {
     }
   };
 
-  const session: ScreenSession = {
-    show<T>(build: (finish: (value: T) => void) => React.ReactElement): Promise<Shown<T>> {
-      if (endedWith !== undefined) return Promise.resolve({ ended: true, code: endedWith });
+  return {
+    unmount,
+    ended: (code) => pending?.({ ended: true, code }),
+    show<T>(
+      build: (finish: (value: T) => void) => React.ReactElement,
+      end: (code: number, error?: unknown) => void,
+    ): Promise<Shown<T>> {
       return new Promise<Shown<T>>((resolve) => {
         let settled = false;
         const settle = (shown: Shown<T>): void => {
@@ -87,77 +196,50 @@ export function openSession(io: SessionIo): ScreenSession {
           settle({ ended: false, value });
         };
         try {
-          const shown = inkRender(build(finish), {
-            stdin: io.stdin,
-            // Ink hands each frame whole to the writer, which writes only the rows that
-            // changed, in one write (frameWriter.ts says why not Ink's own diff).
-            stdout: frames as unknown as NodeJS.WriteStream,
-            debug: true,
-            stderr: io.stderr as NodeJS.WriteStream,
-            exitOnCtrlC: false,
-            patchConsole: false,
-            // Debug mode renders unthrottled: streaming is already batched into frames by
-            // the store hook's own clock, and a keystroke's frame is not delayed (bench/echo).
-          });
+          const shown = renderTree(io, frames, build(finish));
           instance = shown;
-          // Ink redraws its last tree when the terminal resizes, from a listener it added
-          // when it was created: a frame at the old size, in the new terminal. Heard first,
-          // this renders the tree again at once (rerender is synchronous; the tree reads the
-          // size from stdout), so Ink's redraw already has the new size.
-          const onResize = (): void => {
+          stopResize = followResize(io.stdout, () => {
             if (instance === shown) shown.rerender(build(finish));
-          };
-          io.stdout.prependListener('resize', onResize);
-          stopResize = () => io.stdout.off('resize', onResize);
+          });
           // Ink exiting on its own (not through `finish`) ends the session.
-          instance.waitUntilExit().then(
-            () => !settled && session.end(0),
-            (err: unknown) => session.end(1, err),
+          shown.waitUntilExit().then(
+            () => !settled && end(0),
+            (err: unknown) => end(1, err),
           );
         } catch (err) {
-          session.end(1, err);
+          end(1, err);
         }
       });
     },
-    clearScreen() {
-      if (endedWith !== undefined) return;
-      io.stdout.write(CLEAR_SCREEN);
-      frames.invalidate();
-    },
-    setMouse(on) {
-      terminal.setMouse(on);
-    },
-    between() {
-      if (endedWith !== undefined) return;
-      io.stdout.write(CLEAR_SCREEN);
-      frames.invalidate();
-      terminal.holdRawMode();
-    },
-    end(code, error) {
-      if (endedWith !== undefined) return;
-      endedWith = code;
-      for (const [event, h] of handlers) io.proc.off(event, h);
-      unmount();
-      frames.close();
-      terminal.restore();
-      if (error !== undefined) io.stderr.write(`${io.describeCrash(error)}\n`);
-      pending?.({ ended: true, code });
-    },
   };
+}
 
-  const on = (event: string, h: (...args: unknown[]) => void): void => {
-    handlers.push([event, h]);
-    io.proc.on(event, h);
-  };
-  for (const [signal, code] of Object.entries(SIGNAL_CODES)) on(signal, () => session.end(code));
-  on('uncaughtException', (err) => session.end(1, err));
-  on('unhandledRejection', (reason) => session.end(1, reason ?? 'unhandled rejection'));
-  // The last resort: whatever ends the process, the screen comes back.
-  on('exit', () => terminal.restore());
-  terminal.enter();
-  // Raw at once, not when the first tree's input hook mounts (after its first frame): a key
-  // typed in between would be echoed by the terminal onto a row the frame writer never
-  // repaints (bench/tornFrames.ts saw it on the key-hint row).
-  terminal.holdRawMode();
-  return session;
+function renderTree(
+  io: SessionIo,
+  frames: FrameWriter,
+  tree: React.ReactElement,
+): ReturnType<typeof inkRender> {
+  return inkRender(tree, {
+    stdin: io.stdin,
+    // Ink hands each frame whole to the writer, which writes only the rows that changed, in
+    // one write (frameWriter.ts says why not Ink's own diff).
+    stdout: frames as unknown as NodeJS.WriteStream,
+    debug: true,
+    stderr: io.stderr as NodeJS.WriteStream,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    // Debug mode renders unthrottled: streaming is already batched into frames by the store
+    // hook's own clock, and a keystroke's frame is not delayed (bench/echo).
+  });
+}
+
+/**
+ * Ink redraws its last tree when the terminal resizes, from a listener it added when it was
+ * created: a frame at the old size, in the new terminal. Heard first, this renders the tree
+ * again at once (rerender is synchronous; the tree reads the size from stdout), so Ink's
+ * redraw already has the new size. Returns the undo.
+ */
+function followResize(stdout: NodeJS.WriteStream, rerender: () => void): () => void {
+  stdout.prependListener('resize', rerender);
+  return () => stdout.off('resize', rerender);
 }

@@ -20,6 +20,7 @@ import type { MachineState } from '../machine/machine.js';
 import type { Provider } from '../providers/types.js';
 import path from 'node:path';
 import { attachDebugLog } from './debugLog.js';
+import { DisposerStack, describeStopFailure, type StopFailure } from './disposers.js';
 import { contextWindowFor } from '../config/models.js';
 import { realOwnPlaces } from '../safety/ownPlaces.js';
 import { SessionJournal } from '../journal/sessionJournal.js';
@@ -55,6 +56,13 @@ export interface AppOptions {
    * watcher. Print mode runs a fixed number of cycles and leaves it off.
    */
   background?: boolean;
+  /** Builds the provider from the config when `provider` is not given (default: the real one). */
+  createProvider?(config: LoadedConfig): Provider;
+  /**
+   * What quitting does: the root's own exit (the screen ends, the disposer stacks run). The
+   * agent's `requestExit()` (quit keys, /exit) calls it directly while the app is open.
+   */
+  exit?(): void;
 }
 
 export interface App {
@@ -67,28 +75,149 @@ export interface App {
   currentSessionId(): string;
   /** The MCP servers from `mcpServers`; they start in the background after creation. */
   mcp: McpManager;
-  /** Stops the agent, closes the session and releases the home lock. Idempotent. */
-  close(): Promise<void>;
+  /**
+   * Stops everything that started, in reverse: the agent (its watcher with it), the MCP
+   * servers, the change journal, the session, and last the home lock. A stop that fails is
+   * reported in the result and the others still run. Idempotent.
+   */
+  close(): Promise<StopFailure[]>;
 }
 
 export type AppResult = { ok: true; app: App } | { ok: false; message: string; exitCode: number };
 
-/** Builds the whole agent from config, flags and environment. Never throws for bad input. */
+/** A start-up step that failed for a reason the user can fix; its message says how. */
+class StartupError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Builds the whole agent from config, flags and environment. Never throws: when a step fails,
+ * whatever had started is stopped again (in reverse, the home lock last) and the result
+ * says why.
+ */
 export async function createApp(opts: AppOptions): Promise<AppResult> {
   const env = opts.env ?? process.env;
   const loaded = loadConfig({ env, flags: opts.flags, ...(opts.cwd ? { cwd: opts.cwd } : {}) });
   if (!loaded.ok)
     return { ok: false, message: formatConfigIssues(loaded.errors, loaded.file), exitCode: 2 };
-  const config = loaded.config;
-  const home = loaded.home;
+  const stack = new DisposerStack();
+  try {
+    return { ok: true, app: await startApp(loaded, opts, env, stack) };
+  } catch (err) {
+    const failures = await stack.close();
+    const known = err instanceof StartupError;
+    const message = known ? err.message : `Cogito could not start: ${describe(err)}`;
+    const notes = failures.map((f) => `\n(also ${describeStopFailure(f)})`).join('');
+    return { ok: false, message: message + notes, exitCode: known ? err.exitCode : 2 };
+  }
+}
 
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The start-up steps in order; each resource's stop goes on `stack` as soon as it exists. */
+async function startApp(
+  loaded: Extract<ReturnType<typeof loadConfig>, { ok: true }>,
+  opts: AppOptions,
+  env: NodeJS.ProcessEnv,
+  stack: DisposerStack,
+): Promise<App> {
+  const { config, home } = loaded;
+  const workspace = await openWorkspace(config.workspace, home, opts.installRoot);
+  const lock = acquireHomeLock(home);
+  if (!lock.ok) throw new StartupError(lock.message, 3);
+  stack.defer('the home lock', () => lock.release());
+
+  const warnings: string[] = [];
+  const { store, session } = await openHistory(config, home, workspace, opts, warnings);
+  // `/new` and session switches change the session in use: close whichever it is by then.
+  let currentSession = (): Session => session;
+  stack.defer('the session', () => currentSession().close());
+
+  const personas: PersonaSet = loadPersonaSet(home, config.persona);
+  warnings.push(...personas.warnings);
+  warnings.push(...checkSearchConfig(config.search));
+  const provider = opts.provider ?? (opts.createProvider ?? createProvider)(config);
+  const journals = openJournals(config, home, session);
+  stack.defer('the change journal', () => journals.close());
+  const mcp = new McpManager({ servers: config.mcpServers, workspaceRoot: workspace.root });
+  stack.defer('the MCP servers', () => mcp.stop());
+  const reminders = new Reminders();
+
+  const wired = wireAgent({
+    provider,
+    registry: buildRegistry(config, journals, reminders, mcp),
+    workspace,
+    sessions: store,
+    session,
+    personas,
+    settings: agentSettings(config, opts, env, provider),
+    config,
+    home,
+    journals,
+    // The crash record (half-made changes rolled back, lost results written) is finished by
+    // the first turn's RESTORE, before any request is built.
+    restore: () => finishCrashRecord(session, journals.current(), workspace),
+    initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
+    mcp,
+    reminders,
+    alwaysOn: opts.background === false ? { idleSkip: false } : { watch: {} },
+  });
+  const { agent } = wired;
+  currentSession = () => wired.current.get();
+  try {
+    // Attached before the agent's stop goes on the stack, the log is detached after it and
+    // hears the agent's last events.
+    if (opts.flags.debug) warnings.push(`debug log: ${startDebugLog(agent, home, stack)}`);
+  } finally {
+    // The agent's stop also closes the workspace watcher its start opened.
+    stack.defer('the agent', () => agent.stop());
+  }
+  // After this function returns, so spawning and handshakes never hold up the first frame;
+  // their tools join the prompt from the turn after they connect (a no-op once stopped).
+  setImmediate(() => mcp.start());
+
+  if (opts.exit) stack.defer('the quit listener', listenForExit(agent, opts.exit));
+  return {
+    agent,
+    config,
+    home,
+    warnings,
+    currentSessionId: () => currentSession().id,
+    mcp,
+    close: () => stack.close(),
+  };
+}
+
+/**
+ * The one quit path: the agent's `requestExit()` (quit keys, /exit) calls the root's `exit`
+ * directly. After the event has reached every listener, never from inside the agent's emit
+ * (the root's exit stops the agent). Returns the unsubscribe.
+ */
+function listenForExit(agent: Agent, exit: () => void): () => void {
+  return agent.subscribe((e) => {
+    if (e.type === 'exit_requested') queueMicrotask(exit);
+  });
+}
+
+/** Opens the workspace and fences Cogito's own files off from the tools. */
+async function openWorkspace(
+  root: string,
+  home: string,
+  installRoot: string | undefined,
+): Promise<Workspace> {
   let workspace: Workspace;
   try {
-    workspace = await Workspace.open(config.workspace);
+    workspace = await Workspace.open(root);
   } catch (err) {
-    return { ok: false, message: (err as Error).message, exitCode: 2 };
+    throw new StartupError(describe(err));
   }
-
   // With the defaults the home is the workspace: keep the tools off Cogito's own files.
   const own = appPaths(home);
   await workspace.fence(own.config, "Cogito's settings file (it holds the API key)");
@@ -96,60 +225,61 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
   await workspace.fence(path.join(home, LOCK_FILE), "Cogito's lock file");
   // Writes into Cogito's home or program, version control and start-up files are refused
   // or asked about by the resolver itself (docs/SAFETY.md).
-  workspace.protectOwnPlaces(await realOwnPlaces(home, opts.installRoot));
+  workspace.protectOwnPlaces(await realOwnPlaces(home, installRoot));
+  return workspace;
+}
 
-  const lock = acquireHomeLock(home);
-  if (!lock.ok) return { ok: false, message: lock.message, exitCode: 3 };
-
-  const warnings: string[] = [];
-  let session: Session;
-  const store = new SessionStore(appPaths(home).data, {
+/** The session store and the session this run works in (an old conversation.json imported). */
+async function openHistory(
+  config: LoadedConfig,
+  home: string,
+  workspace: Workspace,
+  opts: AppOptions,
+  warnings: string[],
+): Promise<{ store: SessionStore; session: Session }> {
+  const data = appPaths(home).data;
+  const store = new SessionStore(data, {
     durability: config.durability,
     workspace: workspace.root,
     caseInsensitive: workspace.caseInsensitive,
   });
+  let opened: Awaited<ReturnType<typeof openSession>>;
   try {
-    const imported = await importConversationJson(
-      path.join(appPaths(home).data, 'conversation.json'),
-      store,
-    );
+    const imported = await importConversationJson(path.join(data, 'conversation.json'), store);
     if (imported) warnings.push(...imported.warnings);
-    const opened = await openSession(store, {
+    opened = await openSession(store, {
       id: opts.flags.session,
       force: opts.flags.force,
       confirm: opts.confirmSession,
     });
-    if (!opened.ok) {
-      lock.release();
-      return opened;
-    }
-    session = opened.session;
   } catch (err) {
-    lock.release();
-    return { ok: false, message: (err as Error).message, exitCode: 2 };
+    throw new StartupError(describe(err));
   }
-  warnings.push(...session.loadWarnings);
+  if (!opened.ok) throw new StartupError(opened.message, opened.exitCode);
+  warnings.push(...opened.session.loadWarnings);
+  return { store, session: opened.session };
+}
 
-  const personas: PersonaSet = loadPersonaSet(home, config.persona);
-  warnings.push(...personas.warnings);
-
-  warnings.push(...checkSearchConfig(config.search));
-  const provider = opts.provider ?? createProvider(config);
-  let journals: SessionJournal;
+/** The change journal of the session. */
+function openJournals(config: LoadedConfig, home: string, session: Session): SessionJournal {
+  const data = appPaths(home).data;
   try {
-    journals = new SessionJournal(own.data, config.undo, session);
+    return new SessionJournal(data, config.undo, session);
   } catch (err) {
-    session.close();
-    lock.release();
-    return {
-      ok: false,
-      message: `Cannot open the change journal: ${(err as Error).message}. Check that ${own.data} is writable (or use --home DIR).`,
-      exitCode: 2,
-    };
+    throw new StartupError(
+      `Cannot open the change journal: ${describe(err)}. Check that ${data} is writable (or use --home DIR).`,
+    );
   }
-  const mcp = new McpManager({ servers: config.mcpServers, workspaceRoot: workspace.root });
-  const reminders = new Reminders();
-  const registry = new ToolRegistry(
+}
+
+/** Every tool: files (journaled), reminders, web, system, and the MCP servers' tools. */
+function buildRegistry(
+  config: LoadedConfig,
+  journals: SessionJournal,
+  reminders: Reminders,
+  mcp: McpManager,
+): ToolRegistry {
+  return new ToolRegistry(
     [
       ...withJournal(createFileTools(), () => journals.current()),
       createRemindTool(reminders),
@@ -158,9 +288,17 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
     ],
     [mcp],
   );
+}
 
+/** The agent's settings from the config, the flags and the provider's model. */
+function agentSettings(
+  config: LoadedConfig,
+  opts: AppOptions,
+  env: NodeJS.ProcessEnv,
+  provider: Provider,
+): AgentSettings {
   const thinkIntervalMs = opts.flags.thinkIntervalMs ?? config.thinkIntervalMs;
-  const settings: AgentSettings = {
+  return {
     thinkIntervalMs,
     maxAutonomousCycles: config.maxAutonomousCycles,
     tokenBudgetPerHour: config.tokenBudgetPerHour,
@@ -183,54 +321,18 @@ export async function createApp(opts: AppOptions): Promise<AppResult> {
         ? (config.contextWindow ?? config.contextSize ?? 8192)
         : contextWindowFor(provider.model, config),
   };
+}
 
-  const { agent, current } = wireAgent({
-    provider,
-    registry,
-    workspace,
-    sessions: store,
-    session,
-    personas,
-    settings,
-    config,
-    home,
-    journals,
-    // The crash record (half-made changes rolled back, lost results written) is finished by
-    // the first turn's RESTORE, before any request is built.
-    restore: () => finishCrashRecord(session, journals.current(), workspace),
-    initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
-    mcp,
-    reminders,
-    alwaysOn: opts.background === false ? { idleSkip: false } : { watch: {} },
-  });
-  // After this function returns, so spawning and handshakes never hold up the first frame;
-  // their tools join the prompt from the turn after they connect.
-  setImmediate(() => mcp.start());
-
-  if (opts.flags.debug) {
-    const log = attachDebugLog(agent, home);
-    warnings.push(`debug log: ${log.file}`);
+/** `--debug`: the log attached, its detach on the stack; returns the log file's path. */
+function startDebugLog(agent: Agent, home: string, stack: DisposerStack): string {
+  let log: ReturnType<typeof attachDebugLog>;
+  try {
+    log = attachDebugLog(agent, home);
+  } catch (err) {
+    throw new StartupError(
+      `Cannot write the debug log: ${describe(err)}. Check that ${appPaths(home).logs} is writable, or start without --debug.`,
+    );
   }
-
-  let closed = false;
-  return {
-    ok: true,
-    app: {
-      agent,
-      config,
-      home,
-      warnings,
-      currentSessionId: () => current.id,
-      mcp,
-      async close() {
-        if (closed) return;
-        closed = true;
-        await agent.stop();
-        await mcp.stop();
-        current.close();
-        journals.close();
-        lock.release();
-      },
-    },
-  };
+  stack.defer('the debug log', () => log.detach());
+  return log.file;
 }

@@ -2,18 +2,20 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
+import { appPaths } from '../config/paths.js';
 
 /**
  * `--debug`: one JSON line per notable event under `<home>/data/logs/`: requests' metadata,
  * timings, state changes and errors. Never message contents or the key: only what helps
- * find out why something was slow or failed.
+ * find out why something was slow or failed. Throws when the folder cannot be made; the
+ * returned `detach` stops the logging (the app's disposer stack calls it on close).
  */
 export function attachDebugLog(
   agent: Agent,
   home: string,
   now: () => Date = () => new Date(),
 ): { file: string; detach(): void } {
-  const dir = path.join(home, 'data', 'logs');
+  const dir = appPaths(home).logs;
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `debug-${now().toISOString().slice(0, 10)}.log`);
   const write = (record: Record<string, unknown>): void => {

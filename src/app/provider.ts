@@ -1,18 +1,7 @@
 import type { LoadedConfig } from '../config/load.js';
 import { sharedLocalProvider } from '../providers/local/localProvider.js';
 import { createOpenAICompatibleProvider } from '../providers/openaiCompatible.js';
-import type { Provider, ProviderEvent } from '../providers/types.js';
-
-/** A provider that cannot run: every request ends with the same clear error. */
-export function unavailableProvider(model: string, message: string): Provider {
-  return {
-    id: 'unavailable',
-    model,
-    async *stream(): AsyncIterable<ProviderEvent> {
-      yield { type: 'done', reason: 'error', error: { kind: 'unavailable', message } };
-    },
-  };
-}
+import type { Provider } from '../providers/types.js';
 
 /** The provider the config asks for. */
 export function createProvider(config: LoadedConfig, model: string = config.model): Provider {

@@ -3,7 +3,8 @@ import { createApp } from '../app/createApp.js';
 import { projectRoot } from '../config/paths.js';
 import { HELP, UsageError, parseCliArgs, type CliFlags } from './args.js';
 import { runDownloadModel } from './downloadModel.js';
-import { runPrintMode } from './printMode.js';
+import { runPrintMode, type PrintRun } from './printMode.js';
+import { DisposerStack, stopFailureLine, type StopFailure } from '../app/disposers.js';
 import { describeWhere } from './where.js';
 
 export interface MainIo {
@@ -69,35 +70,48 @@ export async function main(io: MainIo): Promise<number> {
     return io.runTui(flags);
   }
 
+  return runPrint(flags.print, flags, io);
+}
+
+/**
+ * `-p PROMPT`: the app and one print-mode run, whose stops go on one disposer stack closed
+ * however the run ends (done, Ctrl+C, an error). `/exit` ends it through the root's exit.
+ */
+async function runPrint(prompt: string, flags: CliFlags, io: MainIo): Promise<number> {
+  const report = (f: StopFailure): void => void io.stderr.write(stopFailureLine(f));
+  let run: PrintRun | undefined;
   const made = await createApp({
     flags,
     env: io.env,
     initialState: 'AWAITING_INPUT',
     background: false,
+    exit: () => run?.exit(),
   });
   if (!made.ok) {
     io.stderr.write(`${made.message}\n`);
     return made.exitCode;
   }
   const { app } = made;
-  for (const w of app.warnings) io.stderr.write(`warning: ${w}\n`);
-  const run = runPrintMode(app.agent, {
-    prompt: flags.print,
-    json: flags.json,
-    maxCycles: flags.maxCycles ?? 10,
-    out: io.stdout,
-    err: io.stderr,
-  });
-  // Ctrl+C aborts the request in flight (the connection closes) and exits cleanly.
-  const onSignal = (): void => run.cancel();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const root = new DisposerStack(report);
+  root.defer('the app', async () => (await app.close()).forEach(report));
   try {
-    const result = await run.done;
-    return result.exitCode;
+    for (const w of app.warnings) io.stderr.write(`warning: ${w}\n`);
+    const started = runPrintMode(app.agent, {
+      prompt,
+      json: flags.json,
+      maxCycles: flags.maxCycles ?? 10,
+      out: io.stdout,
+      err: io.stderr,
+    });
+    run = started;
+    // Ctrl+C aborts the request in flight (the connection closes) and exits cleanly.
+    const onSignal = (): void => started.cancel();
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, onSignal);
+      root.defer(`the ${signal} listener`, () => process.off(signal, onSignal));
+    }
+    return (await started.done).exitCode;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await app.close();
+    await root.close();
   }
 }

@@ -100,6 +100,8 @@ export interface AppPaths {
   models: string;
   /** Where `/export` writes transcripts (inside the runtime data). */
   exports: string;
+  /** `--debug` logs, one file per day (inside the runtime data). */
+  logs: string;
 }
 
 /** The locations Cogito reads and writes inside `home`. */
@@ -113,6 +115,7 @@ export function appPaths(home: string): AppPaths {
     persona: path.join(home, 'persona.md'),
     models: path.join(home, 'models'),
     exports: path.join(data, 'exports'),
+    logs: path.join(data, 'logs'),
   };
 }
 

@@ -1,28 +1,8 @@
 /**
- * "Did you mean" support for unknown keys and enum values: a plain Damerau-Levenshtein
- * distance (adjacent swaps count once, the most common typo) plus a case-insensitive check.
+ * "Did you mean" support for unknown keys and enum values: the shared edit distance (adjacent
+ * swaps count once) plus a case-insensitive check and a prefix hint.
  */
-
-/** Edit distance with insertions, deletions, substitutions and adjacent transpositions. */
-export function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) =>
-    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  const at = (i: number, j: number): number => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        best = Math.min(best, at(i - 2, j - 2) + 1);
-      }
-      (d[i] as number[])[j] = best;
-    }
-  }
-  return at(a.length, b.length);
-}
+import { editDistance } from '../core/editDistance.js';
 
 /**
  * The candidates close to `word`, best first. "Close" scales with length so that short

@@ -1,5 +1,3 @@
-import type { ChatMessage } from '../core/messages.js';
-
 /**
  * A fast token estimate for when the server sends no usage (and to size the next request
  * before it is sent). CJK characters are about one token each; other text about four
@@ -17,13 +15,4 @@ export function estimateTokens(text: string): number {
       cjk++;
   }
   return cjk + Math.ceil((text.length - cjk) / 4);
-}
-
-/** Per-message overhead of the chat format (role markers), as OpenAI documents it. */
-const MESSAGE_OVERHEAD = 4;
-
-export function estimateMessagesTokens(messages: readonly ChatMessage[]): number {
-  let total = 3;
-  for (const m of messages) total += MESSAGE_OVERHEAD + estimateTokens(m.content);
-  return total;
 }

@@ -1,6 +1,7 @@
 /**
- * The tool-protocol parser (DESIGN.md §3): finds `[TOOL] name("arg", 1) [/TOOL]` calls in a
- * model reply, skipping the ones shown inside Markdown code, and notices a trailing `[WAIT]`.
+ * The tool-protocol parser (the protocol: README.md, "How it works"): finds
+ * `[TOOL] name("arg", 1) [/TOOL]` calls in a model reply, skipping the ones shown inside
+ * Markdown code, and notices a trailing `[WAIT]`.
  *
  * One left-to-right scan: in text, it recognises fenced blocks (at line starts), inline code
  * spans and `[TOOL]` tags; at a tag it hands over to the call parser, whose strings are opaque,

@@ -142,6 +142,100 @@ function toEvents(segments: Segment[]): ProviderEvent[] {
   );
 }
 
+/** What one request has seen so far: enough to say how it ended. */
+interface StreamState {
+  usage?: Usage;
+  finishReason?: string;
+  chunks: number;
+  /** Set when the request or the stream threw (an abort does not always throw). */
+  failure?: { error: unknown };
+}
+
+/** The SDK client for one request; `fetch` is the tapped one that feeds the watchdog. */
+function createClient(opts: OpenAICompatibleOptions, fetch: typeof globalThis.fetch): OpenAI {
+  return new OpenAI({
+    baseURL: opts.baseURL,
+    // The SDK insists on a key; without one we send a placeholder and strip the header
+    // below, and never let it fall back to OPENAI_* environment variables.
+    apiKey: opts.apiKey || 'no-key',
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    maxRetries: 0, // the scheduler owns retries and backoff
+    timeout: opts.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    logLevel: 'off', // the SDK would print malformed chunks to the console under the TUI
+    fetch,
+    ...(opts.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+  });
+}
+
+/** The events one streamed chunk carries; its usage and finish reason go into `state`. */
+function readChunk(
+  value: unknown,
+  state: StreamState,
+  splitter: ReturnType<typeof createThinkSplitter>,
+): ProviderEvent[] {
+  state.chunks += 1;
+  const chunk = value as {
+    choices?: { delta?: ChunkDelta; finish_reason?: string | null }[];
+    usage?: RawUsage | null;
+  };
+  if (chunk.usage) state.usage = toUsage(chunk.usage);
+  const choice = chunk.choices?.[0];
+  if (!choice) return [];
+  const events: ProviderEvent[] = [];
+  const delta = choice.delta ?? {};
+  const reasoning = delta.reasoning_content || delta.reasoning;
+  if (typeof reasoning === 'string' && reasoning) {
+    events.push({ type: 'reasoning_delta', text: reasoning });
+  }
+  if (typeof delta.content === 'string' && delta.content) {
+    events.push(...toEvents(splitter.push(delta.content)));
+  }
+  if (choice.finish_reason) state.finishReason = choice.finish_reason;
+  return events;
+}
+
+/** What stopped a request, besides the stream itself. */
+interface EndCauses {
+  /** The caller's signal: an interrupt. */
+  signal: AbortSignal;
+  /** The stall watchdog fired. */
+  stalled: boolean;
+  ctx: ErrorContext;
+  tap: FetchTap;
+  idleMs: number;
+  requestTimeoutMs: number;
+}
+
+/** The one `done` event: why the stream ended, most specific cause first. */
+function finalEvent(state: StreamState, end: EndCauses): ProviderEvent {
+  const { ctx } = end;
+  if (end.signal.aborted) return { type: 'done', reason: 'aborted' };
+  if (end.stalled) return { type: 'done', reason: 'error', error: stalledError(ctx, end.idleMs) };
+  if (state.failure) {
+    const error = toProviderError(state.failure.error, {
+      ...ctx,
+      errorBody: end.tap.errorBody,
+      requestTimeoutMs: end.requestTimeoutMs,
+      started: end.tap.started,
+    });
+    return { type: 'done', reason: 'error', error };
+  }
+  if (state.finishReason === 'length') return { type: 'done', reason: 'length' };
+  if (state.finishReason) return { type: 'done', reason: 'stop' };
+  // A clean end with no finish_reason: either the server closed the socket early without
+  // chunked framing, or it never spoke the protocol at all.
+  if (state.chunks === 0) {
+    return {
+      type: 'done',
+      reason: 'error',
+      error: badResponseError(ctx, 'no chat-completion chunks'),
+    };
+  }
+  return { type: 'done', reason: 'error', error: droppedError(ctx) };
+}
+
 async function* streamChat(
   opts: OpenAICompatibleOptions,
   request: StreamRequest,
@@ -157,7 +251,6 @@ async function* streamChat(
   }
 
   const idleMs = opts.streamIdleTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const requestTimeoutMs = opts.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS;
   // One controller for this request: the caller's abort and the stall watchdog both end it,
   // and aborting it makes the SDK (undici) close the HTTP connection at once.
   const controller = new AbortController();
@@ -165,61 +258,25 @@ async function* streamChat(
   request.signal.addEventListener('abort', onCallerAbort, { once: true });
   const watchdog = createIdleWatchdog(idleMs, () => controller.abort());
   const tap: FetchTap = { started: false };
-  const ctx: ErrorContext = { baseURL: opts.baseURL, model: opts.model, apiKey: opts.apiKey };
   const splitter = createThinkSplitter();
-
-  let usage: Usage | undefined;
-  let finishReason: string | undefined;
-  let chunks = 0;
-  let failed = false;
-  let failure: unknown;
+  const state: StreamState = { chunks: 0 };
   let iterator: AsyncIterator<unknown> | undefined;
 
   try {
-    const client = new OpenAI({
-      baseURL: opts.baseURL,
-      // The SDK insists on a key; without one we send a placeholder and strip the header
-      // below, and never let it fall back to OPENAI_* environment variables.
-      apiKey: opts.apiKey || 'no-key',
-      adminAPIKey: null,
-      organization: null,
-      project: null,
-      maxRetries: 0, // the scheduler owns retries and backoff
-      timeout: requestTimeoutMs,
-      logLevel: 'off', // the SDK would print malformed chunks to the console under the TUI
-      fetch: tapFetch(opts.fetch ?? globalThis.fetch, watchdog, tap),
-      ...(opts.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
-    });
+    const client = createClient(opts, tapFetch(opts.fetch ?? globalThis.fetch, watchdog, tap));
     const body = buildBody(opts, request) as unknown as OpenAI.ChatCompletionCreateParamsStreaming;
     const stream = await client.chat.completions.create(body, { signal: controller.signal });
     iterator = stream[Symbol.asyncIterator]();
-
     for (;;) {
       watchdog.arm();
       const next = await iterator.next();
       watchdog.disarm();
-      // After an abort the SDK ends the iteration normally: the flags below tell why.
+      // After an abort the SDK ends the iteration normally: finalEvent tells why.
       if (next.done) break;
-      chunks += 1;
-      const chunk = next.value as {
-        choices?: { delta?: ChunkDelta; finish_reason?: string | null }[];
-        usage?: RawUsage | null;
-      };
-      if (chunk.usage) usage = toUsage(chunk.usage);
-      const choice = chunk.choices?.[0];
-      if (!choice) continue;
-      const delta = choice.delta ?? {};
-      const reasoning = delta.reasoning_content || delta.reasoning;
-      if (typeof reasoning === 'string' && reasoning)
-        yield { type: 'reasoning_delta', text: reasoning };
-      if (typeof delta.content === 'string' && delta.content) {
-        yield* toEvents(splitter.push(delta.content));
-      }
-      if (choice.finish_reason) finishReason = choice.finish_reason;
+      yield* readChunk(next.value, state, splitter);
     }
   } catch (err) {
-    failed = true;
-    failure = err;
+    state.failure = { error: err };
   } finally {
     watchdog.stop();
     request.signal.removeEventListener('abort', onCallerAbort);
@@ -229,32 +286,13 @@ async function* streamChat(
   }
 
   yield* toEvents(splitter.flush());
-  if (usage) yield { type: 'usage', usage };
-  yield finalEvent();
-
-  function finalEvent(): ProviderEvent {
-    if (request.signal.aborted) return { type: 'done', reason: 'aborted' };
-    if (watchdog.fired) return { type: 'done', reason: 'error', error: stalledError(ctx, idleMs) };
-    if (failed) {
-      const error = toProviderError(failure, {
-        ...ctx,
-        errorBody: tap.errorBody,
-        requestTimeoutMs,
-        started: tap.started,
-      });
-      return { type: 'done', reason: 'error', error };
-    }
-    if (finishReason === 'length') return { type: 'done', reason: 'length' };
-    if (finishReason) return { type: 'done', reason: 'stop' };
-    // A clean end with no finish_reason: either the server closed the socket early without
-    // chunked framing, or it never spoke the protocol at all.
-    if (chunks === 0) {
-      return {
-        type: 'done',
-        reason: 'error',
-        error: badResponseError(ctx, 'no chat-completion chunks'),
-      };
-    }
-    return { type: 'done', reason: 'error', error: droppedError(ctx) };
-  }
+  if (state.usage) yield { type: 'usage', usage: state.usage };
+  yield finalEvent(state, {
+    signal: request.signal,
+    stalled: watchdog.fired,
+    ctx: { baseURL: opts.baseURL, model: opts.model, apiKey: opts.apiKey },
+    tap,
+    idleMs,
+    requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+  });
 }

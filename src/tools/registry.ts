@@ -6,6 +6,7 @@
  * sources (MCP servers) may add tools that come and go at run time.
  */
 import type { Tool, ToolArg, ToolContext, ToolError, ToolParam, ToolResult } from './types.js';
+import { editDistance } from '../core/editDistance.js';
 
 /** A finished call: the result the model sees and how long it took. */
 export interface ToolCallOutcome {
@@ -192,18 +193,4 @@ function describeValue(value: ToolArg): string {
     return `the string ${JSON.stringify(shown)}`;
   }
   return `the ${typeof value} ${String(value)}`;
-}
-
-/** Levenshtein distance; names are short so the quadratic table is fine. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row.push(Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost));
-    }
-    prev = row;
-  }
-  return prev[b.length] ?? 0;
 }

@@ -204,6 +204,32 @@ describe('--debug', () => {
   });
 });
 
+describe('--debug and close', () => {
+  it('closing the app detaches the debug log: later events are not written', async () => {
+    const ws = await mkdtemp(path.join(os.tmpdir(), 'cogito-dbg2-ws-'));
+    const home = await mkdtemp(path.join(os.tmpdir(), 'cogito-dbg2-home-'));
+    try {
+      const made = await createApp({
+        flags: { home, workspace: ws, debug: true },
+        env: { COGITO_BASE_URL: 'http://127.0.0.1:9/v1' },
+        initialState: 'AWAITING_INPUT',
+      });
+      if (!made.ok) throw new Error(made.message);
+      const { agent } = made.app;
+      const file = made.app.warnings.find((w) => w.startsWith('debug log: '))!.slice(11);
+      const { readFile } = await import('node:fs/promises');
+      agent.emit({ type: 'error', error: { kind: 'test', message: 'while open' } });
+      expect(await readFile(file, 'utf8')).toContain('while open');
+      expect(await made.app.close()).toEqual([]);
+      agent.emit({ type: 'error', error: { kind: 'test', message: 'after close' } });
+      expect(await readFile(file, 'utf8')).not.toContain('after close');
+    } finally {
+      await rm(ws, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('start-up warnings', () => {
   it('a search provider without its key is named with the fix, and Cogito still starts', async () => {
     const ws = await mkdtemp(path.join(os.tmpdir(), 'cogito-warn-ws-'));

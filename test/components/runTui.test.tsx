@@ -11,22 +11,13 @@ import {
   PASTE_ON,
   SHOW_CURSOR,
 } from '../../components/terminal/terminalGuard.js';
-import type { CliFlags } from '../../src/cli/args.js';
+import { NO_FLAGS } from '../helpers/cliFlags.js';
 import { createFakeController, type FakeController } from '../helpers/fakeController.js';
 import { FakeStderr, FakeStdin, FakeStdout } from '../helpers/fakeTerminal.js';
 import { displayWidth } from '../../components/text/wrap.js';
 import { plain, waitFor } from '../helpers/waitForFrame.js';
 
-const flags: CliFlags = {
-  json: false,
-  force: false,
-  where: false,
-  paused: false,
-  setup: false,
-  debug: false,
-  version: false,
-  help: false,
-};
+const flags = NO_FLAGS;
 const SECRET = 'sk-test-0123456789abcdef';
 
 interface Rig {

@@ -14,21 +14,13 @@ import type { CliFlags } from '../../src/cli/args.js';
 import { loadConfig } from '../../src/config/load.js';
 import { prepareSetup } from '../../src/setup/prepare.js';
 import { createSetupServices } from '../../src/setup/services.js';
+import { NO_FLAGS } from '../helpers/cliFlags.js';
 import { createFakeController } from '../helpers/fakeController.js';
 import { FakeStderr, FakeStdin, FakeStdout } from '../helpers/fakeTerminal.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { waitFor } from '../helpers/waitForFrame.js';
 
-const flags: CliFlags = {
-  json: false,
-  force: false,
-  where: false,
-  paused: false,
-  setup: false,
-  debug: false,
-  version: false,
-  help: false,
-};
+const flags = NO_FLAGS;
 
 let tmp: string;
 let home: string;

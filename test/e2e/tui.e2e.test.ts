@@ -1,7 +1,10 @@
 /**
  * The real program in a real terminal: tmux runs `bin/cogito.ts` against the scripted
- * OpenAI-compatible server, and the test types keys and reads the screen. Skipped (with a
- * message) when tmux is not installed: `apt-get install tmux` (CI's .ci/run does).
+ * OpenAI-compatible server, and the tests type keys and read the screen. One program is
+ * started for the file and each test checks one behaviour on it, in order; when one fails,
+ * the later ones fail at once naming it, rather than timing out on a screen they cannot
+ * reach. Without tmux the file is skipped with the reason in its name, except under CI
+ * (`.ci/run` sets CI and installs tmux), where a missing tmux is a failure.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,11 +13,20 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { displayWidth } from '../../components/text/wrap.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
-import { waitFor } from '../helpers/waitForFrame.js';
+import { waitUntil } from '../helpers/waitFor.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-if (!hasTmux)
+/** vitest.config.ts sets CI=false for Ink, and passes the real value on as COGITO_TEST_CI. */
+const underCI = !['', '0', 'false'].includes((process.env.COGITO_TEST_CI ?? '').toLowerCase());
+const TITLE = 'the full-screen app in tmux';
+
+if (!hasTmux && underCI) {
+  test(`${TITLE}: tmux is installed`, () => {
+    expect.fail('tmux is missing under CI: .ci/run installs it (apt-get install tmux)');
+  });
+} else if (!hasTmux) {
   console.warn('test/e2e/tui.e2e.test.ts: skipped, tmux is not installed (apt-get install tmux)');
+}
 
 const root = path.resolve(import.meta.dirname, '../..');
 const socket = `cogito-e2e-${process.pid}`;
@@ -28,20 +40,19 @@ const screen = (): string => tmux('capture-pane', '-p', '-t', 'app');
 const keys = (...k: string[]): string => tmux('send-keys', '-t', 'app', ...k);
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 
-async function waitForScreen(predicate: (s: string) => boolean, what: string): Promise<string> {
+function waitForScreen(predicate: (s: string) => boolean, what: string): Promise<string> {
   let last = '';
-  try {
-    await waitFor(() => predicate((last = screen())), what, { timeoutMs: 15_000, intervalMs: 30 });
-  } catch (err) {
-    throw new Error(`${(err as Error).message}\nScreen:\n${last}`);
-  }
-  return last;
+  return waitUntil(() => predicate((last = screen())) && last, what, {
+    timeoutMs: 15_000,
+    intervalMs: 30,
+    detail: () => `Screen:\n${last}`,
+  });
 }
 
 /** The status bar is the first line of the screen. */
 const status = (s: string): string => s.split('\n')[0] ?? '';
 
-describe.skipIf(!hasTmux)('the full-screen app in tmux', () => {
+describe.skipIf(!hasTmux)(hasTmux ? TITLE : `${TITLE} (skipped: tmux is not installed)`, () => {
   let server: ScriptedServer;
   let tmp: string;
   let socketPath = '';
@@ -100,47 +111,66 @@ describe.skipIf(!hasTmux)('the full-screen app in tmux', () => {
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  test('streams, runs tools, is interrupted, listens, pauses, scrolls, expands and quits', async () => {
-    // Reasoning and the reply stream into their panes; the calls appear in the tool log.
+  /** The first behaviour that failed: the ones after it depend on the screen it left. */
+  let failed: string | undefined;
+  const step = (name: string, run: () => Promise<void>, timeoutMs = 30_000): void => {
+    test(
+      name,
+      async () => {
+        if (failed !== undefined) expect.fail(`not run: "${failed}" failed first`);
+        try {
+          await run();
+        } catch (err) {
+          failed = name;
+          throw err;
+        }
+      },
+      timeoutMs,
+    );
+  };
+
+  step('streams the reasoning and the reply, and runs its tool calls', async () => {
     // Each result has its own row under the reply, so the reply's first line may have
     // scrolled off the conversation pane by the time the last result is in.
     await waitForScreen((x) => x.includes('Let me look around.'), 'the first reply');
-    let s = await waitForScreen((x) => x.includes('✓ read("e.txt")'), 'its tool calls');
+    const s = await waitForScreen((x) => x.includes('✓ read("e.txt")'), 'its tool calls');
     expect(s).toContain('Someone left files here.');
     expect(s).not.toContain('BEFORE-COGITO-MARKER');
     expect(s).not.toContain(SECRET);
+  });
 
-    // A keypress mid-stream closes the connection and hands the floor to the user.
+  step('a keypress mid-stream closes the connection and hands the floor to the user', async () => {
     await waitForScreen((x) => x.includes('zzz zzz zzz'), 'the slow reply streaming');
     keys('-l', 'h');
     const closed = await server.waitForClose(1, 5000);
     expect(closed.completed).toBe(false);
-    s = await waitForScreen(
-      (x) => status(x).includes('Your turn'),
-      'AWAITING_INPUT in the status bar',
-    );
+    await waitForScreen((x) => status(x).includes('Your turn'), 'AWAITING_INPUT in the status bar');
+  });
 
-    // The key that interrupted is the first character of the message; it is sent on Enter.
+  step('the key that interrupted starts the message, which Enter sends', async () => {
     keys('-l', 'ello agent');
     await waitForScreen((x) => x.includes('› hello agent'), 'the typed message');
     keys('Enter');
     const sent = await server.waitForRequest(2, 5000);
     const last = sent.body.messages.at(-1) as { role: string; content: string };
     expect(last).toEqual({ role: 'user', content: 'hello agent' });
-    s = await waitForScreen((x) => x.includes('let x = 1;'), 'the answer');
-    // Rendered as Markdown: the text without its markers.
+  });
+
+  step('the answer is rendered as Markdown, without its markers', async () => {
+    const s = await waitForScreen((x) => x.includes('let x = 1;'), 'the answer');
     expect(s).toContain('Understood, carrying on with ls:');
     expect(s).toContain('• first item');
     expect(s).toMatch(/a +│ 1/);
     for (const raw of ['**', '```', '`ls`', '## Plan', '|---|', '*item*'])
       expect(s).not.toContain(raw);
+  });
 
-    // Ctrl+P pauses: no request arrives during three think intervals; Ctrl+P resumes.
+  step('Ctrl+P pauses (no request for three think intervals) and resumes', async () => {
     keys('C-p');
     await waitForScreen((x) => status(x).includes('Paused'), 'the paused status');
     const count = server.requests.length;
     const pausedAt = Date.now();
-    await waitFor(() => Date.now() - pausedAt >= 3 * INTERVAL_MS + 200, 'three intervals', {
+    await waitUntil(() => Date.now() - pausedAt >= 3 * INTERVAL_MS + 200, 'three intervals', {
       timeoutMs: 5000,
       intervalMs: 50,
     });
@@ -151,17 +181,18 @@ describe.skipIf(!hasTmux)('the full-screen app in tmux', () => {
       (x) => x.includes('Looked again, nothing new.') && status(x).includes('Your turn'),
       'the resumed turn',
     );
+  });
 
-    // The tool log takes focus, scrolls to its first entry and expands it.
-    // (One key per send: a terminal delivers keys sent together as one chunk.)
+  step('Tab moves the focus; the tool log scrolls to its first entry and expands it', async () => {
+    // One key per send: a terminal delivers keys sent together as one chunk.
     for (const pane of ['Conversation', 'Reasoning', 'Tools']) {
       keys('Tab');
       await waitForScreen((x) => x.includes(`━━ ${pane}`), `focus on ${pane}`);
     }
     keys('Home');
-    s = await waitForScreen((x) => / 1\/6 /.test(x), 'the first entry selected');
+    await waitForScreen((x) => / 1\/6 /.test(x), 'the first entry selected');
     keys('Enter');
-    s = await waitForScreen(
+    await waitForScreen(
       (x) =>
         x.includes('ls(".")') &&
         FILES.every((f) => x.includes(f)) &&
@@ -173,20 +204,22 @@ describe.skipIf(!hasTmux)('the full-screen app in tmux', () => {
       (x) => x.includes('── Conversation') || x.includes('━━ Conversation'),
       'the detail closed',
     );
+  });
 
-    // A small terminal still works.
+  step('a small terminal still fits: no line wider than the window', async () => {
     tmux('resize-window', '-t', 'app', '-x', '40', '-y', '12');
-    s = await waitForScreen(
+    const s = await waitForScreen(
       (x) => x.trimEnd().split('\n').length <= 12 && status(x).length > 0 && !x.includes('Tools'),
       'the small layout',
     );
     for (const line of s.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     tmux('resize-window', '-t', 'app', '-x', '100', '-y', '30');
+  });
 
-    // Quit restores the normal screen: the shell's earlier output is back, and the exit code is 0.
+  step('Ctrl+C quits with exit code 0 and restores the normal screen', async () => {
     keys('C-c');
-    s = await waitForScreen((x) => x.includes('EXIT=0'), 'the exit');
+    const s = await waitForScreen((x) => x.includes('EXIT=0'), 'the exit');
     expect(s).toContain('BEFORE-COGITO-MARKER');
     expect(s).not.toContain('Let me look around.');
-  }, 90_000);
+  });
 });

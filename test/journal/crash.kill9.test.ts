@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/createApp.js';
 import type { HistoryMessage } from '../../src/core/messages.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
-import { waitForStore } from '../helpers/waitFor.js';
+import { waitForStore, waitUntil } from '../helpers/waitFor.js';
 import { treeOf } from './fixture.js';
 
 const KILLS = Number(process.env.KILLS ?? 20);
@@ -96,19 +96,21 @@ async function runAndKill(
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-  const deadline = Date.now() + 60_000;
   const saved = (): number => {
     const h = historyOf(home);
     const reply = h.findIndex((m) => m.calls === CALLS);
     return reply === -1 ? -1 : h.slice(reply + 1).filter((m) => m.callIndex !== undefined).length;
   };
   // Poll as fast as the event loop allows: the kill lands at whatever the child is doing then.
-  for (;;) {
-    if (fs.existsSync(path.join(home, 'data', 'sessions')) && saved() >= results) break;
-    if (child.exitCode !== null) throw new Error(`the child exited before the kill: ${stderr}`);
-    if (Date.now() > deadline) throw new Error(`no progress: ${stderr}`);
-    await new Promise((r) => setImmediate(r));
-  }
+  await waitUntil(
+    () => {
+      if (fs.existsSync(path.join(home, 'data', 'sessions')) && saved() >= results) return true;
+      if (child.exitCode !== null) throw new Error(`the child exited before the kill: ${stderr}`);
+      return false;
+    },
+    `${results} saved results`,
+    { timeoutMs: 60_000, intervalMs: 0, detail: () => `no progress: ${stderr}` },
+  );
   child.kill('SIGKILL');
   await exited;
 }

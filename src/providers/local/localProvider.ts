@@ -84,9 +84,8 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T |
   });
 }
 
-/** Creates the provider; nothing is imported or loaded until the first request. */
-export function createLocalProvider(opts: LocalProviderOptions): LocalProvider {
-  const engineOptions: EngineOptions = {
+function engineOptionsOf(opts: LocalProviderOptions): EngineOptions {
+  return {
     modelPath: opts.modelPath,
     ...(opts.contextSize === undefined ? {} : { contextSize: opts.contextSize }),
     ...(opts.threads === undefined ? {} : { threads: opts.threads }),
@@ -94,26 +93,108 @@ export function createLocalProvider(opts: LocalProviderOptions): LocalProvider {
     ...(opts.grammar === undefined ? {} : { grammar: opts.grammar }),
     ...(opts.loader === undefined ? {} : { loader: opts.loader }),
   };
+}
+
+/** The model, opened once on demand; a failed open is forgotten so the next one retries. */
+interface EngineSlot {
+  open(): Promise<OpenedEngine>;
+  /** The loaded engine, once an open has succeeded. */
+  readonly engine: Engine | undefined;
+  /** Forgets the engine and returns the open in progress or done, for disposal. */
+  clear(): Promise<OpenedEngine> | undefined;
+}
+
+function createEngineSlot(options: EngineOptions): EngineSlot {
   let opening: Promise<OpenedEngine> | undefined;
   let engine: Engine | undefined;
+  return {
+    open() {
+      if (!opening) {
+        const attempt = openEngine(options)
+          .catch((err: unknown): OpenedEngine => ({ ok: false, error: engineFailed(err) }))
+          .then((opened) => {
+            if (opened.ok) engine = opened.engine;
+            // A failure is not kept: the user may fix the file or the install and try again.
+            else if (opening === attempt) opening = undefined;
+            return opened;
+          });
+        opening = attempt;
+      }
+      return opening;
+    },
+    get engine() {
+      return engine;
+    },
+    clear() {
+      const pending = opening;
+      opening = undefined;
+      engine = undefined;
+      return pending;
+    },
+  };
+}
+
+/**
+ * One generation on a loaded engine, as provider events ending in `done`. The caller's
+ * abort closes the stream at once; `onRun` receives the promise that settles when llama.cpp
+ * has really stopped, which the next request waits for.
+ */
+async function* generateEvents(
+  engine: Engine,
+  request: StreamRequest,
+  settings: { maxTokens: number; temperature: number },
+  live: Set<AbortController>,
+  onRun: (run: Promise<void>) => void,
+): AsyncGenerator<ProviderEvent, void, undefined> {
+  const controller = new AbortController();
+  live.add(controller);
+  const channel = createChannel<ProviderEvent>();
+  const onAbort = (): void => {
+    controller.abort();
+    channel.close(true);
+  };
+  request.signal.addEventListener('abort', onAbort, { once: true });
+
+  let outcome: GenerateOutcome | undefined;
+  const history = toLlamaHistory(request.messages);
+  onRun(
+    generate(engine, history, settings, controller.signal, (event) => channel.push(event)).then(
+      (result) => {
+        outcome = result;
+        channel.close();
+        live.delete(controller);
+      },
+    ),
+  );
+
+  try {
+    for await (const event of channel) yield event;
+  } finally {
+    request.signal.removeEventListener('abort', onAbort);
+    // Also covers a consumer that stops reading early: generation does not outlive it.
+    controller.abort();
+  }
+
+  if (request.signal.aborted || !outcome) {
+    yield { type: 'done', reason: 'aborted' };
+  } else if (!outcome.ok) {
+    yield { type: 'done', reason: 'error', error: outcome.error };
+  } else {
+    yield { type: 'usage', usage: outcome.usage };
+    yield { type: 'done', reason: outcome.reason };
+  }
+}
+
+/** Creates the provider; nothing is imported or loaded until the first request. */
+export function createLocalProvider(opts: LocalProviderOptions): LocalProvider {
+  const slot = createEngineSlot(engineOptionsOf(opts));
+  const settings = {
+    maxTokens: opts.maxTokens ?? DEFAULT_LOCAL_MAX_TOKENS,
+    temperature: opts.temperature ?? DEFAULT_LOCAL_TEMPERATURE,
+  };
   // The generation in flight (or the last one); the next one starts after it settles.
   let lastRun: Promise<unknown> = Promise.resolve();
   const live = new Set<AbortController>();
-
-  function open(): Promise<OpenedEngine> {
-    if (!opening) {
-      const attempt = openEngine(engineOptions)
-        .catch((err: unknown): OpenedEngine => ({ ok: false, error: engineFailed(err) }))
-        .then((opened) => {
-          if (opened.ok) engine = opened.engine;
-          // A failure is not kept: the user may fix the file or the install and try again.
-          else if (opening === attempt) opening = undefined;
-          return opened;
-        });
-      opening = attempt;
-    }
-    return opening;
-  }
 
   async function* stream(request: StreamRequest): AsyncGenerator<ProviderEvent, void, undefined> {
     if (request.signal.aborted) {
@@ -122,7 +203,7 @@ export function createLocalProvider(opts: LocalProviderOptions): LocalProvider {
     }
     // Loading can take seconds for a big model; an interrupt does not wait for it (the load
     // goes on and is kept for the next request).
-    const opened = await unlessAborted(open(), request.signal);
+    const opened = await unlessAborted(slot.open(), request.signal);
     if (opened === ABORTED) {
       yield { type: 'done', reason: 'aborted' };
       return;
@@ -141,49 +222,10 @@ export function createLocalProvider(opts: LocalProviderOptions): LocalProvider {
         yield { type: 'done', reason: 'aborted' };
         return;
       }
-      const controller = new AbortController();
-      live.add(controller);
-      const channel = createChannel<ProviderEvent>();
-      const onAbort = (): void => {
-        controller.abort();
-        channel.close(true);
-      };
-      request.signal.addEventListener('abort', onAbort, { once: true });
-
-      let outcome: GenerateOutcome | undefined;
-      run = generate(
-        opened.engine,
-        toLlamaHistory(request.messages),
-        {
-          maxTokens: request.maxTokens ?? opts.maxTokens ?? DEFAULT_LOCAL_MAX_TOKENS,
-          temperature: opts.temperature ?? DEFAULT_LOCAL_TEMPERATURE,
-        },
-        controller.signal,
-        (event) => channel.push(event),
-      ).then((result) => {
-        outcome = result;
-        channel.close();
-        live.delete(controller);
+      const maxTokens = request.maxTokens ?? settings.maxTokens;
+      yield* generateEvents(opened.engine, request, { ...settings, maxTokens }, live, (r) => {
+        run = r;
       });
-
-      try {
-        for await (const event of channel) yield event;
-      } finally {
-        request.signal.removeEventListener('abort', onAbort);
-        // Also covers a consumer that stops reading early: generation does not outlive it.
-        controller.abort();
-      }
-
-      if (request.signal.aborted || !outcome) {
-        yield { type: 'done', reason: 'aborted' };
-        return;
-      }
-      if (!outcome.ok) {
-        yield { type: 'done', reason: 'error', error: outcome.error };
-        return;
-      }
-      yield { type: 'usage', usage: outcome.usage };
-      yield { type: 'done', reason: outcome.reason };
     } finally {
       // The next request may use the model once this generation (or the one before it, if
       // this request never started) has really stopped, not merely when this stream ended.
@@ -195,8 +237,9 @@ export function createLocalProvider(opts: LocalProviderOptions): LocalProvider {
     id: 'local',
     model: opts.model ?? path.basename(opts.modelPath),
     stream,
-    warmUp: open,
+    warmUp: () => slot.open(),
     info() {
+      const engine = slot.engine;
       if (!engine) return undefined;
       return {
         path: engine.path,
@@ -207,9 +250,7 @@ export function createLocalProvider(opts: LocalProviderOptions): LocalProvider {
     },
     async dispose() {
       for (const c of live) c.abort();
-      const pending = opening;
-      opening = undefined;
-      engine = undefined;
+      const pending = slot.clear();
       await lastRun;
       const opened = await pending;
       if (opened?.ok) await opened.engine.dispose();

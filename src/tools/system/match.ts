@@ -1,3 +1,4 @@
+import { editDistance } from '../../core/editDistance.js';
 import type { AppInfo } from './types.js';
 
 /** Case- and width-insensitive form of a name, without `.app` / `.exe` / `.desktop`. */
@@ -56,7 +57,7 @@ export function nearNames(names: readonly string[], query: string, max = 5): str
   for (const name of names) {
     const key = normalizeName(name);
     if (key === '') continue;
-    const distance = levenshtein(key, wanted);
+    const distance = editDistance(key, wanted);
     const related = key.includes(wanted) || (key.length >= 3 && wanted.includes(key));
     const limit = Math.max(2, Math.floor(Math.max(key.length, wanted.length) / 3));
     if (!related && distance > limit) continue;
@@ -68,21 +69,6 @@ export function nearNames(names: readonly string[], query: string, max = 5): str
     .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
     .slice(0, max)
     .map(([name]) => name);
-}
-
-/** Classic edit distance, O(a·b); names are short. */
-export function levenshtein(a: string, b: string): number {
-  if (a === b) return 0;
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 function dedupeByName(apps: readonly AppInfo[]): AppInfo[] {

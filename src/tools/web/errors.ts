@@ -26,11 +26,6 @@ export async function guard(body: () => Promise<ToolResult>): Promise<ToolResult
   }
 }
 
-/** Throws the `aborted` failure when the turn's signal has fired. */
-export function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new ToolFailure('aborted', 'Stopped: the turn was interrupted.');
-}
-
 /** Reads a required string argument (the registry checked the type; this narrows it). */
 export function stringArg(args: readonly unknown[], index: number, name: string): string {
   const value = args[index];

@@ -9,8 +9,6 @@ import TurndownService from 'turndown';
 import { cleanInline } from './inline.js';
 import { TextBuilder } from './textBuilder.js';
 
-export { cleanInline } from './inline.js';
-
 /** A link found on the page, already absolute. */
 export interface PageLink {
   text: string;

@@ -13,7 +13,6 @@ import { EgressGuard } from '../../safety/egress.js';
 import type { Resolver } from '../../safety/egress.js';
 
 export type { FetchConfig, SearchConfig, SearchProvider, WebToolsConfig } from './config.js';
-export { checkSearchConfig } from './config.js';
 export type { SearchResult } from './search.js';
 export type { BrowserCommand } from './browse.js';
 export type { FetchLike } from './http.js';

@@ -31,7 +31,7 @@ export function readHtml(html: string, url: URL, mode: PageMode, maxLinks: numbe
   // Readability sees the raw page; its result is cleaned and made absolute the same way.
   const article = extractArticle(html);
   if (article !== undefined && article.textLength >= wholeText.length * 0.3) {
-    const $article = load(article.html, null, false);
+    const $article = load(article.nodes, null, false);
     cleanDocument($article, base);
     const body = mode === 'markdown' ? htmlToMarkdown($article.html()) : htmlToText($article, null);
     return { title: title || article.title || '', body, links };

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ToolFailure } from '../../../src/tools/web/errors.js';
 import { createCommandRunner } from '../../../src/tools/system/exec.js';
-import { tempDir, waitFor } from '../web/helpers.js';
+import { tempDir } from '../web/helpers.js';
+import { waitUntil } from '../../helpers/waitFor.js';
 
 const runner = createCommandRunner();
 const signal = (): AbortSignal => new AbortController().signal;
@@ -83,7 +84,7 @@ describe('createCommandRunner over real execa', () => {
         signal: controller.signal,
       },
     );
-    await waitFor(() => existsSync(started));
+    await waitUntil(() => existsSync(started), 'the child to start');
     controller.abort();
     expect((await failureOf(pending)).kind).toBe('aborted');
   });
@@ -98,7 +99,7 @@ describe('createCommandRunner over real execa', () => {
       },
     );
     expect(existsSync(done)).toBe(false);
-    await waitFor(() => existsSync(done));
+    await waitUntil(() => existsSync(done), 'the child to finish');
   });
 
   it('reports a missing program on launch', async () => {

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSystemTools } from '../../../src/tools/system/index.js';
 import type { SystemToolsDeps } from '../../../src/tools/system/index.js';
 import { listProcProcesses, xdgDataDirs } from '../../../src/tools/system/linux.js';
 import type { Tool } from '../../../src/tools/types.js';
-import { errorOf, FIXTURES, okText, tempDir, testContext, waitFor } from '../web/helpers.js';
+import { errorOf, FIXTURES, jsonWrittenTo, okText, tempDir, testContext } from '../web/helpers.js';
 import { hostileNames, recordingKill, StubRunner } from './stubs.js';
 
 let dir: string;
@@ -175,8 +175,7 @@ describe('Linux openApp', () => {
     );
     const result = await tools({}).openApp!.run([name], testContext());
     expect(okText(result)).toBe(`Started ${name}.`);
-    await waitFor(() => existsSync(out));
-    expect(JSON.parse(await readFile(out, 'utf8'))).toEqual([
+    expect(await jsonWrittenTo(out, 'the launched stub to write its file')).toEqual([
       `$(touch ${marker})`,
       `\`touch ${marker}\``,
       `; touch ${marker}; `,

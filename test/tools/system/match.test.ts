@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findApp, levenshtein, nearNames, normalizeName } from '../../../src/tools/system/match.js';
+import { findApp, nearNames, normalizeName } from '../../../src/tools/system/match.js';
 import type { AppInfo } from '../../../src/tools/system/types.js';
 
 const app = (name: string, aliases: string[] = [], processNames: string[] = []): AppInfo => ({
@@ -55,12 +55,6 @@ describe('helpers', () => {
     expect(normalizeName('  Ｆｉｒｅｆｏｘ  ')).toBe('firefox');
     expect(normalizeName('Visual   Studio Code.app')).toBe('visual studio code');
     expect(normalizeName('org.gnome.Calculator.desktop')).toBe('org.gnome.calculator');
-  });
-
-  it('computes edit distance', () => {
-    expect(levenshtein('kitten', 'sitting')).toBe(3);
-    expect(levenshtein('', 'abc')).toBe(3);
-    expect(levenshtein('same', 'same')).toBe(0);
   });
 
   it('ranks near names by closeness', () => {

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCommandRunner } from '../../../src/tools/system/exec.js';
@@ -7,7 +6,7 @@ import type { ExecaLike } from '../../../src/tools/system/exec.js';
 import { createWebTools } from '../../../src/tools/web/index.js';
 import type { WebToolsDeps } from '../../../src/tools/web/index.js';
 import type { Tool } from '../../../src/tools/types.js';
-import { errorOf, okText, tempDir, testContext, waitFor } from './helpers.js';
+import { errorOf, jsonWrittenTo, okText, tempDir, testContext } from './helpers.js';
 
 interface Call {
   file: string;
@@ -88,8 +87,7 @@ describe('browse: argv only, never a shell', () => {
     const hostile = hostileUrls()[4]!;
     const text = okText(await tool.run([hostile], testContext()));
     expect(text).toBe(`Opened ${new URL(hostile).href} in the system browser.`);
-    await waitFor(() => existsSync(out));
-    const argv = JSON.parse(await readFile(out, 'utf8')) as string[];
+    const argv = (await jsonWrittenTo(out, 'the browser stub to write its file')) as string[];
     expect(argv).toEqual([new URL(hostile).href]);
     expect(argv[0]).toContain(`$(touch\${IFS}${marker})`);
     expect(existsSync(marker)).toBe(false);

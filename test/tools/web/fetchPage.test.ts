@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createWebTools } from '../../../src/tools/web/index.js';
 import type { WebToolsConfig } from '../../../src/tools/web/index.js';
 import type { Tool } from '../../../src/tools/types.js';
-import { errorOf, FIXTURES, okText, startServer, testContext, waitFor } from './helpers.js';
+import { errorOf, FIXTURES, okText, startServer, testContext } from './helpers.js';
+import { waitUntil } from '../../helpers/waitFor.js';
 import type { TestServer } from './helpers.js';
 
 /** "你好，世界" in GBK, written as bytes because Node can decode GBK but not encode it. */
@@ -208,7 +209,7 @@ describe('fetchPage: limits', () => {
     const text = okText(await fetchPageTool().run([`${server.url}/big`], testContext()));
     expect(text).toContain('Note: the page was cut at 2 MB');
     // The server sees the client hang up long before the 10 MB are sent.
-    await waitFor(() => bigBody.closed);
+    await waitUntil(() => bigBody.closed, 'the big body to close');
     expect(bigBody.finished).toBe(false);
     expect(bigBody.written).toBeLessThan(TEN_MB);
   });
@@ -234,7 +235,7 @@ describe('fetchPage: limits', () => {
   it("stops when the turn's signal aborts", async () => {
     const controller = new AbortController();
     const pending = fetchPageTool().run([`${server.url}/slow`], testContext(controller.signal));
-    await waitFor(() => requests.includes('/slow'));
+    await waitUntil(() => requests.includes('/slow'), 'the /slow request');
     controller.abort();
     const error = errorOf(await pending);
     expect(error.kind).toBe('aborted');

@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolContext, ToolResult } from '../../../src/tools/types.js';
+import { waitUntil } from '../../helpers/waitFor.js';
 
 /** A tool context for tests; these tools never touch the workspace. */
 export function testContext(signal: AbortSignal = new AbortController().signal): ToolContext {
@@ -41,16 +42,18 @@ export async function readBody(req: http.IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** Polls `predicate` until it holds or the deadline passes (no fixed sleeps). */
-export async function waitFor(
-  predicate: () => boolean | Promise<boolean>,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await predicate())) {
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/**
+ * The JSON a child process writes to `file`, once it is all there: the file exists a moment
+ * before its content does, so a check for the file alone can read it half-written.
+ */
+export function jsonWrittenTo(file: string, what: string): Promise<unknown> {
+  return waitUntil(async () => {
+    try {
+      return { value: JSON.parse(await readFile(file, 'utf8')) as unknown };
+    } catch {
+      return undefined;
+    }
+  }, what).then((found) => found.value);
 }
 
 /** A fresh temp folder; call the returned cleanup in afterEach. */

@@ -1,6 +1,7 @@
 // Flat config. The project-specific rules: the headless core (src/) must never import
 // React, Ink or the UI in components/, so it can run in --print mode and in tests; and the
-// UI's hooks follow React's rules (called unconditionally, effects list what they read).
+// UI's hooks follow React's rules (called unconditionally, effects list what they read);
+// and no product file over 400 lines or function over 80.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
@@ -48,6 +49,16 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  // Size limits (issue #13): no file over 400 lines and no function over 80 in the
+  // product code; the message tables and the key table are data, exempt.
+  {
+    files: ['src/**/*.ts', 'components/**/*.{ts,tsx}'],
+    ignores: ['src/i18n/en.ts', 'src/i18n/zh.ts', 'components/keys/bindings.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 80 }],
     },
   },
 );

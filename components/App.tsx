@@ -1,10 +1,9 @@
-import React, { useEffect, useRef } from 'react';
+import React from 'react';
 import { useApp } from 'ink';
 import type { Lang } from '../src/i18n/messages.js';
 import { completeCommand } from '../src/commands/runner.js';
 import type { AgentController, AgentLoop } from './controller.js';
 import { useAgentLoop } from './hooks/useAgentLoop.js';
-import { useThrottledStore } from './hooks/useThrottledStore.js';
 import { useWindowSize } from './hooks/useWindowSize.js';
 import { LangContext } from './i18n.js';
 import { Screen } from './Screen.js';
@@ -21,7 +20,11 @@ export interface AppProps {
   rows?: number;
   /** Slash-command completion for Tab; defaults to the built-in command table. */
   complete?(prefix: string): string[];
-  /** Called once when the agent asks to exit (quit keys, /exit). Defaults to Ink's exit. */
+  /**
+   * The quit keys call it: the root's one exit (the real app passes the run's exit, which
+   * ends the screen and stops what started; /exit reaches the same exit through the app).
+   * Defaults to Ink's exit.
+   */
   onExit?(): void;
   /** Ctrl+L: clear the real terminal before the frame is written again. */
   onRedraw?(): void;
@@ -41,13 +44,6 @@ export function App(p: AppProps): React.JSX.Element {
   const { exit } = useApp();
   const size = useWindowSize(p.columns, p.rows);
   useAgentLoop(p.loop);
-  const exitRequested = useThrottledStore(p.controller.store, (s) => s.exitRequested);
-  const exited = useRef(false);
-  useEffect(() => {
-    if (!exitRequested || exited.current) return;
-    exited.current = true;
-    (p.onExit ?? exit)();
-  }, [exitRequested, exit, p.onExit]);
 
   return (
     <LangContext.Provider value={p.lang ?? 'en'}>
@@ -57,6 +53,7 @@ export function App(p: AppProps): React.JSX.Element {
         rows={size.rows}
         workspace={p.workspace ?? ''}
         complete={p.complete ?? completeCommand}
+        onExit={p.onExit ?? exit}
         {...(p.onRedraw ? { onRedraw: p.onRedraw } : {})}
         {...(p.noticeTtlMs !== undefined ? { noticeTtlMs: p.noticeTtlMs } : {})}
         {...(p.approvalDelayMs !== undefined ? { approvalDelayMs: p.approvalDelayMs } : {})}

@@ -34,6 +34,8 @@ export interface ScreenProps {
   complete(prefix: string): string[];
   /** Ctrl+L: clear the real terminal (the screen then writes its whole frame again). */
   onRedraw?(): void;
+  /** The quit keys: the root's exit. */
+  onExit(): void;
   /** How long a notice stays in the status bar. */
   noticeTtlMs?: number;
   /** How long the approval prompt shows, with no typing, before keys answer it. */
@@ -94,6 +96,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
       dispatch({ type: 'blank', on: true });
     },
     toggleMouse: mouse.toggle,
+    quit: p.onExit,
     now: p.now ?? Date.now,
     layout,
   });

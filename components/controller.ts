@@ -13,8 +13,6 @@ export interface AgentController {
   /** Ctrl+P: pause autonomy, or resume it. */
   togglePause(): void;
   answerApproval(answer: ApprovalAnswer): void;
-  /** Ask to quit; the screen sees `exitRequested` in the store and closes. */
-  requestExit(): void;
   /** Everything the screen shows; it changes only through agent events. */
   readonly store: AgentStore;
   /** True while a turn runs (optional: the store's state is used when it is missing). */

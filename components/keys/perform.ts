@@ -17,6 +17,8 @@ export interface PerformEnv {
   redraw(): void;
   /** Ctrl+S: mouse reporting on or off (the screen owns the terminal mode). */
   toggleMouse?(): void;
+  /** The quit keys: the root's one exit (it stops everything that started, in reverse). */
+  quit(): void;
 }
 
 /** Key actions that are one UI action each. */
@@ -66,7 +68,7 @@ export function perform(r: Resolved, env: PerformEnv): void {
   switch (r.action) {
     case 'quit':
       env.dispatch({ type: 'clearInput' });
-      c.requestExit();
+      env.quit();
       return;
     case 'interruptAndType':
       c.interrupt();

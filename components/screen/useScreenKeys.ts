@@ -31,6 +31,8 @@ export interface ScreenKeysEnv {
   complete(prefix: string): string[];
   redraw(): void;
   toggleMouse(): void;
+  /** The quit keys (see PerformEnv.quit). */
+  quit(): void;
   now(): number;
 }
 
@@ -88,6 +90,7 @@ export function useScreenKeys(env: ScreenKeysEnv & { layout: Layout }): void {
       complete: env.complete,
       redraw: env.redraw,
       toggleMouse: env.toggleMouse,
+      quit: env.quit,
     });
   });
 }

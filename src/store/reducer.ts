@@ -57,7 +57,6 @@ export interface AgentViewState {
   toolsRunning: number;
   /** The cycle ledger's recent records (the ledger view, the away digest). */
   ledger: readonly CycleRecord[];
-  exitRequested: boolean;
 }
 
 export const MAX_TRACES = 50;
@@ -98,7 +97,6 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     lastCachedTokens: 0,
     toolsRunning: 0,
     ledger: [],
-    exitRequested: false,
     ...init,
   };
 }
@@ -243,7 +241,8 @@ const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
     case 'files_changed':
       return { filesChanged: event.count };
     case 'exit_requested':
-      return { exitRequested: true };
+      // The root's exit answers it (createApp); nothing on screen changes.
+      return {};
   }
 };
 

@@ -261,9 +261,13 @@ describe('slash commands', () => {
 
   it('/exit asks the app to quit', async () => {
     h = await createHarness();
+    let asked = 0;
+    h.agent.subscribe((e) => {
+      if (e.type === 'exit_requested') asked += 1;
+    });
     h.agent.start();
     await run(h, '/exit');
-    expect(h.agent.store.getState().exitRequested).toBe(true);
+    expect(asked).toBe(1);
   });
 
   it('Tab completion completes command names', () => {

@@ -127,7 +127,7 @@ describe('runTui', () => {
       LEAVE_ALT_SCREEN,
     );
     expect(out).not.toContain(SECRET);
-    expect(r.c.methods()).toEqual(['start', 'requestExit', 'stop']);
+    expect(r.c.methods()).toEqual(['start', 'stop']);
     expect(r.closed()).toBe(1);
     expect(r.stdin.rawMode).toBe(false);
     for (const event of [

@@ -19,7 +19,6 @@ export type Call =
   | { method: 'submit'; text: string }
   | { method: 'togglePause' }
   | { method: 'answerApproval'; answer: ApprovalAnswer }
-  | { method: 'requestExit' }
   | { method: 'start' }
   | { method: 'stop' };
 
@@ -31,7 +30,6 @@ export interface FakeController {
   submit(text: string): void;
   togglePause(): void;
   answerApproval(answer: ApprovalAnswer): void;
-  requestExit(): void;
   start(): void;
   stop(): Promise<void>;
   /** Feeds one event to the store, as the agent would. */
@@ -83,10 +81,6 @@ export function createFakeController(init: Partial<AgentViewState> = {}): FakeCo
       if (!a) return;
       emit({ type: 'approval_resolved', id: a.id, answer });
       tryMove('APPROVAL_DONE');
-    },
-    requestExit() {
-      c.calls.push({ method: 'requestExit' });
-      emit({ type: 'exit_requested' });
     },
     start() {
       c.calls.push({ method: 'start' });

@@ -1,7 +1,8 @@
 /**
  * One throttled view of a store: however fast events arrive (a streaming reply sends dozens
  * per second), subscribers hear about them at most once per frame, all in the same tick, so
- * the screen renders once per frame rather than once per token.
+ * the screen renders once per frame rather than once per token; a change after a quiet
+ * frame is delivered at once.
  */
 import type { StoreApi } from 'zustand/vanilla';
 
@@ -35,12 +36,19 @@ function createFrameClock<S>(store: StoreApi<S>, frameMs: number): FrameClock {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let unsubscribe: (() => void) | undefined;
 
+  // When the last frame is older than one frame length, the change is shown at once (the
+  // next macrotask, so events of the same tick still share a frame): a lone change such as
+  // the status after an interrupt never waits a whole frame. Within a frame, changes wait for
+  // its end, so a stream still renders at most once per frame.
+  let lastFlush = -Infinity;
   const flush = (): void => {
     timer = undefined;
+    lastFlush = performance.now();
     for (const l of [...listeners]) l();
   };
   const onChange = (): void => {
-    if (timer === undefined) timer = setTimeout(flush, frameMs);
+    if (timer !== undefined) return;
+    timer = setTimeout(flush, Math.max(0, lastFlush + frameMs - performance.now()));
   };
 
   return {

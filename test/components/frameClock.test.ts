@@ -1,0 +1,43 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { FRAME_MS, frameClock } from '../../components/hooks/frameClock.js';
+import { createAgentStore } from '../../src/store/agentStore.js';
+
+describe('frameClock', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test('a change after a quiet frame is delivered at once; changes within a frame wait for its end', () => {
+    const store = createAgentStore();
+    let heard = 0;
+    const off = frameClock(store, FRAME_MS).subscribe(() => heard++);
+    const notice = (text: string): void =>
+      store.getState().apply({ type: 'notice', level: 'info', text });
+
+    // A lone change (the status after an interrupt): the next macrotask, not a frame later.
+    notice('one');
+    notice('same tick');
+    expect(heard).toBe(0);
+    vi.advanceTimersByTime(0);
+    expect(heard).toBe(1);
+
+    // More changes inside that frame share one delivery at the frame's end.
+    vi.advanceTimersByTime(5);
+    notice('two');
+    notice('three');
+    vi.advanceTimersByTime(FRAME_MS - 6);
+    expect(heard).toBe(1);
+    vi.advanceTimersByTime(1);
+    expect(heard).toBe(2);
+
+    // Quiet for longer than a frame: at once again.
+    vi.advanceTimersByTime(FRAME_MS * 2);
+    notice('four');
+    vi.advanceTimersByTime(0);
+    expect(heard).toBe(3);
+    off();
+  });
+});

@@ -1,37 +1,30 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { makeMessage } from '../../src/core/messages.js';
 import { CurrentSession } from '../../src/history/currentSession.js';
-import { SessionStore } from '../../src/history/sessionStore.js';
-import { makeTmpDir } from './tmpDir.js';
+import { useTmpSessionStore } from './tmpDir.js';
 
 describe('CurrentSession: the one holder of the current session', () => {
-  let tmp: ReturnType<typeof makeTmpDir>;
-  let store: SessionStore;
-  beforeEach(() => {
-    tmp = makeTmpDir();
-    store = new SessionStore(tmp.dir);
-  });
-  afterEach(() => tmp.cleanup());
+  const tmp = useTmpSessionStore();
 
   it('reads and writes the session current at the time of the call', async () => {
-    const first = await store.create();
+    const first = await tmp.store.create();
     const current = new CurrentSession(first);
     current.append(makeMessage('user', 'to the first'));
-    const second = await store.create();
+    const second = await tmp.store.create();
     current.switchTo(second);
     current.append(makeMessage('user', 'to the second'));
     expect(current.id).toBe(second.id);
     expect(current.get()).toBe(second);
     expect(current.messages().map((m) => m.content)).toEqual(['to the second']);
     // The first stays on disk with what it had.
-    const reopened = (await store.list()).find((s) => s.id === first.id);
+    const reopened = (await tmp.store.list()).find((s) => s.id === first.id);
     expect(reopened?.messageCount).toBe(1);
     current.close();
   });
 
   it('a switch closes the old session, then tells the listeners in order; the same one is no switch', async () => {
-    const first = await store.create();
-    const second = await store.create();
+    const first = await tmp.store.create();
+    const second = await tmp.store.create();
     const closeFirst = vi.spyOn(first, 'close');
     const current = new CurrentSession(first);
     const heard: string[] = [];

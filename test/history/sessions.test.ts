@@ -1,27 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeMessage } from '../../src/core/messages.js';
-import { SessionError, SessionStore } from '../../src/history/sessionStore.js';
+import { SessionError } from '../../src/history/sessionStore.js';
 import { newSessionId } from '../../src/history/sessionId.js';
-import { makeTmpDir } from './tmpDir.js';
+import { useTmpSessionStore } from './tmpDir.js';
 
 describe('sessions', () => {
-  let tmp: ReturnType<typeof makeTmpDir>;
-  let store: SessionStore;
-  beforeEach(() => {
-    tmp = makeTmpDir();
-    store = new SessionStore(tmp.dir);
-  });
-  afterEach(() => tmp.cleanup());
+  const tmp = useTmpSessionStore();
 
   it('has no sessions at first, and openLatestOrCreate starts one', async () => {
-    expect(await store.list()).toEqual([]);
-    expect(await store.latest()).toBeUndefined();
-    const s = await store.openLatestOrCreate();
+    expect(await tmp.store.list()).toEqual([]);
+    expect(await tmp.store.latest()).toBeUndefined();
+    const s = await tmp.store.openLatestOrCreate();
     expect(s.dir).toBe(path.join(tmp.dir, 'sessions', s.id));
     expect(fs.readdirSync(s.dir).sort()).toEqual(['history.jsonl', 'meta.json']);
-    expect((await store.latest())?.id).toBe(s.id);
+    expect((await tmp.store.latest())?.id).toBe(s.id);
   });
 
   it('makes time-sortable ids, strictly increasing within the process', () => {
@@ -36,12 +30,12 @@ describe('sessions', () => {
   });
 
   it('lists sessions most recently used first, with counts and the first user line', async () => {
-    const a = await store.create();
+    const a = await tmp.store.create();
     a.append(makeMessage('system', 'not a title'));
     a.append(makeMessage('user', '\n  整理一下我的下载文件夹\nplease'));
     a.append(makeMessage('assistant', 'ok'));
-    const b = await store.create();
-    const listed = await store.list();
+    const b = await tmp.store.create();
+    const listed = await tmp.store.list();
     expect(listed.map((s) => s.id)).toEqual([b.id, a.id]);
     const infoA = listed[1]!;
     expect(infoA).toMatchObject({ id: a.id, dir: a.dir, messageCount: 3 });
@@ -53,10 +47,10 @@ describe('sessions', () => {
     const later = fs.statSync(path.join(b.dir, 'history.jsonl')).mtimeMs + 1000;
     a.append(makeMessage('user', 'back again'));
     fs.utimesSync(path.join(a.dir, 'history.jsonl'), later / 1000, later / 1000);
-    expect((await store.latest())?.id).toBe(a.id);
+    expect((await tmp.store.latest())?.id).toBe(a.id);
     a.close();
     b.close();
-    const resumed = await store.openLatestOrCreate();
+    const resumed = await tmp.store.openLatestOrCreate();
     expect(resumed.id).toBe(a.id);
     expect(resumed.messages().map((m) => m.content)).toEqual([
       'not a title',
@@ -67,39 +61,39 @@ describe('sessions', () => {
   });
 
   it('opens a session by id, keeping what was appended in order', async () => {
-    const s = await store.create();
+    const s = await tmp.store.create();
     const msgs = [makeMessage('user', 'q'), makeMessage('assistant', 'a', { reasoning: 'r' })];
     for (const m of msgs) expect(s.append(m)).toEqual({ ok: true });
     s.close();
-    const again = await store.open(s.id);
+    const again = await tmp.store.open(s.id);
     expect(again.messages()).toEqual(msgs);
     expect(again.loadWarnings).toEqual([]);
   });
 
   it('gives a clear error for an unknown or unsafe id', async () => {
-    await store.create();
-    const unknown = store.open('2020-01-01T00-00-00-000-zzz');
+    await tmp.store.create();
+    const unknown = tmp.store.open('2020-01-01T00-00-00-000-zzz');
     await expect(unknown).rejects.toBeInstanceOf(SessionError);
-    await expect(store.open('2020-01-01T00-00-00-000-zzz')).rejects.toThrow(
+    await expect(tmp.store.open('2020-01-01T00-00-00-000-zzz')).rejects.toThrow(
       `No session "2020-01-01T00-00-00-000-zzz" in ${path.join(tmp.dir, 'sessions')}. The ids are the folder names there`,
     );
-    await expect(store.open('../../etc')).rejects.toMatchObject({ code: 'EBADID' });
+    await expect(tmp.store.open('../../etc')).rejects.toMatchObject({ code: 'EBADID' });
   });
 
   it('lists a session whose meta.json is damaged, and ignores stray files', async () => {
-    const s = await store.create();
+    const s = await tmp.store.create();
     s.append(makeMessage('user', 'hi'));
     s.close();
     fs.writeFileSync(path.join(s.dir, 'meta.json'), '{oops');
     fs.writeFileSync(path.join(tmp.dir, 'sessions', 'notes.txt'), 'x');
     fs.mkdirSync(path.join(tmp.dir, 'sessions', 'empty-folder'));
-    const listed = await store.list();
+    const listed = await tmp.store.list();
     expect(listed.map((i) => i.id)).toEqual([s.id]);
     expect(listed[0]!.messageCount).toBe(1);
   });
 
   it('writes the files privately (0600)', async () => {
-    const s = await store.create();
+    const s = await tmp.store.create();
     s.append(makeMessage('user', 'secret-ish'));
     s.close();
     expect(fs.statSync(path.join(s.dir, 'history.jsonl')).mode & 0o777).toBe(0o600);

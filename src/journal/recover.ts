@@ -4,18 +4,12 @@
  * one now, saying what happened, so the model (and the user) see the truth.
  */
 import { callTextOf } from '../agent/toolRunner.js';
-import type { HistoryMessage } from '../core/messages.js';
 import { resultMessage } from '../protocol/resultMessage.js';
 import { parseReply } from '../protocol/parser.js';
 import type { Workspace } from '../tools/workspace.js';
+import type { HistoryPort } from '../pipeline/saver.js';
 import type { Journal } from './journal.js';
 import { rollBackUnfinished } from './rollback.js';
-
-/** Where the recovered results are written. */
-export interface RecoverHistory {
-  messages(): readonly HistoryMessage[];
-  append(message: HistoryMessage): { ok: true } | { ok: false; error: { message: string } };
-}
 
 /** What the recovery did, for a notice at start. */
 export interface RecoveryReport {
@@ -27,7 +21,8 @@ export interface RecoveryReport {
 
 /** Finishes the crash record of a session; a clean session is left as it is. */
 export async function finishCrashRecord(
-  history: RecoverHistory,
+  /** Where the recovered results are written: the session, as the turn pipeline sees it. */
+  history: HistoryPort,
   journal: Journal | undefined,
   workspace: Workspace,
 ): Promise<RecoveryReport> {

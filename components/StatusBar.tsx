@@ -4,7 +4,7 @@ import type { AgentStore, AgentStoreState } from '../src/store/agentStore.js';
 import type { MachineState } from '../src/machine/machine.js';
 import { t, type Lang } from '../src/i18n/messages.js';
 import { useSpinner } from './hooks/useSpinner.js';
-import { shallowEqual, useThrottledStore } from './hooks/useThrottledStore.js';
+import { shallowEqual, useStoreNow, useThrottledStore } from './hooks/useThrottledStore.js';
 import { useLang } from './i18n.js';
 import { formatTokens, shortenPath } from './text/format.js';
 import { displayWidth, truncate } from './text/wrap.js';
@@ -162,7 +162,11 @@ function limitSegments(s: StatusFields, lang: Lang): Segment[] {
 /** State, persona, model, workspace, cycle and tokens on one line; a message below it. */
 export function StatusBar(p: StatusBarProps): React.JSX.Element {
   const lang = useLang();
-  const s = useThrottledStore(p.store, pickFields, shallowEqual);
+  const throttled = useThrottledStore(p.store, pickFields, shallowEqual);
+  // The state is read at once (useStoreNow says why): the interrupt key's own frame shows
+  // "Your turn", not the frame after the stream has wound down.
+  const machine = useStoreNow(p.store, (st) => st.machine);
+  const s = machine === throttled.machine ? throttled : { ...throttled, machine };
   // The spinner turns here, not at the root, so its ticks re-render this bar only.
   const spinner = useSpinner(s.streaming);
   const sep = ' │ ';

@@ -43,3 +43,19 @@ export function useThrottledStore<S, T>(
   }, [store]);
   return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
 }
+
+/**
+ * `useSyncExternalStore` over the store with no frame clock in between: for values that
+ * change rarely and must be seen at once. The machine state is one: during a stream the frame
+ * clock holds every change until the frame's end (up to {@link FRAME_MS}), and a memoised
+ * component reading it throttled is not drawn again by the key's own frame, so "Your turn"
+ * after an interrupt would wait for the next frame. Every store change calls `selector` (keep
+ * it a field read); the component renders only when the selected value changes.
+ */
+export function useStoreNow<S, T>(store: StoreApi<S>, selector: (state: S) => T): T {
+  const selectorRef = useRef(selector);
+  selectorRef.current = selector;
+  const subscribe = useCallback((cb: () => void) => store.subscribe(cb), [store]);
+  const getSnapshot = useCallback(() => selectorRef.current(store.getState()), [store]);
+  return useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+}

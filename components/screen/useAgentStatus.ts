@@ -8,7 +8,7 @@ import type { MachineState } from '../../src/machine/machine.js';
 import type { AgentStore, AgentStoreState } from '../../src/store/agentStore.js';
 import type { Notice } from '../../src/store/reducer.js';
 import { useFresh } from '../hooks/useFresh.js';
-import { useThrottledStore } from '../hooks/useThrottledStore.js';
+import { useStoreNow, useThrottledStore } from '../hooks/useThrottledStore.js';
 import { CTRL_C_EXIT_WINDOW_MS } from '../keys/bindings.js';
 import type { Tone } from '../panes/rows.js';
 import type { StatusMessage } from '../StatusBar.js';
@@ -33,7 +33,9 @@ export function useAgentStatus(
   noticeTtlMs: number,
   lang: Lang,
 ): AgentStatus {
-  const machine = useThrottledStore(store, (s) => s.machine);
+  // At once, not at the frame's end: the hints and the placeholder follow the state in the
+  // very frame that shows the key that changed it (an interrupt mid-stream).
+  const machine = useStoreNow(store, (s) => s.machine);
   const approval = useThrottledStore(store, (s) => s.approval);
   const pauseReason = useThrottledStore(store, (s) => s.pauseReason);
   const lastNotice = useThrottledStore(store, (s) => s.notices[s.notices.length - 1]);

@@ -15,6 +15,27 @@ export interface FrameClock {
 
 const clocks = new WeakMap<StoreApi<unknown>, Map<number, FrameClock>>();
 
+/**
+ * Work that rides on the next frame instead of drawing one of its own: a spinner tick while
+ * a reply streams. Every frame is a full render (~10-20 ms of main-thread work), and a key
+ * pressed meanwhile is read only when it ends (bench/interrupt: the key → connection closed
+ * time is almost all that wait), so ticks that drew their own frames 10 times a second beside
+ * the stream's 30 made the thread busier for nothing. Run when the first clock flushes.
+ */
+const riders: Array<() => void> = [];
+/** Clocks with a flush scheduled. */
+let scheduled = 0;
+
+/** Runs `work` with the next frame a clock delivers when one is coming, else now. */
+export function onNextFrame(work: () => void): void {
+  if (scheduled > 0) riders.push(work);
+  else work();
+}
+
+function runRiders(): void {
+  for (const work of riders.splice(0)) work();
+}
+
 /** The shared frame clock of `store` (one store subscription for all components). */
 export function frameClock<S>(store: StoreApi<S>, frameMs: number = FRAME_MS): FrameClock {
   const key = store as StoreApi<unknown>;
@@ -43,11 +64,15 @@ function createFrameClock<S>(store: StoreApi<S>, frameMs: number): FrameClock {
   let lastFlush = -Infinity;
   const flush = (): void => {
     timer = undefined;
+    scheduled -= 1;
     lastFlush = performance.now();
+    // In the same task as the listeners: React renders their updates as one frame.
+    runRiders();
     for (const l of [...listeners]) l();
   };
   const onChange = (): void => {
     if (timer !== undefined) return;
+    scheduled += 1;
     timer = setTimeout(flush, Math.max(0, lastFlush + frameMs - performance.now()));
   };
 
@@ -60,7 +85,12 @@ function createFrameClock<S>(store: StoreApi<S>, frameMs: number): FrameClock {
         if (listeners.size === 0) {
           unsubscribe?.();
           unsubscribe = undefined;
-          if (timer !== undefined) clearTimeout(timer);
+          if (timer !== undefined) {
+            clearTimeout(timer);
+            scheduled -= 1;
+            // No frame comes from this clock now: what waited for it runs now.
+            if (scheduled === 0) runRiders();
+          }
           timer = undefined;
         }
       };

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { FRAME_MS, frameClock } from '../../components/hooks/frameClock.js';
+import { FRAME_MS, frameClock, onNextFrame } from '../../components/hooks/frameClock.js';
 import { createAgentStore } from '../../src/store/agentStore.js';
 
 describe('frameClock', () => {
@@ -39,5 +39,29 @@ describe('frameClock', () => {
     vi.advanceTimersByTime(0);
     expect(heard).toBe(3);
     off();
+  });
+
+  test('work for the next frame (a spinner tick) rides on a coming flush, or runs at once', () => {
+    const store = createAgentStore();
+    const order: string[] = [];
+    const off = frameClock(store, FRAME_MS).subscribe(() => order.push('listener'));
+    // Nothing scheduled: no frame is coming, so it runs now.
+    onNextFrame(() => order.push('alone'));
+    expect(order).toEqual(['alone']);
+
+    store.getState().apply({ type: 'notice', level: 'info', text: 'a change' });
+    onNextFrame(() => order.push('tick'));
+    expect(order).toEqual(['alone']);
+    vi.advanceTimersByTime(0);
+    // In the flush's own task, before the listeners: React draws both as one frame.
+    expect(order).toEqual(['alone', 'tick', 'listener']);
+
+    // A clock unsubscribed with its flush still pending: what waited runs then.
+    store.getState().apply({ type: 'notice', level: 'info', text: 'another' });
+    onNextFrame(() => order.push('late tick'));
+    off();
+    expect(order).toEqual(['alone', 'tick', 'listener', 'late tick']);
+    vi.advanceTimersByTime(FRAME_MS * 2);
+    expect(order).toHaveLength(4);
   });
 });

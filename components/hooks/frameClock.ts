@@ -25,9 +25,16 @@ const clocks = new WeakMap<StoreApi<unknown>, Map<number, FrameClock>>();
 const riders: Array<() => void> = [];
 /** Clocks with a flush scheduled. */
 let scheduled = 0;
+/** The clock that flushed last: until its frame ends, a flush of its own can be asked for. */
+let recent: { until: number; schedule(): void } | undefined;
 
-/** Runs `work` with the next frame a clock delivers when one is coming, else now. */
+/**
+ * Runs `work` with the next frame a clock delivers: the one scheduled, or, within a frame of
+ * the last flush, one asked for at that frame's end (where the stream's next change lands
+ * too); when no frame was drawn lately, at once.
+ */
 export function onNextFrame(work: () => void): void {
+  if (scheduled === 0 && recent && performance.now() < recent.until) recent.schedule();
   if (scheduled > 0) riders.push(work);
   else work();
 }
@@ -62,10 +69,13 @@ function createFrameClock<S>(store: StoreApi<S>, frameMs: number): FrameClock {
   // the status after an interrupt never waits a whole frame. Within a frame, changes wait for
   // its end, so a stream still renders at most once per frame.
   let lastFlush = -Infinity;
+  const self = { until: -Infinity, schedule: (): void => onChange() };
   const flush = (): void => {
     timer = undefined;
     scheduled -= 1;
     lastFlush = performance.now();
+    self.until = lastFlush + frameMs;
+    recent = self;
     // In the same task as the listeners: React renders their updates as one frame.
     runRiders();
     for (const l of [...listeners]) l();
@@ -83,6 +93,7 @@ function createFrameClock<S>(store: StoreApi<S>, frameMs: number): FrameClock {
       return () => {
         listeners.delete(listener);
         if (listeners.size === 0) {
+          if (recent === self) recent = undefined;
           unsubscribe?.();
           unsubscribe = undefined;
           if (timer !== undefined) {

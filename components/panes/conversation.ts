@@ -163,7 +163,17 @@ function withMarker(row: Row, marker: string, width: number): Row {
 const NOTICE_TONE: Record<Notice['level'], Tone> = { info: 'notice', warn: 'warn', error: 'error' };
 
 /** The rows of one block at `width` columns. */
-export function blockRows(block: Block, width: number, lang: Lang): Row[] {
+/**
+ * The rows of one block. `render` draws a reply's text (default: a fresh Markdown parse);
+ * the reply that just finished streaming passes its live streams (LiveRows.adopt), so only
+ * its tail is lexed again.
+ */
+export function blockRows(
+  block: Block,
+  width: number,
+  lang: Lang,
+  render: SegmentRender = renderSegment,
+): Row[] {
   const inner = Math.max(1, width - 2);
   switch (block.kind) {
     case 'notice': {
@@ -190,11 +200,12 @@ export function blockRows(block: Block, width: number, lang: Lang): Row[] {
           ...prefixed(wrapText(sanitize(m.content).trimEnd(), inner), USER, '  ', 'user'),
         ];
       }
-      const reply = agentRows(m.content, width, {
-        interrupted: m.interrupted === true,
-        failed: m.failed === true,
-        lang,
-      });
+      const reply = agentRows(
+        m.content,
+        width,
+        { interrupted: m.interrupted === true, failed: m.failed === true, lang },
+        render,
+      );
       return m.cycle === undefined ? reply : [...cycleHead(m.cycle, m.at, lang), ...reply];
     }
   }

@@ -61,7 +61,15 @@ export function useReplyView(
     (b: Block): Row[] =>
       b.kind === 'live'
         ? live.rows(b.text, width, lang, b.streaming)
-        : cache.get(`${lang}:${hl}:${b.key}`, width, () => blockRows(b, width, lang)),
+        : cache.get(`${lang}:${hl}:${b.key}`, width, () =>
+            // The reply that just finished streaming goes on from its live streams.
+            blockRows(
+              b,
+              width,
+              lang,
+              adoptable(b) ? live.adopt(b.message.content, width) : undefined,
+            ),
+          ),
     [live, cache, width, lang, hl],
   );
   const lastBlock = all[all.length - 1];
@@ -89,6 +97,10 @@ export function useReplyView(
     [all, rowsOf, height, anchored, lang],
   );
 }
+
+/** A saved reply of the agent's, which may be the live reply that just ended. */
+const adoptable = (b: Block): b is Extract<Block, { kind: 'message' }> =>
+  b.kind === 'message' && b.message.role === 'assistant' && !b.message.summary;
 
 function windowOf(
   all: readonly Block[],

@@ -4,7 +4,8 @@
  * every row again (10–20 ms on a small machine, longer while a reply streams). Instead the
  * store's change paints the input box's new rows at once, with the same row strings the box
  * draws (inputRowTexts, re-encoded as Ink encodes frames). The frame that follows then finds
- * those rows already on screen and writes only what else changed.
+ * those rows already on screen and writes only what else changed; it comes within a frame
+ * (see uiStore.ts), not at once.
  *
  * It paints only when nothing else on screen depends on the edit: the same focus, overlay
  * and number of input rows (a new row moves the layout), no blank redraw frame, and the rows
@@ -61,10 +62,12 @@ export function useFastEcho(store: UiStore, drawn: DrawnInput | undefined): void
   });
   useLayoutEffect(() => {
     if (!painter) return;
-    return store.subscribe(() => {
+    store.setEcho((state) => {
       const shown = onScreen.current;
-      const painted = shown && echo(store.getState(), shown, painter);
+      const painted = shown && echo(state, shown, painter);
       if (painted) onScreen.current = painted;
+      return painted !== undefined;
     });
+    return () => store.setEcho(undefined);
   }, [store, painter]);
 }

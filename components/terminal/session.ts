@@ -8,6 +8,7 @@ import { render as inkRender } from 'ink';
 import { FrameWriter, type FrameTarget } from './frameWriter.js';
 import { DisposerStack, stopFailureLine } from '../../src/app/disposers.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
+import { installFastOutput } from './fastOutput.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 
@@ -54,6 +55,8 @@ const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
  * stay. The stops are synchronous: the screen is restored before `end` returns.
  */
 export function openSession(io: SessionIo): ScreenSession {
+  // Before the first frame: Ink's output step, with its work kept from frame to frame.
+  installFastOutput();
   const terminal = createTerminalGuard(io.stdout, io.stdin);
   let endedWith: number | undefined;
   const frames = new FrameWriter(gatedTarget(io.stdout, () => endedWith === undefined));

@@ -43,8 +43,19 @@ interface OutputState {
 export type OutputResult = { output: string; height: number };
 type Get = (this: Output) => OutputResult;
 
-/** Limits per generation: a frame uses a few hundred entries at most of each. */
-const LIMITS = { styled: 2_000, widths: 5_000, blocks: 2_000, slices: 4_000, rows: 2_000 };
+/**
+ * Entries per generation (each cache holds at most twice as many). A frame uses a few hundred
+ * of each at most. Tokenized lines are the heavy ones (an object per character, ~9 KB for a
+ * 100-column line) and are needed only for rows that changed, so they get the fewest.
+ */
+export const FAST_OUTPUT_LIMITS = Object.freeze({
+  styled: 500,
+  widths: 5_000,
+  blocks: 2_000,
+  slices: 4_000,
+  rows: 2_000,
+});
+const LIMITS = FAST_OUTPUT_LIMITS;
 
 const caches = {
   styled: new BoundedCache<string, StyledChar[]>(LIMITS.styled),

@@ -4,20 +4,22 @@ import { t } from '../src/i18n/messages.js';
 import type { MachineState } from '../src/machine/machine.js';
 import type { AgentController } from './controller.js';
 import { ApprovalPrompt } from './ApprovalPrompt.js';
-import { InputBox } from './InputBox.js';
+import { InputBox, type InputBoxProps } from './InputBox.js';
 import { KeyHint } from './KeyHint.js';
 import { StatusBar } from './StatusBar.js';
 import { useApprovalGuard } from './hooks/useApprovalGuard.js';
 import { useMouse } from './hooks/useMouse.js';
 import { useLang } from './i18n.js';
 import { APPROVAL_ARM_MS } from './keys/bindings.js';
-import { focusables } from './layout.js';
+import { focusables, inputTop, type Layout } from './layout.js';
 import { TitleRule } from './panes/PaneRows.js';
 import { ScreenPanes } from './screen/ScreenPanes.js';
+import { useFastEcho, type DrawnInput } from './screen/useFastEcho.js';
 import { NOTICE_TTL_MS, useAgentStatus } from './screen/useAgentStatus.js';
 import { keyContext, useScreenKeys } from './screen/useScreenKeys.js';
 import { useScreenView } from './screen/useScreenView.js';
 import type { UiAction } from './ui/uiReducer.js';
+import type { UiState } from './ui/uiState.js';
 import { createUiStore, useUiDispatch, useUiState } from './ui/uiStore.js';
 
 /** How long the blank frame of a Ctrl+L redraw lasts: longer than one Ink frame (~33 ms). */
@@ -78,11 +80,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
   );
 
   const dispatch = useUiDispatch(uiStore, view.ui);
-  // A tool call waiting for approval takes the floor: overlays close so y / n / a reach it.
-  const approvalShown = approval !== undefined;
-  useEffect(() => {
-    if (approvalShown) dispatch({ type: 'approvalShown' });
-  }, [approvalShown, dispatch]);
+  useApprovalTakesFloor(approval !== undefined, dispatch);
   useBlankFrame(ui.blank, dispatch);
   const mouse = useMouse(p.mouse ?? true, p.onMouse);
   useScreenKeys({
@@ -101,8 +99,17 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     layout,
   });
 
-  if (ui.blank) return <Text> </Text>;
   const w = layout.width;
+  const input = {
+    line: ui.line,
+    width: w,
+    height: layout.input,
+    focused: focus === 'input',
+    placeholder: t(lang, placeholderKey(machine)),
+  };
+  useFastEcho(uiStore, layout.input > 0 && !ui.blank ? drawnInput(input, layout, ui) : undefined);
+
+  if (ui.blank) return <Text> </Text>;
   // The hint line names the approval keys whether or not they are armed yet.
   const hints = { ...keyContext({ controller, ui: uiStore, layout, guard }), machine, focus };
   return (
@@ -120,15 +127,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
       {layout.inputRule && (
         <TitleRule title={t(lang, 'pane.input')} width={w} focused={focus === 'input'} />
       )}
-      {layout.input > 0 && (
-        <InputBox
-          line={ui.line}
-          width={w}
-          height={layout.input}
-          focused={focus === 'input'}
-          placeholder={t(lang, placeholderKey(machine))}
-        />
-      )}
+      {layout.input > 0 && <InputBox {...input} />}
       {layout.hint && (
         <KeyHint
           context={{ ...hints, approvalArmed: true }}
@@ -138,6 +137,18 @@ export function Screen(p: ScreenProps): React.JSX.Element {
       )}
     </Box>
   );
+}
+
+/** The input box as this frame draws it, for the keystroke echo. */
+function drawnInput(input: InputBoxProps, layout: Layout, ui: UiState): DrawnInput {
+  return { ...input, top: inputTop(layout), focus: ui.focus, overlay: ui.overlay };
+}
+
+/** A tool call waiting for approval takes the floor: overlays close so y / n / a reach it. */
+function useApprovalTakesFloor(shown: boolean, dispatch: (a: UiAction) => void): void {
+  useEffect(() => {
+    if (shown) dispatch({ type: 'approvalShown' });
+  }, [shown, dispatch]);
 }
 
 /** Ends Ctrl+L's blank frame after REDRAW_BLANK_MS (so Ink writes the whole frame again). */

@@ -88,6 +88,11 @@ export function computeLayout(inp: LayoutInput): Layout {
   };
 }
 
+/** The input box's first row on screen (0-based): below the status, panes, approval and rule. */
+export function inputTop(l: Layout): number {
+  return l.status + l.panes + l.approval + (l.inputRule ? 1 : 0);
+}
+
 /** The focus targets on screen, in Tab order. */
 export function focusables(l: Layout): Focus[] {
   const out: Focus[] = ['input'];

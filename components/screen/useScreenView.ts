@@ -8,7 +8,7 @@ import { useMemo } from 'react';
 import type { Lang } from '../../src/i18n/messages.js';
 import type { AgentStore } from '../../src/store/agentStore.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
-import { inputRowsNeeded } from '../InputBox.js';
+import { inputRowsNeeded } from '../input/inputRows.js';
 import { computeLayout, type Layout } from '../layout.js';
 import { useOverlayRows, type OverlayRows } from '../overlayView.js';
 import { useReasoningView, type ReasoningView } from '../panes/reasoningView.js';

@@ -76,6 +76,25 @@ export class FrameWriter extends EventEmitter {
     return true;
   };
 
+  /**
+   * Paints `after` over rows `top`… at once, outside Ink's frames, when the screen shows
+   * `before` there now (anything else: a frame moved the rows, or the size changed, and
+   * nothing is painted). The rows are remembered as the screen's, so the next frame from
+   * Ink writes them again only if it draws them differently. Returns whether it painted.
+   */
+  patch(top: number, before: readonly string[], after: readonly string[]): boolean {
+    const last = this.last;
+    if (last === undefined || `${this.columns}x${this.rows}` !== this.size) return false;
+    if (top < 0 || top + after.length > last.length || before.length !== after.length) return false;
+    if (before.some((row, i) => last[top + i] !== row)) return false;
+    const next = last.slice();
+    after.forEach((row, i) => (next[top + i] = row));
+    const body = diffRows(last, next);
+    this.last = next;
+    if (body !== '') this.target.write(BSU + body + ESU);
+    return true;
+  }
+
   /** The screen was wiped behind Ink's back (Ctrl+L, a new tree): the next frame paints all. */
   invalidate(): void {
     this.last = undefined;

@@ -3,9 +3,10 @@
  * wizard, then the app). The screen is entered once and restored exactly once, whatever
  * ends the stay: the last tree finishing, a signal, an uncaught error.
  */
-import type React from 'react';
+import React from 'react';
 import { render as inkRender } from 'ink';
 import { FrameWriter, type FrameTarget } from './frameWriter.js';
+import { RowPainterContext } from './rowPainter.js';
 import { DisposerStack, stopFailureLine } from '../../src/app/disposers.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
 import { installFastOutput } from './fastOutput.js';
@@ -222,7 +223,9 @@ function renderTree(
   frames: FrameWriter,
   tree: React.ReactElement,
 ): ReturnType<typeof inkRender> {
-  return inkRender(tree, {
+  // The tree may paint rows between frames (the keystroke echo) through the same writer.
+  const painted = React.createElement(RowPainterContext.Provider, { value: frames }, tree);
+  return inkRender(painted, {
     stdin: io.stdin,
     // Ink hands each frame whole to the writer, which writes only the rows that changed, in
     // one write (frameWriter.ts says why not Ink's own diff).

@@ -1,8 +1,14 @@
 /**
  * The screen's one UI store: the state, changed only by `reduceUi`. Reads are synchronous,
  * so a key that arrives before the next frame already sees what the previous key did.
+ *
+ * A change can be shown before anyone renders it: the keystroke echo, set with `setEcho`,
+ * hears every change first and paints the input line when it can. The screen then renders a
+ * painted change within a frame instead of at once, so typing while a reply streams shares
+ * the stream's frames rather than adding a full render per key.
  */
 import { useCallback, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
+import { FRAME_MS } from '../hooks/frameClock.js';
 import { reduceUi, type UiAction, type UiView } from './uiReducer.js';
 import { initialUiState, type UiState } from './uiState.js';
 
@@ -10,30 +16,60 @@ export interface UiStore {
   getState(): UiState;
   /** Applies `action`, measured against `view` (the last frame); listeners hear a change. */
   dispatch(action: UiAction, view: UiView): void;
-  subscribe(listener: () => void): () => void;
+  /** `listener(echoed)`: `echoed` when the echo has already painted this change. */
+  subscribe(listener: (echoed: boolean) => void): () => void;
+  /** The keystroke echo: hears each change before the listeners; true when it painted it. */
+  setEcho(echo: ((state: UiState) => boolean) | undefined): void;
 }
 
 export function createUiStore(initial: UiState = initialUiState()): UiStore {
   let state = initial;
-  const listeners = new Set<() => void>();
+  let echo: ((state: UiState) => boolean) | undefined;
+  const listeners = new Set<(echoed: boolean) => void>();
   return {
     getState: () => state,
     dispatch(action, view) {
       const next = reduceUi(state, action, view);
       if (next === state) return;
       state = next;
-      for (const l of [...listeners]) l();
+      const echoed = echo?.(next) === true;
+      for (const l of [...listeners]) l(echoed);
     },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    setEcho(e) {
+      echo = e;
+    },
   };
 }
 
-/** The UI state, re-rendering the caller on every change. */
-export function useUiState(store: UiStore): UiState {
-  return useSyncExternalStore(store.subscribe, store.getState, store.getState);
+/**
+ * The UI state, re-rendering the caller on every change: at once, or within a frame when the
+ * echo painted the change already (an unpainted change that comes meanwhile renders at once).
+ */
+export function useUiState(store: UiStore, echoedFrameMs: number = FRAME_MS): UiState {
+  const subscribe = useCallback(
+    (render: () => void) => {
+      let later: ReturnType<typeof setTimeout> | undefined;
+      const now = (): void => {
+        clearTimeout(later);
+        later = undefined;
+        render();
+      };
+      const unsubscribe = store.subscribe((echoed) => {
+        if (!echoed) now();
+        else later ??= setTimeout(now, echoedFrameMs);
+      });
+      return () => {
+        clearTimeout(later);
+        unsubscribe();
+      };
+    },
+    [store, echoedFrameMs],
+  );
+  return useSyncExternalStore(subscribe, store.getState, store.getState);
 }
 
 /**

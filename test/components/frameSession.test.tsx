@@ -4,13 +4,12 @@
  * it is, and nothing else writes rows. A frame in several writes is what a terminal can show
  * half done (the torn frames of issue #15).
  */
-import { EventEmitter } from 'node:events';
 import React, { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import { describe, expect, test } from 'vitest';
 import { BSU, ESU } from '../../components/terminal/frameWriter.js';
-import { openSession, type SessionIo } from '../../components/terminal/session.js';
-import { FakeStderr, FakeStdin, FakeStdout } from '../helpers/fakeTerminal.js';
+import { openSession } from '../../components/terminal/session.js';
+import { fakeSessionTerminal } from '../helpers/fakeTerminal.js';
 
 const COLS = 120;
 const ROWS = 40;
@@ -37,18 +36,7 @@ function Churn({ ticks, onDone }: { ticks: number; onDone(): void }): React.Reac
   );
 }
 
-function terminal(): { io: SessionIo; stdin: FakeStdin; stdout: FakeStdout } {
-  const stdin = new FakeStdin();
-  const stdout = new FakeStdout([], { columns: COLS, rows: ROWS });
-  const io: SessionIo = {
-    stdin: stdin as unknown as NodeJS.ReadStream,
-    stdout: stdout as unknown as NodeJS.WriteStream,
-    stderr: new FakeStderr() as unknown as NodeJS.WritableStream,
-    proc: new EventEmitter(),
-    describeCrash: (e) => String(e),
-  };
-  return { io, stdin, stdout };
-}
+const terminal = () => fakeSessionTerminal(COLS, ROWS);
 
 // eslint-disable-next-line no-control-regex
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]/g;

@@ -68,4 +68,36 @@ describe('the frame writer', () => {
     expect(heard).toBe(1);
     expect(t.listenerCount('resize')).toBe(0);
   });
+
+  test('patch paints rows at once only over the rows the screen shows, and the next frame skips them', () => {
+    const t = new Terminal();
+    const w = new FrameWriter(t);
+    // Nothing on screen yet: nothing to paint over.
+    expect(w.patch(2, ['› a'], ['› ab'])).toBe(false);
+    w.write('status\npane\n› a\nhints');
+    expect(w.patch(2, ['› a'], ['› ab'])).toBe(true);
+    expect(t.writes.at(-1)).toBe(`${BSU}\x1b[3;1H› ab\x1b[K${ESU}`);
+    // The frame that follows draws the same row: only what else changed is written.
+    w.write('status\npane\n› ab\nhints 2');
+    expect(t.writes.at(-1)).toBe(`${BSU}\x1b[4;1Hhints 2\x1b[K${ESU}`);
+    // Rows that are not what the caller expects (a frame moved them) are left alone.
+    const writes = t.writes.length;
+    expect(w.patch(2, ['› a'], ['› abc'])).toBe(false);
+    expect(w.patch(3, ['› ab'], ['› abc'])).toBe(false);
+    expect(w.patch(3, ['hints 2', ''], ['x', 'y'])).toBe(false); // past the frame's end
+    expect(t.writes).toHaveLength(writes);
+    // A frame that draws the row differently from the paint writes it again.
+    expect(w.patch(2, ['› ab'], ['› abX'])).toBe(true);
+    w.write('status\npane\n› ab!\nhints 2');
+    expect(t.writes.at(-1)).toBe(`${BSU}\x1b[3;1H› ab!\x1b[K${ESU}`);
+  });
+
+  test('patch paints nothing once the terminal changed size (a whole frame is due)', () => {
+    const t = new Terminal();
+    const w = new FrameWriter(t);
+    w.write('a\n› x');
+    t.columns = 30;
+    expect(w.patch(1, ['› x'], ['› xy'])).toBe(false);
+    expect(t.writes).toHaveLength(1);
+  });
 });

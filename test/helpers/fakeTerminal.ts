@@ -3,6 +3,7 @@
  * stdin can be typed into (Ink reads it in raw mode), stdout records everything written.
  */
 import { EventEmitter } from 'node:events';
+import type { SessionIo } from '../../components/terminal/session.js';
 
 export class FakeStdin extends EventEmitter {
   isTTY = true;
@@ -70,4 +71,21 @@ export class FakeStderr {
       .map((l) => l.data)
       .join('');
   }
+}
+
+/** What a screen session needs, made of fakes: a `columns`×`rows` terminal, its stdin, its stdout. */
+export function fakeSessionTerminal(
+  columns: number,
+  rows: number,
+): { io: SessionIo; stdin: FakeStdin; stdout: FakeStdout } {
+  const stdin = new FakeStdin();
+  const stdout = new FakeStdout([], { columns, rows });
+  const io: SessionIo = {
+    stdin: stdin as unknown as NodeJS.ReadStream,
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    stderr: new FakeStderr() as unknown as NodeJS.WritableStream,
+    proc: new EventEmitter(),
+    describeCrash: (e) => String(e),
+  };
+  return { io, stdin, stdout };
 }

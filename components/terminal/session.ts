@@ -9,6 +9,7 @@ import { FrameWriter, type FrameTarget } from './frameWriter.js';
 import { RowPainterContext } from './rowPainter.js';
 import { DisposerStack, stopFailureLine } from '../../src/app/disposers.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
+import { installFastOutput } from './fastOutput.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 
@@ -55,6 +56,8 @@ const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
  * stay. The stops are synchronous: the screen is restored before `end` returns.
  */
 export function openSession(io: SessionIo): ScreenSession {
+  // Before the first frame: Ink's output step, with its work kept from frame to frame.
+  installFastOutput();
   const terminal = createTerminalGuard(io.stdout, io.stdin);
   let endedWith: number | undefined;
   const frames = new FrameWriter(gatedTarget(io.stdout, () => endedWith === undefined));

@@ -12,6 +12,7 @@
  * section), padding to `general.alignment`, then each tensor's data at its aligned offset.
  */
 import { writeFile } from 'node:fs/promises';
+import { mulberry32 as prng } from './rng.js';
 
 export interface TinyGgufOptions {
   /** Embedding width; a multiple of `heads`. Default 64. */
@@ -124,18 +125,6 @@ class ByteWriter {
   result(): Buffer {
     return this.buf.subarray(0, this.length);
   }
-}
-
-/** mulberry32: a tiny deterministic PRNG, so the same seed writes the same file. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** The vocabulary: control tokens, 256 byte tokens, then printable ASCII pieces. */

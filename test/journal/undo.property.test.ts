@@ -10,21 +10,10 @@ import { undoChanges } from '../../src/journal/undo.js';
 import { TRASH_DIR } from '../../src/tools/files/index.js';
 import type { ToolArg } from '../../src/tools/types.js';
 import { journalFixture, seedMixed, treeOf, type JournalFixture } from './fixture.js';
+import { mulberry32 as rng } from '../helpers/rng.js';
 
 const SEQUENCES = Number(process.env.UNDO_SEQUENCES ?? 200);
 const MAX_STEPS = 30;
-
-/** mulberry32: a tiny seeded generator, so every sequence can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAMES = ['a.txt', 'b.md', '数据.txt', 'c', 'new dir', '文件夹', 'x.bin', 'run2.sh'];
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseReply } from '../../src/protocol/parser.js';
 import type { ToolArg } from '../../src/tools/types.js';
+import { mulberry32 as rng } from '../helpers/rng.js';
 
 /** An expected item: a call `[name, args]`, or a malformed call with a pattern its error matches. */
 type Expected = [string, ToolArg[]] | { bad: RegExp; name?: string };
@@ -407,18 +408,6 @@ describe('parseReply: positions and display text', () => {
     expect(parseReply(reply).text).toBe(reply);
   });
 });
-
-/** A small seeded generator, so a failing fuzz case can be reproduced. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = [
   '[TOOL]',

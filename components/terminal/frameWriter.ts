@@ -1,7 +1,8 @@
 /**
  * Writes Ink's frames to the terminal row by row: only the rows that changed since the
- * last frame, each placed with an absolute cursor move, the whole frame in one write inside
- * synchronized-output markers. Ink runs in its debug mode against this stand-in stdout, so
+ * last frame, each placed with an absolute cursor move (rows that moved together are moved
+ * by the terminal: scrollDiff.ts), the whole frame in one write inside synchronized-output
+ * markers. Ink runs in its debug mode against this stand-in stdout, so
  * it hands over every frame whole instead of writing it itself.
  *
  * Why not Ink's own `incrementalRendering`: in 6.8 it moves the cursor up one row too few
@@ -10,6 +11,7 @@
  * (a width the terminal counts differently) is repaired by the next frame that touches it.
  */
 import { EventEmitter } from 'node:events';
+import { applyShift, findShift, shiftSequence } from './scrollDiff.js';
 
 export const BSU = '\x1b[?2026h';
 export const ESU = '\x1b[?2026l';
@@ -34,6 +36,16 @@ export function diffRows(before: readonly string[] | undefined, after: readonly 
     out += `\x1b[${i + 1};1H${next}\x1b[K`;
   }
   return out;
+}
+
+/**
+ * The escape sequences from a screen showing `before` to `after`: rows that moved together
+ * (a pane that scrolled) are moved by the terminal, then the rows still different written.
+ */
+export function frameDiff(before: readonly string[], after: readonly string[]): string {
+  const shift = findShift(before, after);
+  if (!shift) return diffRows(before, after);
+  return shiftSequence(shift) + diffRows(applyShift(before, shift), after);
 }
 
 /** The stand-in stdout Ink writes to; it forwards size and resize from the real one. */
@@ -66,7 +78,7 @@ export class FrameWriter extends EventEmitter {
     // A new size: the terminal may have reflowed what was there, so wipe and paint it all.
     const resized = this.last !== undefined && size !== this.size;
     const fresh = this.last === undefined || resized;
-    const body = diffRows(fresh ? undefined : this.last, lines);
+    const body = fresh ? diffRows(undefined, lines) : frameDiff(this.last!, lines);
     this.size = size;
     this.last = lines;
     if (body !== '' || fresh)

@@ -5,7 +5,9 @@
 import { describe, expect, test } from 'vitest';
 import { frameFaults, replayFrames, screenKey } from '../../bench/lib/frameReplay.js';
 import { unescapeOutput } from '../../bench/lib/tmux.js';
-import { BSU, ESU, diffRows } from '../../components/terminal/frameWriter.js';
+import { BSU, ESU, diffRows, frameDiff } from '../../components/terminal/frameWriter.js';
+import { scrollingFrames } from '../helpers/scrollingFrames.js';
+import { plain } from '../helpers/waitForFrame.js';
 
 const frame = (before: string[] | undefined, after: string[]): string =>
   BSU + diffRows(before, after) + ESU;
@@ -29,6 +31,31 @@ describe('replaying frames', () => {
     const screens = replayFrames(wiped, 2);
     expect(screens.has('● Paused\n')).toBe(true);
     expect(screens.has('\nnew')).toBe(true);
+  });
+});
+
+describe('replaying frames with rows the terminal moved', () => {
+  test('every screen of a scrolling pane is rebuilt, in both directions', () => {
+    const frames = scrollingFrames(7, 20, 150);
+    let bytes = '';
+    let moved = 0;
+    for (let i = 0; i < frames.length; i++) {
+      const body =
+        i === 0 ? diffRows(undefined, frames[0]!) : frameDiff(frames[i - 1]!, frames[i]!);
+      if (body.includes('r\x1b[')) moved += 1;
+      bytes += BSU + body + ESU;
+    }
+    expect(moved).toBeGreaterThan(30);
+    const screens = replayFrames(bytes, 20);
+    for (const f of frames)
+      expect(
+        screens.has(
+          screenKey(
+            f.map((r) => plain(r)),
+            20,
+          ),
+        ),
+      ).toBe(true);
   });
 });
 

@@ -177,6 +177,30 @@ describe('the keystroke echo', () => {
   });
 });
 
+test('a line of several rows is painted whole, the cursor on its second row', async () => {
+  s = await start();
+  s.press('first', KEY.altEnter); // a new row: the layout moves, the frame draws it
+  await waitForFrame(s.last, (f) => {
+    const rows = f.split('\n');
+    const at = rows.findIndex((r) => r.startsWith('› first'));
+    return at !== -1 && rows[at + 1]?.startsWith('  ') === true && !rows[at + 1]!.includes('Enter');
+  });
+  const from = s.patches.length;
+  s.press('x');
+  await waitFor(() => s!.patches.length > from, 'the patch for x');
+  const p = s.patches.at(-1)!;
+  expect(p.matched).toBe(true);
+  expect(p.after.map((r) => plain(r).trimEnd())).toEqual(['› first', '  x']);
+  const boxRows = (): string =>
+    JSON.stringify(
+      s!
+        .last()
+        .split('\n')
+        .slice(p.top, p.top + p.after.length),
+    );
+  await waitFor(() => boxRows() === JSON.stringify(p.after), 'the frame with both rows');
+});
+
 describe('the keystroke echo through the real terminal session', () => {
   test('each key reaches the terminal as one row, and its frame does not write it again', async () => {
     const { io, stdin, stdout } = fakeSessionTerminal(100, 30);

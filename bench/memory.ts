@@ -66,7 +66,9 @@ async function cycleRss(
 ): Promise<{ rss: number[]; seconds: number; turns: number; exitCode: number | null }> {
   const server = await startScriptedServer();
   server.setDefault((req) => ({ kind: 'stream', content: distinctReply(req) }));
-  const home = makeHome(server.url, { maxAutonomousCycles: 0 });
+  // 1,000 turns of a growing conversation pass the default daily token budget (2 M), which
+  // pauses print mode as it should; this measures memory, so the budget is off (0).
+  const home = makeHome(server.url, { maxAutonomousCycles: 0, tokenBudgetPerDay: 0 });
   const rss: number[] = [];
   try {
     const t0 = performance.now();
@@ -122,7 +124,7 @@ interface HeapRun {
 async function cycleHeap(cycles: number): Promise<HeapRun> {
   const server = await startScriptedServer();
   server.setDefault((req) => ({ kind: 'stream', content: distinctReply(req) }));
-  const home = makeHome(server.url, { maxAutonomousCycles: 0 });
+  const home = makeHome(server.url, { maxAutonomousCycles: 0, tokenBudgetPerDay: 0 });
   try {
     const child = spawn(
       process.execPath,

@@ -24,6 +24,9 @@ const made = await createApp({
     COGITO_MODEL: 'bench-model',
   },
   initialState: 'AWAITING_INPUT',
+  // As print mode runs (src/cli/main.ts): cycles back to back, no always-on pacing, which
+  // would rest between cycles that changed nothing.
+  background: false,
 });
 if (!made.ok) throw new Error(made.message);
 const { app } = made;

@@ -20,7 +20,7 @@ export interface InputRowsProps {
 }
 
 /** Columns the text may use: the prompt before it, a column for the cursor after it. */
-export function inputWidth(width: number): number {
+function inputWidth(width: number): number {
   return Math.max(1, width - PROMPT.length - 1);
 }
 

@@ -162,11 +162,10 @@ function withMarker(row: Row, marker: string, width: number): Row {
 
 const NOTICE_TONE: Record<Notice['level'], Tone> = { info: 'notice', warn: 'warn', error: 'error' };
 
-/** The rows of one block at `width` columns. */
 /**
- * The rows of one block. `render` draws a reply's text (default: a fresh Markdown parse);
- * the reply that just finished streaming passes its live streams (LiveRows.adopt), so only
- * its tail is lexed again.
+ * The rows of one block at `width` columns. `render` draws a reply's text (default: a fresh
+ * Markdown parse); the reply that just finished streaming passes its live streams
+ * (LiveRows.adopt), so only its tail is lexed again.
  */
 export function blockRows(
   block: Block,

@@ -34,7 +34,7 @@ interface OnScreen extends DrawnInput {
 }
 
 /** The frame rows the box takes for `line`: its text rows, then blank ones to its height. */
-export function inputFrameRows(drawn: InputRowsProps, line: LineState): string[] {
+function inputFrameRows(drawn: InputRowsProps, line: LineState): string[] {
   const rows = inputRowTexts({ ...drawn, line }).map((text) => frameRow(text, drawn.width));
   while (rows.length < Math.max(1, drawn.height)) rows.push('');
   return rows;

@@ -7,18 +7,10 @@ import {
   truncateForModel,
 } from '../../src/protocol/format.js';
 import { parseReply } from '../../src/protocol/parser.js';
+import { mulberry32 } from '../helpers/rng.js';
 import type { ToolArg } from '../../src/tools/types.js';
 
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 /** Matches a surrogate that is not part of a pair. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -72,6 +72,26 @@ describe('/undo obeys the write resolver', () => {
     expect(out.kind === 'undone' && out.problems.length > 0).toBe(true);
   });
 
+  it('refuses it when the model moved a whole folder holding the link with the move tool', async () => {
+    fx = await journalFixture((ws) => {
+      fs.mkdirSync(path.join(ws, '.git'));
+      fs.writeFileSync(path.join(ws, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+      fs.mkdirSync(path.join(ws, 'pack'));
+      fs.symlinkSync('../.git', path.join(ws, 'pack', 'x'));
+    });
+    expect((await fx.call('mkdir', ['d/x'], 't0')).ok).toBe(true);
+    expect((await fx.call('create', ['d/x/config', PAYLOAD], 't1')).ok).toBe(true);
+    const moved = await fx.call('move', ['d/x/config', 'stash/config'], 't2');
+    expect((await fx.call('delete', ['d'], 't3')).ok).toBe(true);
+    expect((await fx.call('move', ['pack', 'd'], 't4')).ok).toBe(true);
+    expect(moved.ok && moved.undo).toBe('/undo stash/config');
+    const input = 'stash/config';
+    const out = await undoChanges(fx.journal, fx.workspace, { kind: 'path', input }, false);
+    expect(fs.existsSync(path.join(fx.ws, '.git', 'config'))).toBe(false);
+    expect(fs.readFileSync(path.join(fx.ws, 'stash', 'config'), 'utf8')).toBe(PAYLOAD);
+    expect(out.kind === 'undone' && out.problems.join('\n')).toMatch(/"d\/x\/config"/);
+  });
+
   it('does not restore an edit through a folder swapped for a symlink to outside', async () => {
     fx = await journalFixture((ws) => {
       fs.mkdirSync(path.join(ws, 'docs'));

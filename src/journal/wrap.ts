@@ -155,13 +155,21 @@ async function resolveAll(
   args: readonly ToolArg[],
   ctx: ToolContext,
 ): Promise<Targets | undefined> {
+  // The undo hint and the folders made name the same arguments again: resolve each once.
+  const memo = new Map<string, Promise<Resolved | undefined>>();
+  const arg = (i: number, follow: boolean): Promise<Resolved | undefined> => {
+    const key = `${i}:${follow}`;
+    const known = memo.get(key) ?? resolveArg(args, i, ctx, follow);
+    memo.set(key, known);
+    return known;
+  };
   const main: Resolved[] = [];
   for (const spec of plan.paths) {
-    const r = await resolveArg(args, spec.arg, ctx, plan.op === 'write');
+    const r = await arg(spec.arg, plan.op === 'write');
     if (!r) return undefined;
     main.push(r);
   }
-  const undoTarget = await resolveArg(args, plan.undoArg, ctx, plan.op === 'write');
+  const undoTarget = await arg(plan.undoArg, plan.op === 'write');
   if (!undoTarget) return undefined;
   let made: Resolved[] = [];
   let trash: Resolved | undefined;
@@ -171,7 +179,7 @@ async function resolveAll(
     trash = t.path;
     made = await missingFolders(trash, ctx);
   } else if (plan.makes) {
-    const r = await resolveArg(args, plan.makes.arg, ctx);
+    const r = await arg(plan.makes.arg, false);
     if (!r || r.rel === '.') return undefined;
     const start = plan.makes.what === 'self' ? r : await resolveParent(r, ctx);
     if (start === 'invalid') return undefined;

@@ -13,7 +13,7 @@
 import { constants, existsSync } from 'node:fs';
 import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { TRASH_DIR } from '../tools/files/common.js';
 import type { Workspace } from '../tools/workspace.js';
 import { badRelPath } from './recordCheck.js';
@@ -173,16 +173,27 @@ async function stepInto(
 
 /**
  * Puts the backup at `blob` back at `place` with the mode bits `mode` (only the 0o777 bits:
- * undo never sets setuid or setgid). Written to a new file beside it, then renamed over:
- * the mode is set on that new file's own handle, and a symlink at the place is replaced.
+ * undo never sets setuid or setgid). The backup must still hash to `hash` (the store is
+ * data too: a blob swapped since it was stored is refused, with `EBADBACKUP`). Written to a
+ * new file beside the place, then renamed over: the mode is set on that new file's own
+ * handle, and a symlink at the place is replaced, never written through.
  */
-export async function restoreFile(place: Place, blob: string, mode: number): Promise<void> {
+export async function restoreFile(
+  place: Place,
+  blob: string,
+  hash: string,
+  mode: number,
+): Promise<void> {
+  const data = await fsp.readFile(blob);
+  if (createHash('sha256').update(data).digest('hex') !== hash) {
+    const message = `the backup of ${JSON.stringify(place.rel)} no longer matches its hash, so it was not restored`;
+    throw Object.assign(new Error(message), { code: 'EBADBACKUP' });
+  }
   const base = path.posix.basename(place.rel);
   const tmp = place.sibling(`.${base}.${randomBytes(4).toString('hex')}.undo`);
   const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW;
   const out = await fsp.open(tmp, flags, 0o600);
   try {
-    const data = await fsp.readFile(blob);
     await out.writeFile(data);
     await out.chmod(mode & 0o777);
   } catch (e) {

@@ -88,7 +88,7 @@ async function restoreWrite(
     return;
   }
   // Beside it, then rename: a crash mid-undo leaves the old or the new file, never half.
-  const put = (p: Place): Promise<void> => restoreFile(p, blobs.pathOf(node.h), node.m);
+  const put = (p: Place): Promise<void> => restoreFile(p, blobs.pathOf(node.h), node.h, node.m);
   await withPlace(open, rel, problems, put, { makeParents: true });
 }
 

@@ -69,15 +69,20 @@ async function rollBack(
   const [first, second] = entry.paths;
   if (entry.op === 'write' && first) {
     changed = await at(first.path, async (p) => {
-      let done = await removeAtomicLeftovers(p, entry.at);
+      const leftovers = await removeAtomicLeftovers(p, entry.at);
       const node = first.before[''];
-      if (sameTree(await readTree(p.at), first.before)) return done;
-      done = true;
+      if (sameTree(await readTree(p.at), first.before)) return leftovers;
       if (node === undefined) await fsp.rm(p.at, { force: true });
       else if (node.k === 'f' && journal.blobs.has(node.h)) {
-        await restoreFile(p, journal.blobs.pathOf(node.h), node.m);
+        await restoreFile(p, journal.blobs.pathOf(node.h), node.h, node.m);
+      } else {
+        // A link is not put back by rollback; a file without its backup cannot be.
+        if (node.k === 'f') {
+          refused.push(`change ${entry.id} (${entry.call}): no backup of ${first.path} is left`);
+        }
+        return leftovers;
       }
-      return done;
+      return true;
     });
   } else if (entry.op === 'copy' && first && Object.keys(first.before).length === 0) {
     // A copy never overwrites: whatever is at its destination now is the copy, whole or half

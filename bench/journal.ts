@@ -4,7 +4,9 @@
  *   the before/after snapshots, two journal lines), for a 1 KB and a 10 MB file; the added
  *   cost is the difference of the two, median and p99;
  * - backup store: its size after 1,000 edits of one file, each edit new content (one backup
- *   per distinct content), and after 1,000 edits flipping between two contents (two backups).
+ *   per distinct content), and after 1,000 edits flipping between two contents (two backups);
+ * - bounds: `create` aimed at a 40 MB folder (refused before anything is read: time, bytes
+ *   stored) and the store's peak over 30 overwrites of 1 MB files under undo.maxBytes 10 MB.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -92,6 +94,40 @@ async function storeAfterEdits(
   return { bytes: s.journal.blobs.bytes, blobs };
 }
 
+/**
+ * `create` aimed at a 40 MB folder (40 files of 1 MB), which the journal refuses before
+ * reading anything: the time per refused call and what the backup store holds after.
+ */
+async function folderTarget(dir: string, n: number): Promise<{ ms: number[]; stored: number }> {
+  const s = await setup(dir, { maxBytes: 10 * 1024 * 1024, maxFileBytes: 5 * 1024 * 1024 });
+  fs.mkdirSync(path.join(s.ws, 'big'));
+  const mb = Buffer.alloc(1024 * 1024);
+  for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(s.ws, 'big', `f${i}.bin`), mb.fill(i));
+  const ctx = { workspace: s.workspace, signal: new AbortController().signal };
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    const r = await s.journaled.run(['big', 'payload'], ctx);
+    times.push(performance.now() - t);
+    if (r.ok) throw new Error('create over a folder was not refused');
+  }
+  return { ms: times, stored: s.journal.blobs.bytes };
+}
+
+/** 30 overwrites of 1 MB files, each with new old content, under undo.maxBytes 10 MB. */
+async function underCap(dir: string): Promise<{ peak: number; evicted: number }> {
+  const s = await setup(dir, { maxBytes: 10 * 1024 * 1024, maxFileBytes: 50 * 1024 * 1024 });
+  const ctx = { workspace: s.workspace, signal: new AbortController().signal };
+  let peak = 0;
+  for (let i = 0; i < 30; i++) {
+    fs.writeFileSync(path.join(s.ws, `f${i}.bin`), Buffer.alloc(1024 * 1024, i));
+    const r = await s.journaled.run([`f${i}.bin`, 'small'], ctx);
+    if (!r.ok) throw new Error(r.error.message);
+    peak = Math.max(peak, s.journal.blobs.bytes);
+  }
+  return { peak, evicted: s.journal.evicted.size };
+}
+
 function added(raw: Summary, journaled: Summary): string {
   return `p50 +${ms(journaled.p50 - raw.p50)}, p99 +${ms(journaled.p99 - raw.p99)}`;
 }
@@ -109,6 +145,9 @@ export const journal: Bench = {
       const edits = quick ? 200 : 1000;
       const distinct = await storeAfterEdits(await setup(path.join(dir, 'distinct')), edits, false);
       const flipping = await storeAfterEdits(await setup(path.join(dir, 'flip')), edits, true);
+      const folder = await folderTarget(path.join(dir, 'folder'), quick ? 20 : 100);
+      const capped = await underCap(path.join(dir, 'capped'));
+      const fr = summarize(folder.ms);
       const sr = summarize(s.raw);
       const sj = summarize(s.journaled);
       const br = summarize(b.raw);
@@ -138,6 +177,16 @@ export const journal: Bench = {
           value: `${bytes(flipping.bytes)} in ${flipping.blobs} blobs`,
           raw: flipping.bytes,
         },
+        {
+          name: 'create aimed at a 40 MB folder (refused)',
+          value: `p50 ${ms(fr.p50)}, p99 ${ms(fr.p99)}; ${bytes(folder.stored)} stored`,
+          raw: fr.p50,
+        },
+        {
+          name: 'backup store peak, 30 × 1 MB overwrites, undo.maxBytes 10 MB',
+          value: `${bytes(capped.peak)} (${capped.evicted} oldest backups removed)`,
+          raw: capped.peak,
+        },
       ];
       return {
         name: 'journal',
@@ -147,8 +196,9 @@ export const journal: Bench = {
           'create over an existing file, raw and journaled alternately; the real atomic write (with its fsync) in both.',
           'The journaled write backs up the old content (a copy into the store), hashes before and after, and appends two journal lines.',
           'The edited file is ~4 KB; each edit changes its first line.',
+          'A folder target is refused before anything under it is read; the cap counts the change in progress, so the store never passes undo.maxBytes.',
         ],
-        details: { smallMs: s, bigMs: b, distinct, flipping },
+        details: { smallMs: s, bigMs: b, distinct, flipping, folderMs: folder.ms, capped },
       };
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

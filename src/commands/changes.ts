@@ -120,7 +120,8 @@ async function undo({ ctx, args }: CommandCall): Promise<AfterCommand> {
       break;
     case 'undone': {
       const list = out.entries.map((e) => `  ${describeChange(e, lang, new Set())}`).join('\n');
-      say(t(lang, 'undo.done', { count: out.entries.length, list }));
+      // Every change refused (a path now leads into .git or outside): only the reasons.
+      if (out.entries.length > 0) say(t(lang, 'undo.done', { count: out.entries.length, list }));
       if (out.problems.length > 0) {
         say(t(lang, 'undo.problems', { list: out.problems.map((p) => `  ${p}`).join('\n') }));
       }

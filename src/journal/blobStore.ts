@@ -5,8 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import fsp from 'node:fs/promises';
+import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 
 /** Content-addressed blobs in one folder, with their sizes known for the size cap. */
 export class BlobStore {
@@ -42,22 +43,58 @@ export class BlobStore {
     return path.join(this.dir, hash.slice(0, 2), hash);
   }
 
+  /** Every blob kept. */
+  hashes(): string[] {
+    return [...this.sizes.keys()];
+  }
+
+  /** Bytes of the blob `hash` (0 when it is not kept). */
+  sizeOf(hash: string): number {
+    return this.sizes.get(hash) ?? 0;
+  }
+
   has(hash: string): boolean {
     return this.sizes.has(hash);
   }
 
   /**
-   * Keeps a copy of the file at `abs` under `hash` (its content hash, already computed).
-   * Written to a temporary name and renamed, so a crash never leaves a half blob behind.
+   * Keeps `data` (whose content hash is `hash`). Written to a temporary name and renamed, so
+   * a crash never leaves a half blob behind.
    */
-  async putFile(abs: string, hash: string, size: number): Promise<void> {
+  async putBytes(hash: string, data: Uint8Array): Promise<void> {
     if (this.sizes.has(hash)) return;
+    await this.land(hash, data.byteLength, (tmp) => fsp.writeFile(tmp, data, { mode: 0o600 }));
+  }
+
+  /**
+   * Keeps the `size` bytes read from `handle` (an open file whose content hash is `hash`).
+   * Fails with `ECHANGED` when a different number of bytes came out (the file changed while
+   * it was being backed up): then nothing is kept.
+   */
+  async putFromHandle(hash: string, handle: FileHandle, size: number): Promise<void> {
+    if (this.sizes.has(hash)) return;
+    await this.land(hash, size, async (tmp) => {
+      const from = handle.createReadStream({ start: 0, autoClose: false });
+      await pipeline(from, fs.createWriteStream(tmp, { mode: 0o600 }));
+      if ((await fsp.stat(tmp)).size !== size) {
+        throw Object.assign(new Error('it changed while it was being backed up'), {
+          code: 'ECHANGED',
+        });
+      }
+    });
+  }
+
+  private async land(hash: string, size: number, fill: (tmp: string) => Promise<void>) {
     const dest = this.pathOf(hash);
     await fsp.mkdir(path.dirname(dest), { recursive: true, mode: 0o700 });
     const tmp = `${dest}.${randomBytes(4).toString('hex')}.tmp`;
-    await fsp.copyFile(abs, tmp);
-    await fsp.chmod(tmp, 0o600);
-    await fsp.rename(tmp, dest);
+    try {
+      await fill(tmp);
+      await fsp.rename(tmp, dest);
+    } catch (e) {
+      await fsp.rm(tmp, { force: true });
+      throw e;
+    }
     this.sizes.set(hash, size);
     this.total += size;
   }

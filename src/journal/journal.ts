@@ -37,6 +37,8 @@ export class Journal {
   private readonly byId = new Map<string, ChangeEntry>();
   /** Backups removed by the size cap. */
   readonly evicted = new Set<string>();
+  /** Lines of the file refused when it was read, each naming the line and why (reported). */
+  readonly skipped: string[] = [];
   private fd: number | undefined;
   private seq = 0;
   private readonly listeners = new Set<() => void>();
@@ -63,10 +65,20 @@ export class Journal {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
-    for (const line of text.split('\n')) {
+    const lines = text.split('\n');
+    for (const [i, line] of lines.entries()) {
       if (line.trim() === '') continue;
-      const record = parseJournalLine(line);
-      if (record) journal.apply(record);
+      const parsed = parseJournalLine(line);
+      if ('record' in parsed) {
+        const refused = journal.consistency(parsed.record);
+        if (refused === undefined) journal.apply(parsed.record);
+        else journal.skipped.push(`${JOURNAL_FILE} line ${i + 1}: ${refused}; skipped`);
+      } else if ('problem' in parsed) {
+        journal.skipped.push(`${JOURNAL_FILE} line ${i + 1}: ${parsed.problem}; skipped`);
+      } else if (lines.slice(i + 1).some((l) => l.trim() !== '')) {
+        // A torn last line is a kill mid-write; a torn line with more after it is damage.
+        journal.skipped.push(`${JOURNAL_FILE} line ${i + 1}: not valid JSON; skipped`);
+      }
     }
     return journal;
   }
@@ -127,21 +139,30 @@ export class Journal {
   }
 
   /**
-   * Keeps the backups under `limits.maxBytes`: removes the oldest ones first, never those in
-   * `keep` (the change being made now). Returns how many bytes were freed.
+   * Makes room for `incoming` more bytes of backups under `limits.maxBytes`, before they are
+   * stored (so the cap holds at every moment, the change in progress included): removes the
+   * oldest backups first, never those in `keep`. Returns how many backups were removed, or
+   * `false` (removing nothing) when even that would not make enough room.
    */
-  async enforceCap(keep: ReadonlySet<string>): Promise<number> {
-    if (this.blobs.bytes <= this.limits.maxBytes) return 0;
-    const start = this.blobs.bytes;
-    const gone: string[] = [];
-    for (const hash of this.backupsOldestFirst()) {
-      if (this.blobs.bytes <= this.limits.maxBytes) break;
+  async makeRoom(incoming: number, keep: ReadonlySet<string>): Promise<number | false> {
+    const over = this.blobs.bytes + incoming - this.limits.maxBytes;
+    if (over <= 0) return 0;
+    const victims: string[] = [];
+    let freed = 0;
+    // Blobs no change refers to (a skipped journal line's) go first, then the oldest.
+    const referenced = this.backupsOldestFirst();
+    const known = new Set(referenced);
+    const orphans = this.blobs.hashes().filter((h) => !known.has(h));
+    for (const hash of [...orphans, ...referenced]) {
+      if (freed >= over) break;
       if (keep.has(hash) || !this.blobs.has(hash)) continue;
-      await this.blobs.remove(hash);
-      gone.push(hash);
+      victims.push(hash);
+      freed += this.blobs.sizeOf(hash);
     }
-    if (gone.length > 0) this.write({ t: 'evicted', hashes: gone });
-    return start - this.blobs.bytes;
+    if (freed < over) return false;
+    for (const hash of victims) await this.blobs.remove(hash);
+    this.write({ t: 'evicted', hashes: victims });
+    return victims.length;
   }
 
   /** Closes the file. */
@@ -169,6 +190,32 @@ export class Journal {
     fs.writeSync(this.fd, `${JSON.stringify(record)}\n`);
     this.apply(record);
     for (const listener of this.listeners) listener();
+  }
+
+  /**
+   * Why a checked record does not fit the journal read so far (a second `begin` for an id,
+   * a `done` that names paths its change never had), or undefined when it fits.
+   */
+  private consistency(record: JournalRecord): string | undefined {
+    if (record.t === 'begin') {
+      return this.byId.has(record.e.id) ? `change ${record.e.id} begins twice` : undefined;
+    }
+    if (record.t !== 'done') return undefined;
+    const e = this.byId.get(record.id);
+    if (!e) return `it closes change ${record.id}, which never began`;
+    if (e.state !== 'pending') return `change ${record.id} is closed twice`;
+    const known = new Set(e.paths.map((p) => p.path));
+    for (const p of Object.keys(record.after)) {
+      if (!known.has(p) && p !== record.trash)
+        return `it names ${JSON.stringify(p)}, which change ${record.id} never touched`;
+    }
+    const may = new Set(e.made);
+    const odd = record.made.find((m) => !may.has(m));
+    if (odd !== undefined)
+      return `it says change ${record.id} made ${JSON.stringify(odd)}, which it never planned`;
+    if (record.trash !== undefined && e.op !== 'delete')
+      return `only a delete puts things in the trash`;
+    return undefined;
   }
 
   private apply(record: JournalRecord): void {

@@ -5,6 +5,7 @@
  * a backup that is gone (size cap, too large) is reported too. Only a clean plan is run
  * without `--force`.
  */
+import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { ChangeEntry } from './journal.js';
 import type { BlobStore } from './blobStore.js';
@@ -88,10 +89,30 @@ async function loadWorld(
   for (const r of roots) if (!kept.some((k) => r === k || r.startsWith(`${k}/`))) kept.push(r);
   const world = new Map<string, TreeNode>();
   for (const r of kept) {
-    const tree = await readTree(path.join(root, ...r.split('/')));
+    const tree = await readRecorded(root, r);
     for (const [sub, node] of Object.entries(tree)) world.set(join(r, sub), node);
   }
   return world;
+}
+
+/**
+ * The tree at the journal path `rel`, read the way undo will reach it: through real folders
+ * only. When a folder on the way is now a symlink or a file (planted since the change), the
+ * path reads as that odd entry, so the plan reports it instead of reading through the link.
+ */
+async function readRecorded(root: string, rel: string): Promise<FlatTree> {
+  const parts = rel.split('/');
+  let abs = root;
+  for (const [i, seg] of parts.slice(0, -1).entries()) {
+    abs = path.join(abs, seg);
+    const st = await fsp.lstat(abs).catch(() => undefined);
+    if (st === undefined) return {};
+    if (!st.isDirectory()) {
+      const on = parts.slice(0, i + 1).join('/');
+      return { '': { k: 'l', t: `${on} is no longer a folder` } };
+    }
+  }
+  return readTree(path.join(abs, parts[parts.length - 1]!));
 }
 
 function join(base: string, sub: string): string {

@@ -5,6 +5,7 @@
  * or a crash-interrupted change was rolled back). Undo and the size cap append their own
  * lines; nothing is ever rewritten.
  */
+import { checkRecord } from './recordCheck.js';
 import type { FlatTree } from './snapshot.js';
 
 /** What kind of change a tool call makes; decides how undo reverts it. */
@@ -57,16 +58,20 @@ export type JournalRecord =
   | { readonly t: 'undone'; readonly ids: readonly string[] }
   | { readonly t: 'evicted'; readonly hashes: readonly string[] };
 
-/** Parses one line; undefined for a torn or foreign line (skipped, never fatal). */
-export function parseJournalLine(line: string): JournalRecord | undefined {
+/** One line read back: a checked record, a torn line, or a line refused with its reason. */
+export type ParsedLine = { record: JournalRecord } | { torn: true } | { problem: string };
+
+/**
+ * Parses and checks one line (see `checkRecord`). A line that is not JSON is `torn` (a kill
+ * in the middle of a write leaves one as the last line); one that is JSON but not a record
+ * Cogito writes comes back with the reason, to be reported and skipped.
+ */
+export function parseJournalLine(line: string): ParsedLine {
+  let v: unknown;
   try {
-    const v = JSON.parse(line) as { t?: unknown };
-    if (typeof v !== 'object' || v === null) return undefined;
-    if (['begin', 'done', 'none', 'undone', 'evicted'].includes(v.t as string)) {
-      return v as JournalRecord;
-    }
+    v = JSON.parse(line);
   } catch {
-    // A kill in the middle of a write leaves a torn last line: it never finished, skip it.
+    return { torn: true };
   }
-  return undefined;
+  return checkRecord(v);
 }

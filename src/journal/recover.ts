@@ -17,6 +17,8 @@ export interface RecoveryReport {
   results: number;
   /** Half-made changes undone. */
   rolledBack: number;
+  /** Journal lines skipped and paths refused, each naming what and why. */
+  refused?: string[];
 }
 
 /** Finishes the crash record of a session; a clean session is left as it is. */
@@ -26,13 +28,15 @@ export async function finishCrashRecord(
   journal: Journal | undefined,
   workspace: Workspace,
 ): Promise<RecoveryReport> {
-  const rolled = journal ? await rollBackUnfinished(journal, workspace) : new Set<string>();
+  const rollback = journal ? await rollBackUnfinished(journal, workspace) : undefined;
+  const rolled = rollback?.rolled ?? new Set<string>();
+  const refused = rollback?.refused ?? [];
   const messages = history.messages();
   let at = messages.length - 1;
   while (at >= 0 && messages[at]!.role === 'tool') at--;
   const reply = messages[at];
   if (!reply || reply.role !== 'assistant' || reply.calls === undefined) {
-    return { results: 0, rolledBack: rolled.size };
+    return { results: 0, rolledBack: rolled.size, refused };
   }
   const have = new Set(messages.slice(at + 1).map((m) => m.callIndex));
   const items = parseReply(reply.content).items;
@@ -55,5 +59,5 @@ export async function finishCrashRecord(
     history.append(resultMessage({ call: callTextOf(item), ok, body }, index));
     results += 1;
   }
-  return { results, rolledBack: rolled.size };
+  return { results, rolledBack: rolled.size, refused };
 }

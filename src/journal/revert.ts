@@ -1,19 +1,16 @@
 /**
  * Runs one change backwards on disk: puts back the old content (from the backup store) with
  * its mode bits, moves a moved thing back, brings a deleted thing back from the trash,
- * removes what a copy made and the folders the change created. Paths go through the
- * workspace resolver again, so an undo can never write outside the workspace.
+ * removes what a copy made and the folders the change created. Every path is opened through
+ * `place.ts`: resolved for write like a tool's write, reached without following a symlink,
+ * so an undo never writes outside the workspace, into `.git`, or through a link planted
+ * since the change.
  */
-import { randomBytes } from 'node:crypto';
 import fsp from 'node:fs/promises';
-import path from 'node:path';
+import { TRASH_DIR } from '../tools/files/common.js';
 import type { BlobStore } from './blobStore.js';
 import type { ChangeEntry } from './journal.js';
-
-/** Turns a workspace-relative path into an absolute one, or says why it cannot. */
-export type ResolveRel = (
-  rel: string,
-) => Promise<{ ok: true; abs: string } | { ok: false; message: string }>;
+import { isPresent, restoreFile, withPlace, type OpenPlace, type Place } from './place.js';
 
 /** What reverting one change did not manage; empty when all went back. */
 export type RevertProblems = string[];
@@ -24,63 +21,65 @@ export type RevertProblems = string[];
  */
 export async function revertEntry(
   entry: ChangeEntry,
-  resolve: ResolveRel,
+  open: OpenPlace,
   blobs: BlobStore,
   force: boolean,
 ): Promise<RevertProblems> {
   const problems: string[] = [];
-  const abs = async (rel: string): Promise<string | undefined> => {
-    const r = await resolve(rel);
-    if (!r.ok) problems.push(`${rel}: ${r.message}`);
-    return r.ok ? r.abs : undefined;
-  };
   const [first, second] = entry.paths;
   switch (entry.op) {
     case 'write':
-      if (first)
-        await restoreWrite(first.path, first.before, await abs(first.path), blobs, problems);
+      if (first) await restoreWrite(entry, open, blobs, problems);
       break;
-    case 'copy': {
-      const dst = first && (await abs(first.path));
-      if (dst) await fsp.rm(dst, { recursive: true, force: true });
+    case 'copy':
+      if (first) {
+        await withPlace(open, first.path, problems, (p) =>
+          fsp.rm(p.at, { recursive: true, force: true }),
+        );
+      }
       break;
-    }
     case 'move':
     case 'delete': {
       // move: paths are [destination, source]; delete: [deleted path, trash place].
       const [from, to] = entry.op === 'move' ? [first, second] : [second, first];
-      if (from && to)
-        await moveBack(await abs(from.path), await abs(to.path), force, problems, to.path);
+      if (from && to) await moveBack(open, from.path, to.path, entry.op, force, problems);
       break;
     }
     case 'mkdir':
       break;
   }
   for (const dir of entry.made) {
-    const d = await abs(dir);
-    if (!d) continue;
-    try {
-      await fsp.rmdir(d);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') continue;
-      problems.push(`${dir}/: not removed (${code === 'ENOTEMPTY' ? 'not empty' : String(code)})`);
-    }
+    const trash = dir === TRASH_DIR;
+    await withPlace(
+      open,
+      dir,
+      problems,
+      async (p) => {
+        try {
+          await fsp.rmdir(p.at);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code === 'ENOENT') return;
+          const why = code === 'ENOTEMPTY' ? 'not empty' : String(code);
+          problems.push(`${dir}/: not removed (${why})`);
+        }
+      },
+      { trash },
+    );
   }
   return problems;
 }
 
 async function restoreWrite(
-  rel: string,
-  before: ChangeEntry['paths'][number]['before'],
-  abs: string | undefined,
+  entry: ChangeEntry,
+  open: OpenPlace,
   blobs: BlobStore,
   problems: string[],
 ): Promise<void> {
-  if (!abs) return;
+  const { path: rel, before } = entry.paths[0]!;
   const node = before[''];
   if (node === undefined) {
-    await fsp.rm(abs, { force: true });
+    await withPlace(open, rel, problems, (p) => fsp.rm(p.at, { force: true }));
     return;
   }
   if (node.k !== 'f') return;
@@ -88,34 +87,36 @@ async function restoreWrite(
     problems.push(`${rel}: no backup of its old content is left`);
     return;
   }
-  // Same folder, then rename: a crash mid-undo leaves the old or the new file, never half.
-  const tmp = path.join(
-    path.dirname(abs),
-    `.${path.basename(abs)}.${randomBytes(4).toString('hex')}.undo`,
-  );
-  await fsp.mkdir(path.dirname(abs), { recursive: true });
-  await fsp.copyFile(blobs.pathOf(node.h), tmp);
-  await fsp.chmod(tmp, node.m);
-  await fsp.rename(tmp, abs);
+  // Beside it, then rename: a crash mid-undo leaves the old or the new file, never half.
+  const put = (p: Place): Promise<void> => restoreFile(p, blobs.pathOf(node.h), node.h, node.m);
+  await withPlace(open, rel, problems, put, { makeParents: true });
 }
 
 async function moveBack(
-  from: string | undefined,
-  to: string | undefined,
+  open: OpenPlace,
+  fromRel: string,
+  toRel: string,
+  op: 'move' | 'delete',
   force: boolean,
   problems: string[],
-  toRel: string,
 ): Promise<void> {
-  if (!from || !to) return;
-  const present = await fsp.lstat(from).then(
-    () => true,
-    () => false,
-  );
-  if (!present) {
-    problems.push(`${toRel}: cannot be put back, what the change left is gone`);
+  const gone = `${toRel}: cannot be put back, what the change left is gone`;
+  const from = await open(fromRel, { trash: op === 'delete' });
+  if (!from.ok) {
+    problems.push(from.missing ? gone : from.message);
     return;
   }
-  if (force) await fsp.rm(to, { recursive: true, force: true });
-  await fsp.mkdir(path.dirname(to), { recursive: true });
-  await fsp.rename(from, to);
+  try {
+    if (!(await isPresent(from.place))) {
+      problems.push(gone);
+      return;
+    }
+    const back = async (to: Place): Promise<void> => {
+      if (force) await fsp.rm(to.at, { recursive: true, force: true });
+      await fsp.rename(from.place.at, to.at);
+    };
+    await withPlace(open, toRel, problems, back, { makeParents: true });
+  } finally {
+    await from.place.close();
+  }
 }

@@ -6,7 +6,9 @@
 import type { Workspace } from '../tools/workspace.js';
 import type { ChangeEntry, Journal } from './journal.js';
 import { planUndo, type Conflict } from './plan-undo.js';
+import { placesIn, type OpenPlace } from './place.js';
 import { revertEntry } from './revert.js';
+import { journalRel } from './journalPath.js';
 
 /** Which changes to undo. */
 export type UndoTarget =
@@ -44,19 +46,30 @@ export async function undoChanges(
   if (!force && (plan.conflicts.length > 0 || plan.noBackup.length > 0)) {
     return { kind: 'refused', conflicts: plan.conflicts, noBackup: plan.noBackup };
   }
-  const resolve = async (
-    rel: string,
-  ): Promise<{ ok: true; abs: string } | { ok: false; message: string }> => {
-    const r = await workspace.resolve(rel);
-    return r.ok ? { ok: true, abs: r.path.abs } : { ok: false, message: r.error.message };
+  const places = placesIn(workspace);
+  let refusals = 0;
+  const open: OpenPlace = async (rel, opts) => {
+    const r = await places(rel, opts);
+    if (!r.ok && !r.missing) refusals += 1;
+    return r;
   };
-  const problems: string[] = [];
+  const problems: string[] = [...journal.skipped];
+  const undone: ChangeEntry[] = [];
   for (const entry of picked) {
-    problems.push(...(await revertEntry(entry, resolve, journal.blobs, force)));
+    const before = refusals;
+    try {
+      problems.push(...(await revertEntry(entry, open, journal.blobs, force)));
+    } catch (e) {
+      problems.push(`${entry.call}: not undone: ${e instanceof Error ? e.message : String(e)}`);
+      refusals += 1;
+    }
+    // A refused path stays as it is, so the change is not marked undone: /changes keeps it.
+    if (refusals > before) continue;
     // One line per change as it is reverted: a crash mid-undo leaves a true journal.
     journal.undone([entry.id]);
+    undone.push(entry);
   }
-  return { kind: 'undone', entries: picked, problems };
+  return { kind: 'undone', entries: undone, problems };
 }
 
 async function pick(
@@ -69,11 +82,16 @@ async function pick(
   if (target.kind === 'turns') return turns.slice(0, target.count).flatMap((g) => [...g].reverse());
   const r = await workspace.resolve(target.input);
   if (!r.ok) return { message: r.error.message };
-  const rel = r.path.rel;
+  // The journal records where a change really landed (real folders): match that form too.
+  const names = new Set([
+    r.path.rel,
+    await journalRel(workspace, r.path.abs, false),
+    await journalRel(workspace, r.path.abs, true),
+  ]);
   const done = journal.entries().filter((e) => e.state === 'done');
   for (let i = done.length - 1; i >= 0; i--) {
     const e = done[i]!;
-    if (e.paths.some((p) => p.path === rel) || e.made.includes(rel)) return [e];
+    if (e.paths.some((p) => names.has(p.path)) || e.made.some((m) => names.has(m))) return [e];
   }
   return [];
 }

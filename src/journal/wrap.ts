@@ -12,6 +12,8 @@ import type { Journal } from './journal.js';
 import { TOOL_PLANS, type ToolPlan } from './plan.js';
 import type { PathBefore } from './records.js';
 import { readTree, sameTree, type FlatTree } from './snapshot.js';
+import { backUpForWrite, backupNeed } from './backup.js';
+import { journalRel } from './journalPath.js';
 
 /** A path argument resolved inside the workspace. */
 interface Resolved {
@@ -37,9 +39,16 @@ function journaled(tool: Tool, plan: ToolPlan, journalRef: JournalRef): Tool {
     kind: tool.kind,
     params: tool.params,
     async needsApproval(args, ctx) {
+      const target = plan.op === 'write' ? await resolveArg(args, 0, ctx, true) : undefined;
+      // A folder target is refused by run before anything is read: nothing to show or ask.
+      if (target && (await isFolder(target.abs))) return undefined;
       const inner = await tool.needsApproval?.(args, ctx);
-      const big = await tooLargeToBackUp(plan, args, ctx, journalRef());
-      return inner && big ? `${inner} ${big}` : (inner ?? big);
+      const journal = journalRef();
+      const big = target && journal ? await backupNeed(target, args, journal) : undefined;
+      if (big === undefined) return inner;
+      if (inner === undefined) return big;
+      if (typeof inner === 'string') return `${inner} ${big}`;
+      return { ...inner, reason: inner.reason === undefined ? big : `${inner.reason} ${big}` };
     },
     async run(args, ctx) {
       const journal = journalRef();
@@ -74,20 +83,18 @@ async function runJournaled(
   const id = journal.nextId(now);
   const keep = new Set<string>();
   const paths: PathBefore[] = [];
-  for (const [i, spec] of plan.paths.entries()) {
-    const target = targets.main[i]!;
-    const backup = spec.backup;
-    let backedUp = backup;
-    const before = await readTree(target.abs, async (abs, node) => {
-      if (!backup) return;
-      if (node.s > journal.limits.maxFileBytes) {
-        backedUp = false;
-        return;
-      }
-      keep.add(node.h);
-      await journal.blobs.putFile(abs, node.h, node.s);
-    });
-    paths.push({ path: target.rel, before, backup: backedUp });
+  let notice: string | undefined;
+  for (const target of targets.main) {
+    if (plan.op !== 'write') {
+      // Nothing of a move, copy or delete is lost, so nothing is stored: the tree is read
+      // only to check, at undo, that it is still what the change left.
+      paths.push({ path: target.rel, before: await readTree(target.abs), backup: false });
+      continue;
+    }
+    const backup = await backUpForWrite(tool.name, target, args, journal, keep);
+    if ('refuse' in backup) return backup.refuse;
+    paths.push(backup.before);
+    notice = backup.notice;
   }
   const trashBefore = targets.trash ? await listNames(targets.trash.abs) : undefined;
   journal.begin({
@@ -103,12 +110,11 @@ async function runJournaled(
     made: targets.made.map((m) => m.rel),
     ...(targets.from !== undefined ? { from: targets.from } : {}),
   });
-  await journal.enforceCap(keep);
   try {
     const result = await tool.run(args, ctx);
     await close(journal, id, targets, paths, trashBefore);
     if (!result.ok) return result;
-    return { ...result, undo: `/undo ${quoteIfNeeded(targets.undo)}` };
+    return { ...withNotice(result, notice), undo: `/undo ${quoteIfNeeded(targets.undo)}` };
   } catch (e) {
     await close(journal, id, targets, paths, trashBefore);
     throw e;
@@ -149,13 +155,21 @@ async function resolveAll(
   args: readonly ToolArg[],
   ctx: ToolContext,
 ): Promise<Targets | undefined> {
+  // The undo hint and the folders made name the same arguments again: resolve each once.
+  const memo = new Map<string, Promise<Resolved | undefined>>();
+  const arg = (i: number, follow: boolean): Promise<Resolved | undefined> => {
+    const key = `${i}:${follow}`;
+    const known = memo.get(key) ?? resolveArg(args, i, ctx, follow);
+    memo.set(key, known);
+    return known;
+  };
   const main: Resolved[] = [];
   for (const spec of plan.paths) {
-    const r = await resolveArg(args, spec.arg, ctx);
+    const r = await arg(spec.arg, plan.op === 'write');
     if (!r) return undefined;
     main.push(r);
   }
-  const undoTarget = await resolveArg(args, plan.undoArg, ctx);
+  const undoTarget = await arg(plan.undoArg, plan.op === 'write');
   if (!undoTarget) return undefined;
   let made: Resolved[] = [];
   let trash: Resolved | undefined;
@@ -165,13 +179,14 @@ async function resolveAll(
     trash = t.path;
     made = await missingFolders(trash, ctx);
   } else if (plan.makes) {
-    const r = await resolveArg(args, plan.makes.arg, ctx);
+    const r = await arg(plan.makes.arg, false);
     if (!r || r.rel === '.') return undefined;
     const start = plan.makes.what === 'self' ? r : await resolveParent(r, ctx);
     if (start === 'invalid') return undefined;
     if (start) made = await missingFolders(start, ctx);
   }
-  const from = plan.op === 'copy' ? (await resolveArg(args, 0, ctx))?.rel : undefined;
+  const from =
+    plan.op === 'copy' ? (await resolveArg(args, 0, ctx, false, 'read'))?.rel : undefined;
   return {
     main,
     made,
@@ -181,15 +196,25 @@ async function resolveAll(
   };
 }
 
+/**
+ * Resolves a path argument for write, as the tool will, and gives it in the journal's form:
+ * where the change really lands (see `journalPath.ts`). Undefined when the resolver refuses
+ * it (the tool then refuses it too, before anything is read).
+ */
 async function resolveArg(
   args: readonly ToolArg[],
   i: number,
   ctx: ToolContext,
+  followFinal = false,
+  access: 'read' | 'write' = 'write',
 ): Promise<Resolved | undefined> {
   const v = args[i];
   if (typeof v !== 'string') return undefined;
-  const r = await ctx.workspace.resolve(v);
-  return r.ok ? r.path : undefined;
+  const r = await ctx.workspace.resolve(v, { access });
+  if (!r.ok) return undefined;
+  const rel = await journalRel(ctx.workspace, r.path.abs, followFinal);
+  if (rel === undefined || rel === '.') return undefined;
+  return { abs: path.join(ctx.workspace.root, ...rel.split('/')), rel };
 }
 
 /** The parent folder; undefined for the workspace root (never made), 'invalid' if refused. */
@@ -216,20 +241,19 @@ async function missingFolders(start: Resolved, ctx: ToolContext): Promise<Resolv
   return out;
 }
 
-/** The reason to ask before overwriting a file too large to back up, if there is one. */
-async function tooLargeToBackUp(
-  plan: ToolPlan,
-  args: readonly ToolArg[],
-  ctx: ToolContext,
-  journal: Journal | undefined,
-): Promise<string | undefined> {
-  if (!journal || plan.op !== 'write') return undefined;
-  const r = await resolveArg(args, plan.paths[0]!.arg, ctx);
-  if (!r) return undefined;
-  const st = await fsp.stat(r.abs).catch(() => undefined);
-  if (!st?.isFile() || st.size <= journal.limits.maxFileBytes) return undefined;
-  const mb = (n: number): string => `${Math.round(n / 1e6)} MB`;
-  return `${JSON.stringify(r.rel)} is ${mb(st.size)}, larger than undo.maxFileBytes (${mb(journal.limits.maxFileBytes)}): no backup can be kept, so this change cannot be undone.`;
+async function isFolder(abs: string): Promise<boolean> {
+  return (await fsp.lstat(abs).catch(() => undefined))?.isDirectory() === true;
+}
+
+/** Adds what the user must know (older backups removed) to a successful result. */
+function withNotice(
+  result: ToolResult & { ok: true },
+  notice: string | undefined,
+): ToolResult & { ok: true } {
+  if (notice === undefined) return result;
+  const data = typeof result.data === 'string' ? `${result.data}\n${notice}` : result.data;
+  const display = `${result.display ?? ''} (${notice})`.trim();
+  return { ...result, data, display };
 }
 
 async function exists(abs: string): Promise<boolean> {

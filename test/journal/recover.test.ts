@@ -78,7 +78,7 @@ describe('finishing the crash record', () => {
       const first = makeMessage('tool', '[RESULT ls(".")] ok\n…\n[/RESULT]', { callIndex: 0 });
       const messages = [reply, first];
       const report = await finishCrashRecord(memoryHistory(messages), fx.reopen(), fx.workspace);
-      expect(report).toEqual({ results: 1, rolledBack: 1 });
+      expect(report).toEqual({ results: 1, rolledBack: 1, refused: [] });
       expect(await treeOf(fx.ws)).toEqual(before);
       expect(messages.at(-1)).toMatchObject({ role: 'tool', callIndex: 1 });
       expect(messages.at(-1)!.content).toMatch(
@@ -114,7 +114,7 @@ describe('finishing the crash record', () => {
     };
     const messages: HistoryMessage[] = [reply];
     const report = await finishCrashRecord(memoryHistory(messages), fx.reopen(), fx.workspace);
-    expect(report).toEqual({ results: 2, rolledBack: 0 });
+    expect(report).toEqual({ results: 2, rolledBack: 0, refused: [] });
     expect(messages[1]!.content).toMatch(/^\[RESULT create\("kept.txt".*\] ok\n.*crash.*kept/);
     expect(messages[2]!.content).toMatch(
       /^\[RESULT read\("kept.txt"\)\] error\ninterrupted by a crash/,
@@ -128,6 +128,7 @@ describe('finishing the crash record', () => {
     expect(await finishCrashRecord(memoryHistory(messages), fx.journal, fx.workspace)).toEqual({
       results: 0,
       rolledBack: 0,
+      refused: [],
     });
     expect(messages).toHaveLength(2);
   });

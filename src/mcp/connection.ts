@@ -100,9 +100,7 @@ export class McpConnection {
     shownName: string,
   ): Promise<CallOutcome> {
     const live = this.current;
-    if (live === undefined) {
-      return { ok: false, error: { kind: 'io', message: this.unavailable(shownName) } };
-    }
+    if (live === undefined) return { ok: false, error: this.unavailable(shownName) };
     // The SDK never removes its listener from the signal it is given: hand it a per-call
     // signal, so a turn with many calls does not pile listeners onto the turn's signal.
     const perCall = new AbortController();
@@ -228,10 +226,15 @@ export class McpConnection {
     return last ? `${reason}: ${oneLine(last, 200)}` : reason;
   }
 
-  private unavailable(tool: string): string {
+  /** The reason holds the server's stderr or error text: quoted apart, as data. */
+  private unavailable(tool: string): ToolError {
     const s = this.stateNow;
-    const why = 'reason' in s ? ` (${s.reason})` : '';
-    return `${tool} cannot run now: the MCP server "${this.name}" is ${s.state}${why}. Try again later, or carry on without it.`;
+    const reason = 'reason' in s ? s.reason : undefined;
+    const why = reason === undefined ? '' : ' (the reason is quoted below)';
+    const message = `${tool} cannot run now: the MCP server "${this.name}" is ${s.state}${why}. Try again later, or carry on without it.`;
+    return reason === undefined
+      ? { kind: 'io', message }
+      : { kind: 'io', message, outside: reason };
   }
 }
 

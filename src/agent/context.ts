@@ -4,10 +4,14 @@ import type { ChatMessage, HistoryMessage } from '../core/messages.js';
 export const INTERRUPTED_NOTE = '[interrupted by the user]';
 /** The note the model sees on a reply an error cut short. */
 export const FAILED_NOTE = '[cut off by a connection error]';
+/** Heads the summary of compressed messages, which the model sees as its own reply. */
+export const SUMMARY_NOTE = '[My summary of the earlier conversation]';
+/** The user-role line before a summary that would otherwise open the conversation. */
+export const SUMMARY_CUE = '[The earlier part of this conversation was compressed.]';
 
 /**
  * Turns the stored conversation into what a chat API accepts: our `tool` role becomes a
- * user message, summaries are labelled, consecutive messages of one role are merged (several
+ * user message, summaries are the assistant's labelled notes, consecutive messages of one role are merged (several
  * APIs reject two user messages in a row), and an autonomous turn whose context ends on the
  * assistant gets a short user-role cue, since most APIs require the last message to be the
  * user's.
@@ -34,9 +38,14 @@ export function buildChatMessages(
   for (const m of history) {
     let role: ChatMessage['role'];
     let content = m.content;
-    if (m.role === 'system') {
+    if (m.summary) {
+      // Cogito's own note (older sessions stored it as `system`): sent as the assistant's,
+      // after a user-role line when it would open the conversation (templates want one).
+      role = 'assistant';
+      content = `${SUMMARY_NOTE}\n${content}`;
+      if (out.length === 1) push(out, 'user', SUMMARY_CUE);
+    } else if (m.role === 'system') {
       role = 'user';
-      content = m.summary ? `Summary of the earlier conversation:\n${content}` : content;
     } else if (m.role === 'tool') {
       role = 'user';
     } else {

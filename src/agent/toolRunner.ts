@@ -55,9 +55,15 @@ export interface CallOutcome {
 
 let callCounter = 0;
 
+/** The result in Cogito's words: the data, or the error's kind and message. */
 function resultText(result: ToolResult): string {
   if (!result.ok) return `${result.error.kind}: ${result.error.message}`;
   return typeof result.data === 'string' ? result.data : JSON.stringify(result.data, null, 2);
+}
+
+/** What a failure quotes from outside (shown to the model as data), if anything. */
+function outsideText(result: ToolResult): string | undefined {
+  return result.ok ? undefined : result.error.outside;
 }
 
 function oneLine(text: string, max = 120): string {
@@ -111,12 +117,18 @@ export async function runToolCalls(
     const { result, status } = await execute(item, callText, toolCtx, deps, safety);
 
     // Redacted before anything is cut, so a cut cannot leave a piece of a key.
-    const full = redact(resultText(result));
+    const own = redact(resultText(result));
+    const quoted = outsideText(result);
+    const outside = quoted === undefined ? undefined : redact(quoted);
+    const full = outside === undefined ? own : `${own}\n${outside}`;
     const tool = item.type === 'call' ? deps.registry.get(item.name) : undefined;
     if (result.ok) safety.observe(tool, callText, full);
-    const { text, cutChars } = truncateForModel(full, deps.resultBudgetChars);
-    const body = safety.forModel(tool, result.ok, text);
-    const outcome = { call: callText, ok: result.ok, body, truncatedChars: cutChars };
+    const { text, cutChars } = truncateForModel(own, deps.resultBudgetChars);
+    const cutOutside =
+      outside === undefined ? undefined : truncateForModel(outside, deps.resultBudgetChars);
+    const body = safety.forModel(tool, result.ok, text, cutOutside?.text);
+    const truncatedChars = cutChars + (cutOutside?.cutChars ?? 0);
+    const outcome = { call: callText, ok: result.ok, body, truncatedChars };
     outcomes.push(outcome);
     deps.onOutcome?.(index, outcome);
     deps.emit({ type: 'tool_end', entry: finished(entry, status, result, full, started) });

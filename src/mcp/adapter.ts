@@ -18,6 +18,7 @@ import { oneLine } from './errors.js';
 import { orderedParams, type JsonSchema, type McpParam } from './inputSchema.js';
 import { mcpToolName } from './names.js';
 import { resultToText } from './results.js';
+import { stripControlTokens } from '../safety/untrusted.js';
 
 /** Descriptions come from the server: keep the prompt line short and on one line. */
 const DESCRIPTION_MAX = 400;
@@ -37,7 +38,8 @@ export function adaptTool(connection: McpConnection, sdkTool: SdkTool): Tool {
   const schema = sdkTool.inputSchema as JsonSchema;
   const params = orderedParams(schema);
   const kind = kindFromAnnotations(sdkTool.annotations);
-  const signature = `${name}(${params.map(paramText).join(', ')})`;
+  // Names and descriptions are the server's words and go into the prompt: no chat tokens.
+  const signature = stripControlTokens(`${name}(${params.map(paramText).join(', ')})`);
   const invalid = (problem: string): ToolError => ({
     kind: 'invalid_args',
     message: `${name}: ${problem}. Call it as ${signature}, or pass one JSON object string: ${name}('{"${params[0]?.name ?? 'key'}": ...}').`,
@@ -49,6 +51,9 @@ export function adaptTool(connection: McpConnection, sdkTool: SdkTool): Tool {
     params: [],
     signature,
     untrustedOutput: true,
+    // Annotations are the server's claims: unless the user trusts the server, workspace
+    // data or a secret in the arguments asks, whatever kind the server says the tool is.
+    ...(connection.config.trusted ? {} : { carriesDataOut: true, sendsTo: sendsTo(connection) }),
     checkArgs(args: readonly ToolArg[]) {
       const built = buildInput(args, params, schema);
       return built.ok ? undefined : invalid(built.problem);
@@ -60,11 +65,11 @@ export function adaptTool(connection: McpConnection, sdkTool: SdkTool): Tool {
       const outcome = await connection.call(sdkTool.name, built.input, ctx.signal, name);
       if (!outcome.ok) return outcome;
       const { text, isError } = resultToText(outcome.result);
-      if (isError)
-        return {
-          ok: false,
-          error: { kind: 'unknown', message: `${name} reported an error: ${text}` },
-        };
+      // The error's text is the server's: it reaches the model as data, like a result.
+      if (isError) {
+        const message = `${name} reported an error; its text is quoted below.`;
+        return { ok: false, error: { kind: 'unknown', message, outside: text } };
+      }
       return { ok: true, data: text };
     },
   };
@@ -101,6 +106,11 @@ function policyFor(
   return { policy: kindPolicy };
 }
 
+function sendsTo(connection: McpConnection): string {
+  const where = connection.config.url === undefined ? 'a local' : 'a remote';
+  return `to the MCP server "${connection.name}" (${where} server not marked trusted)`;
+}
+
 function paramText(p: McpParam): string {
   const type = p.types.length === 0 ? 'any' : p.types.join('|');
   return `${p.name}${p.required ? '' : '?'}: ${type}`;
@@ -113,5 +123,5 @@ function describeTool(server: string, tool: SdkTool, params: readonly McpParam[]
     described.length === 0
       ? ''
       : ` Parameters: ${described.map((p) => `${p.name}: ${oneLine(p.description ?? '', PARAM_DESCRIPTION_MAX)}`).join('; ')}.`;
-  return `${own}${args} (MCP server "${server}")`;
+  return stripControlTokens(`${own}${args} (MCP server "${server}")`);
 }

@@ -31,7 +31,11 @@ export const mcpServerSchema = z
     disabled: z.boolean().default(false),
     /** Per call (and for connecting); a call that takes longer is cancelled on the server. */
     timeoutMs: z.int().min(1).default(60_000),
-    /** A trusted server's tools follow the kind policies; an untrusted one asks for all but read. */
+    /**
+     * A trusted server's tools follow the kind policies. An untrusted one asks for all but
+     * read, and for any call carrying workspace data read this session or a secret shape,
+     * whatever its annotations claim.
+     */
     trusted: z.boolean().default(false),
     /** Overrides the policy for every tool of this server. */
     approval: policy.optional(),

@@ -8,6 +8,7 @@ import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { backoffDelay, type BackoffSettings } from '../scheduler/backoff.js';
 import type { ToolError } from '../tools/types.js';
 import type { McpServerConfig } from './configSchema.js';
+import { endProcess } from './childEnd.js';
 import { callError, connectReason, oneLine } from './errors.js';
 import type { CallResultLike } from './results.js';
 import type { McpServerState } from './status.js';
@@ -57,6 +58,8 @@ export class McpConnection {
   private stderr = '';
   /** The handshake in progress, so stop() can abort it and wait for its child to end. */
   private connecting: Promise<void> | undefined;
+  /** The stdio child of the current attempt, from its spawn (mid-handshake too) to its end. */
+  private childPid: number | undefined;
   private readonly shutdown = new AbortController();
 
   constructor(
@@ -81,9 +84,9 @@ export class McpConnection {
     return this.toolList;
   }
 
-  /** The live child process, if this is a stdio server that is running. */
+  /** The child process of a stdio server that runs, connected or still in its handshake. */
   get pid(): number | undefined {
-    return this.current?.pid;
+    return this.childPid;
   }
 
   /** Starts connecting in the background; never throws. */
@@ -100,9 +103,7 @@ export class McpConnection {
     shownName: string,
   ): Promise<CallOutcome> {
     const live = this.current;
-    if (live === undefined) {
-      return { ok: false, error: { kind: 'io', message: this.unavailable(shownName) } };
-    }
+    if (live === undefined) return { ok: false, error: this.unavailable(shownName) };
     // The SDK never removes its listener from the signal it is given: hand it a per-call
     // signal, so a turn with many calls does not pile listeners onto the turn's signal.
     const perCall = new AbortController();
@@ -139,6 +140,14 @@ export class McpConnection {
     this.current = undefined;
     if (!this.config.disabled) this.setState({ state: 'stopped' });
     await live?.client.close().catch(() => undefined);
+    await this.endChild();
+  }
+
+  /** Ends the attempt's child if closing the client did not (it ignores SIGTERM, say). */
+  private async endChild(): Promise<void> {
+    const pid = this.childPid;
+    this.childPid = undefined;
+    if (pid !== undefined) await endProcess(pid);
   }
 
   private beginConnect(): void {
@@ -159,6 +168,9 @@ export class McpConnection {
         },
         prepare: (client) => this.watch(client, sdk),
         signal: this.shutdown.signal,
+        onSpawn: (pid) => {
+          this.childPid = pid;
+        },
       });
       if (this.stopped) {
         await opened.client.close();
@@ -175,6 +187,7 @@ export class McpConnection {
       const failed = this.current?.client;
       this.current = undefined;
       await (failed ?? opened?.client)?.close().catch(() => undefined);
+      await this.endChild();
       if (!this.stopped) this.retry(this.withStderr(connectReason(err, this.config.command)));
     }
   }
@@ -185,20 +198,42 @@ export class McpConnection {
       const live = this.current;
       if (this.stopped || live?.client !== client) return;
       this.current = undefined;
+      if (this.childPid === live.pid) this.childPid = undefined; // it has exited
       if (Date.now() - live.since >= this.deps.restart.stableMs) this.failures = 0;
       this.retry(this.withStderr('the server closed the connection'));
     };
+    // A storm of list_changed notifications costs one tools/list in flight and at most one
+    // queued behind it: what matters is the list after the last notification.
+    let listing = false;
+    let again = false;
     client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, async () => {
+      if (listing) {
+        again = true;
+        return;
+      }
+      listing = true;
       try {
-        const tools = await listAllTools(client, this.config.timeoutMs);
-        if (this.current?.client !== client) return;
-        this.toolList = tools;
-        const s = this.stateNow;
-        if (s.state === 'connected') this.setState({ ...s, toolCount: tools.length });
-      } catch {
-        // The list stays as it was; a broken connection is noticed by onclose.
+        do {
+          again = false;
+          await this.relist(client);
+        } while (again && this.current?.client === client);
+      } finally {
+        listing = false;
       }
     });
+  }
+
+  /** Reads the tool list again after the server said it changed. */
+  private async relist(client: Client): Promise<void> {
+    try {
+      const tools = await listAllTools(client, this.config.timeoutMs);
+      if (this.current?.client !== client) return;
+      this.toolList = tools;
+      const s = this.stateNow;
+      if (s.state === 'connected') this.setState({ ...s, toolCount: tools.length });
+    } catch {
+      // The list stays as it was; a broken connection is noticed by onclose.
+    }
   }
 
   private retry(reason: string): void {
@@ -228,10 +263,15 @@ export class McpConnection {
     return last ? `${reason}: ${oneLine(last, 200)}` : reason;
   }
 
-  private unavailable(tool: string): string {
+  /** The reason holds the server's stderr or error text: quoted apart, as data. */
+  private unavailable(tool: string): ToolError {
     const s = this.stateNow;
-    const why = 'reason' in s ? ` (${s.reason})` : '';
-    return `${tool} cannot run now: the MCP server "${this.name}" is ${s.state}${why}. Try again later, or carry on without it.`;
+    const reason = 'reason' in s ? s.reason : undefined;
+    const why = reason === undefined ? '' : ' (the reason is quoted below)';
+    const message = `${tool} cannot run now: the MCP server "${this.name}" is ${s.state}${why}. Try again later, or carry on without it.`;
+    return reason === undefined
+      ? { kind: 'io', message }
+      : { kind: 'io', message, outside: reason };
   }
 }
 

@@ -55,13 +55,19 @@ export function callError(
       message: `the MCP server "${server}" stopped during the call; it is being restarted. Try again later, or carry on without it.`,
     };
   }
-  const message = err instanceof Error ? err.message : String(err);
+  // The error's message may be the server's own words: quoted apart, as data.
+  const outside = oneLine(err instanceof Error ? err.message : String(err));
   if (code === INVALID_PARAMS) {
-    return { kind: 'invalid_args', message: `${tool}: ${oneLine(message)}` };
+    return {
+      kind: 'invalid_args',
+      message: `${tool}: the arguments were refused; the reason is quoted below.`,
+      outside,
+    };
   }
   return {
     kind: 'unknown',
-    message: `${tool} failed on the MCP server "${server}": ${oneLine(message)}`,
+    message: `${tool} failed on the MCP server "${server}"; the error is quoted below.`,
+    outside,
   };
 }
 

@@ -33,6 +33,8 @@ export interface OpenOptions {
   prepare(client: Client): void;
   /** Aborts the handshake (Cogito is shutting down); the client is then closed. */
   signal: AbortSignal;
+  /** Told a stdio server's pid as soon as it runs, before the handshake can hang. */
+  onSpawn?(pid: number): void;
 }
 
 const CLIENT_INFO = { name: 'cogito', version: '1.0.0' };
@@ -73,8 +75,12 @@ async function openStdio(
   });
   transport.stderr?.on('data', (chunk: Buffer) => opts.onStderr(chunk.toString('utf8')));
   const client = newClient(opts);
+  // connect() spawns the child before its first await: the pid is known from here on, so a
+  // server stuck in its handshake can still be ended at exit.
+  const connecting = client.connect(transport, { timeout: cfg.timeoutMs, signal: opts.signal });
+  if (transport.pid !== null) opts.onSpawn?.(transport.pid);
   try {
-    await client.connect(transport, { timeout: cfg.timeoutMs, signal: opts.signal });
+    await connecting;
   } catch (err) {
     await client.close().catch(() => undefined);
     throw err;

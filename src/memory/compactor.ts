@@ -57,7 +57,7 @@ export class Compactor {
     const tokens = this.deps.counter.countContext(this.deps.systemPrompt(), history);
     if (tokens >= s.compressAt * s.contextWindow) return 'tokens';
     let exchanges = 0;
-    for (const m of history) if (m.role === 'assistant') exchanges++;
+    for (const m of history) if (m.role === 'assistant' && !m.summary) exchanges++;
     if (exchanges >= s.compressTurns) return 'turns';
     return undefined;
   }
@@ -93,7 +93,9 @@ export class Compactor {
         kind: 'failed',
         reason: `the archive could not be written: ${archived.error.message}`,
       };
-    const summaryMessage = makeMessage('system', summary.text, { summary: true });
+    // The summary is the model's own writing about text that held pages and tool output:
+    // it is kept and sent as an assistant note, never with a system turn's authority.
+    const summaryMessage = makeMessage('assistant', summary.text, { summary: true });
     const compacted = history.compact(summaryMessage, older[older.length - 1]!.id);
     if (!compacted.ok)
       return {

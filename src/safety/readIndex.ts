@@ -43,12 +43,16 @@ export class ReadIndex {
 
   /**
    * The newest read that `outgoing` carries a run of, in any of its decoded forms; undefined
-   * when none. A string that appears whole in something read (a link the agent is
-   * following) carries nothing new and is not counted.
+   * when none. With `followsLinks` (the arguments name where they go, as a URL does), a
+   * string that appears whole in something read is a link the agent is following: it
+   * carries nothing new and is not counted. A call with a fixed destination (an MCP server)
+   * gets no such pass: a note sent there whole is the note.
    */
-  find(outgoing: readonly string[]): ReadMatch | undefined {
+  find(outgoing: readonly string[], followsLinks = true): ReadMatch | undefined {
+    const isLink = (s: string): boolean =>
+      followsLinks && this.entries.some((e) => e.text.includes(s));
     const forms = outgoing
-      .filter((s) => s.length >= MIN_RUN && !this.entries.some((e) => e.text.includes(s)))
+      .filter((s) => s.length >= MIN_RUN && !isLink(s))
       .flatMap((s) => outgoingForms(s));
     if (forms.length === 0) return undefined;
     const hashes = new Set<number>();

@@ -9,7 +9,7 @@ import type { Tool, ToolArg } from '../tools/types.js';
 import { outgoingForms } from './decodings.js';
 import { ReadIndex } from './readIndex.js';
 import { secretShapeIn } from './secretShapes.js';
-import { newBoundary, wrapUntrusted } from './untrusted.js';
+import { newBoundary, stripControlTokens, wrapUntrusted } from './untrusted.js';
 
 /** Safety state for one agent session; build one per agent. */
 export class SessionSafety {
@@ -35,21 +35,21 @@ export class SessionSafety {
    */
   egressReason(tool: Tool, args: readonly ToolArg[]): string | undefined {
     if (!SessionSafety.sendsOut(tool)) return undefined;
+    const where = tool.sendsTo ?? 'off the machine';
     const strings = args.filter((a): a is string => typeof a === 'string');
     for (const s of strings) {
       const key = outgoingForms(s).find((f) => this.redactor.contains(f.form));
-      if (key !== undefined)
-        return `it would send a configured API key (${key.how}) off the machine`;
+      if (key !== undefined) return `it would send a configured API key (${key.how}) ${where}`;
     }
     for (const s of strings) {
       const shape = secretShapeIn(s);
       if (shape !== undefined) {
-        return `it would send ${shape.what} (${shape.how}) off the machine`;
+        return `it would send ${shape.what} (${shape.how}) ${where}`;
       }
     }
-    const read = this.reads.find(strings);
+    const read = this.reads.find(strings, tool.sendsTo === undefined);
     if (read !== undefined) {
-      return `it would send text read from ${read.source} in this session (${read.how}) off the machine`;
+      return `it would send text read from ${read.source} in this session (${read.how}) ${where}`;
     }
     return undefined;
   }
@@ -59,9 +59,19 @@ export class SessionSafety {
     if (tool?.kind === 'read') this.reads.add(call, text);
   }
 
-  /** The model's view of a result body: outside content wrapped as data. */
-  forModel(tool: Tool | undefined, ok: boolean, body: string): string {
-    if (!ok || tool?.untrustedOutput !== true) return body;
-    return wrapUntrusted(body, this.boundary, tool.name);
+  /**
+   * The model's view of a result: outside content wrapped as data on every path. A success
+   * of an untrusted tool is wrapped whole. A failure keeps Cogito's own message as it is
+   * (control tokens removed all the same when the tool reads from outside, since a URL or a
+   * name in it came from there), and what the server said (`outside`: a reason phrase, an
+   * MCP error) follows it, wrapped, so it never reads as Cogito's wording.
+   */
+  forModel(tool: Tool | undefined, ok: boolean, body: string, outside?: string): string {
+    const source = tool?.name ?? 'a tool';
+    if (ok)
+      return tool?.untrustedOutput === true ? wrapUntrusted(body, this.boundary, source) : body;
+    const own = tool?.untrustedOutput === true ? stripControlTokens(body) : body;
+    if (outside === undefined) return own;
+    return `${own}\n${wrapUntrusted(outside, this.boundary, source)}`;
   }
 }

@@ -23,7 +23,13 @@ export type ToolErrorKind =
 
 export interface ToolError {
   kind: ToolErrorKind;
+  /** Cogito's own wording: never holds text a server chose. */
   message: string;
+  /**
+   * Text the failure quotes from outside (an HTTP reason phrase, an MCP server's error or
+   * `isError` content, a stray body): the model sees it wrapped as data, like a page.
+   */
+  outside?: string;
 }
 
 /**
@@ -86,6 +92,12 @@ export interface Tool {
    */
   readonly carriesDataOut?: boolean;
   /**
+   * Where the arguments go when that is fixed (an MCP server), for the approval reason;
+   * unset, the arguments name their own destination (a URL) and go "off the machine".
+   * A fixed destination also counts text sent exactly as it was read: it is no link.
+   */
+  readonly sendsTo?: string;
+  /**
    * Runs the call. Args have already been checked for arity and type against `params`.
    * May throw: the registry turns a throw into `{ ok: false, error: { kind: 'unknown' } }`.
    */
@@ -131,7 +143,7 @@ export type ToolApprovalPolicy = 'auto' | 'ask' | 'deny';
 export const ok = (data: unknown, display?: string): ToolResult =>
   display === undefined ? { ok: true, data } : { ok: true, data, display };
 
-export const fail = (kind: ToolErrorKind, message: string): ToolResult => ({
+export const fail = (kind: ToolErrorKind, message: string, outside?: string): ToolResult => ({
   ok: false,
-  error: { kind, message },
+  error: outside === undefined ? { kind, message } : { kind, message, outside },
 });

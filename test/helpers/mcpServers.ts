@@ -32,6 +32,8 @@ export interface HttpFixture {
   /** How many slow calls began, and how many were cancelled by the client. */
   readonly slowStarted: number;
   readonly cancelled: number;
+  /** Every tools/call the server received, in order. */
+  readonly calls: readonly { name: string; args: Record<string, unknown> }[];
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export interface HttpFixture {
 export async function startHttpFixture(): Promise<HttpFixture> {
   let cancelled = 0;
   let slowStarted = 0;
+  const calls: { name: string; args: Record<string, unknown> }[] = [];
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -50,6 +53,7 @@ export async function startHttpFixture(): Promise<HttpFixture> {
           onsessioninitialized: (sid) => void sessions.set(sid, created),
         });
         const mcp = createFixtureServer({
+          onCall: (name, args) => void calls.push({ name, args }),
           onSlowStarted: () => void (slowStarted += 1),
           onCancelled: () => void (cancelled += 1),
           crash: () => void created.close(),
@@ -72,6 +76,7 @@ export async function startHttpFixture(): Promise<HttpFixture> {
     get cancelled() {
       return cancelled;
     },
+    calls,
     async close() {
       await Promise.all([...sessions.values()].map((t) => t.close()));
       server.closeAllConnections();

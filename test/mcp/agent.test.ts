@@ -102,7 +102,7 @@ describe('MCP tools in the running agent', () => {
     );
     app!.agent.submit('/mcp');
     await waitUntil(() => lastNotice(app!).includes('fx'), 'the /mcp answer');
-    expect(lastNotice(app!)).toMatch(/fx\s+connected \(stdio\), 9 tools · restarted 1×/);
+    expect(lastNotice(app!)).toMatch(/fx\s+connected \(stdio\), 12 tools · restarted 1×/);
     expect(isAlive(firstPid)).toBe(false);
   });
 

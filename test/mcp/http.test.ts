@@ -115,7 +115,7 @@ describe('an MCP server over Streamable HTTP on 127.0.0.1', () => {
     await waitUntil(() => registry.get('mcp__remote__extra'), 'the new tool');
     expect(registry.describeForPrompt()).not.toBe(before);
     expect(registry.describeForPrompt()).toContain('mcp__remote__extra() — Appeared at run time.');
-    expect(manager.status()[0]).toMatchObject({ toolCount: 10 });
+    expect(manager.status()[0]).toMatchObject({ toolCount: 13 });
     expect(await run('mcp__remote__extra', [])).toEqual({ ok: true, data: 'extra works' });
   });
 });

@@ -26,7 +26,7 @@ describe('an older MCP server on the HTTP+SSE transport', () => {
 
   it('is reached through the SSE fallback when Streamable HTTP is refused', async () => {
     await waitUntil(() => manager.status()[0]?.state === 'connected', 'the fallback');
-    expect(manager.status()[0]).toMatchObject({ transport: 'sse', toolCount: 9 });
+    expect(manager.status()[0]).toMatchObject({ transport: 'sse', toolCount: 12 });
     const registry = new ToolRegistry([], [manager]);
     const { result } = await registry.run('mcp__old__echo', ['sse'], {
       workspace: await Workspace.open(os.tmpdir()),

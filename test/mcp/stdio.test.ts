@@ -54,7 +54,7 @@ describe('an MCP server over stdio', () => {
       name: 'fix-ture',
       state: 'connected',
       transport: 'stdio',
-      toolCount: 9,
+      toolCount: 12,
     });
     const prompt = registry.describeForPrompt();
     expect(prompt).toContain(

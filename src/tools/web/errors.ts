@@ -10,6 +10,8 @@ export class ToolFailure extends Error {
   constructor(
     readonly kind: ToolErrorKind,
     message: string,
+    /** What the server said, kept apart from the message: the model sees it as data. */
+    readonly outside?: string,
   ) {
     super(message);
     this.name = 'ToolFailure';
@@ -21,7 +23,7 @@ export async function guard(body: () => Promise<ToolResult>): Promise<ToolResult
   try {
     return await body();
   } catch (error) {
-    if (error instanceof ToolFailure) return fail(error.kind, error.message);
+    if (error instanceof ToolFailure) return fail(error.kind, error.message, error.outside);
     throw error;
   }
 }

@@ -64,7 +64,7 @@ export async function fetchPage(
   const kind =
     raw.kind === 'html' || raw.kind === 'json' || raw.kind === 'text' ? raw.kind : undefined;
   if (kind === undefined) {
-    throw refusal(raw.url, raw.contentType || 'binary data (no Content-Type)');
+    throw refusal(raw.url, mediaType(raw.contentType));
   }
   const decoded = decodeBody(raw.bytes, raw.contentType, kind === 'html');
   const common = {
@@ -113,11 +113,16 @@ async function download(
   });
   if (response.status < 200 || response.status > 299) {
     await discard(response);
-    const what = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+    // The reason phrase is the server's own text: it goes to the model as data, apart.
+    const reason = reasonPhrase(response.statusText);
     if (response.status === 404 || response.status === 410) {
-      throw new ToolFailure('not_found', `HTTP ${what}: there is no page at ${url.href}.`);
+      throw new ToolFailure(
+        'not_found',
+        `HTTP ${response.status}: there is no page at ${url.href}.`,
+        reason,
+      );
     }
-    throw new ToolFailure('network', `HTTP ${what} from ${url.href}.`);
+    throw new ToolFailure('network', `HTTP ${response.status} from ${url.href}.`, reason);
   }
   const contentType = response.headers.get('content-type') ?? '';
   const declared = classifyMediaType(mediaType(contentType));
@@ -135,11 +140,28 @@ async function download(
   };
 }
 
+/** A media type as RFC 6838 spells one; anything else the server sent is quoted as data. */
+const PLAIN_MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
 function refusal(url: URL, type: string): ToolFailure {
+  const plain = type === '' || PLAIN_MEDIA_TYPE.test(type);
+  const what =
+    type === ''
+      ? 'binary data (no Content-Type)'
+      : plain
+        ? type
+        : 'of a type it names in words of its own';
   return new ToolFailure(
     'unsupported',
-    `${url.href} is ${type}, not a web page or text: fetchPage reads HTML, plain text and JSON only. Use browse(url) to open it in the browser.`,
+    `${url.href} is ${what}, not a web page or text: fetchPage reads HTML, plain text and JSON only. Use browse(url) to open it in the browser.`,
+    plain ? undefined : `Content-Type: ${type.slice(0, 200)}`,
   );
+}
+
+/** The server's reason phrase as quoted data, or undefined when it sent none. */
+function reasonPhrase(statusText: string): string | undefined {
+  const text = statusText.trim();
+  return text === '' ? undefined : `reason phrase: ${text.slice(0, 300)}`;
 }
 
 function prettyJson(text: string): string {

@@ -93,7 +93,8 @@ export async function requestFollowing(
     } catch {
       throw new ToolFailure(
         'network',
-        `${url.href} redirected to an invalid address: "${location}".`,
+        `${url.href} redirected to an invalid address.`,
+        `Location: ${location.slice(0, 300)}`,
       );
     }
     assertWebScheme(next, url.href);

@@ -19,7 +19,11 @@ export function parseJson(body: string, label: string): unknown {
     return JSON.parse(body) as unknown;
   } catch {
     const start = cleanInline(body.slice(0, 80));
-    throw new ToolFailure('network', `${label} did not answer with JSON (it sent "${start}…").`);
+    throw new ToolFailure(
+      'network',
+      `${label} did not answer with JSON; the start of what it sent is quoted below.`,
+      `${start}…`,
+    );
   }
 }
 

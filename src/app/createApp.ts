@@ -6,7 +6,8 @@ import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
 import { SessionStore, type Session } from '../history/index.js';
 import { openSession, type ForeignSession } from './openSession.js';
-import { acquireHomeLock, LOCK_FILE } from '../history/lock.js';
+import { acquireFolderLock, LOCK_FILE } from '../history/lock.js';
+import { dropLegacyWorkspace } from '../config/legacyWorkspace.js';
 import { importConversationJson } from '../history/importConversation.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { Workspace } from '../tools/workspace.js';
@@ -130,11 +131,14 @@ async function startApp(
 ): Promise<App> {
   const { config, home } = loaded;
   const workspace = await openWorkspace(config.workspace, home, opts.installRoot);
-  const lock = acquireHomeLock(home);
+  // One Cogito per folder; Cogitos on other folders share the home side by side.
+  const lock = acquireFolderLock(home, workspace.root);
   if (!lock.ok) throw new StartupError(lock.message, 3);
-  stack.defer('the home lock', () => lock.release());
+  stack.defer('the folder lock', () => lock.release());
 
   const warnings: string[] = [];
+  const legacy = await dropLegacyWorkspace(home, loaded.fileValues, workspace.root);
+  if (legacy) warnings.push(legacy);
   const { store, session } = await openHistory(config, home, workspace, opts, warnings);
   // `/new` and session switches change the session in use: close whichever it is by then.
   let currentSession = (): Session => session;

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type AppOptions, type AppResult } from '../../src/app/createApp.js';
-import { LOCK_FILE } from '../../src/history/lock.js';
+import { folderLockFile } from '../../src/history/lock.js';
 import { useAppDirs } from '../helpers/appDirs.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
@@ -20,7 +20,7 @@ describe('createApp: a failing start-up step leaves nothing behind', () => {
   let env: NodeJS.ProcessEnv;
   beforeEach(() => ({ ws, home, env } = dirs));
 
-  const lock = (): string => path.join(home, LOCK_FILE);
+  const lock = (): string => folderLockFile(home, realpathSync(ws));
 
   async function start(extra: Partial<AppOptions> = {}): Promise<AppResult> {
     return createApp({
@@ -131,10 +131,10 @@ describe('createApp: close and the one quit path', () => {
       env: { COGITO_BASE_URL: 'http://127.0.0.1:9/v1' },
     });
     if (!made.ok) throw new Error(made.message);
-    expect(existsSync(path.join(home, LOCK_FILE))).toBe(true);
+    expect(existsSync(folderLockFile(home, realpathSync(ws)))).toBe(true);
     const [first, second] = await Promise.all([made.app.close(), made.app.close()]);
     expect(first).toEqual([]);
     expect(second).toBe(first);
-    expect(existsSync(path.join(home, LOCK_FILE))).toBe(false);
+    expect(existsSync(folderLockFile(home, realpathSync(ws)))).toBe(false);
   });
 });

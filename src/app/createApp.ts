@@ -36,6 +36,8 @@ export interface AppOptions {
     session?: string | undefined;
     /** Open a `--session` of another workspace without asking. */
     force?: boolean | undefined;
+    /** Without `session`: start a new session instead of this folder's latest (print mode). */
+    newSession?: boolean | undefined;
     thinkIntervalMs?: number | undefined;
     debug?: boolean | undefined;
   };
@@ -253,6 +255,7 @@ async function openHistory(
     if (imported) warnings.push(...imported.warnings);
     opened = await openSession(store, {
       id: opts.flags.session,
+      fresh: opts.flags.newSession,
       force: opts.flags.force,
       confirm: opts.confirmSession,
     });

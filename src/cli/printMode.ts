@@ -173,13 +173,11 @@ function closeText(
 ): void {
   progress.close();
   if (reason === 'interrupted') return;
-  // A run that paused on failures has said why on stderr already.
-  if (!reply.hasAnswer() && reason !== 'paused') {
-    const why =
-      reason === 'max-cycles'
-        ? 'the last reply still called tools when --max-cycles ran out; raise it to let it finish'
-        : 'the model gave no reply without tool calls';
-    progress.line(`note: no answer on stdout: ${why}`);
+  // Cut off mid-chain: say why stdout is empty (a paused run has said why on stderr already).
+  if (!reply.hasAnswer() && reason === 'max-cycles') {
+    progress.line(
+      'note: no answer on stdout: the last reply still called tools when --max-cycles ran out; raise it to let it finish',
+    );
   }
   reply.close();
 }

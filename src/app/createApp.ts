@@ -134,9 +134,7 @@ async function startApp(
   const { config, home } = loaded;
   const workspace = await openWorkspace(config.workspace, home, opts.installRoot);
   // One Cogito per folder; Cogitos on other folders share the home side by side.
-  const lock = acquireFolderLock(home, workspace.root);
-  if (!lock.ok) throw new StartupError(lock.message, 3);
-  stack.defer('the folder lock', () => lock.release());
+  lockFolder(home, workspace.root, stack, 'the folder lock');
 
   const warnings: string[] = [];
   const legacy = await dropLegacyWorkspace(home, loaded.fileValues, workspace.root);
@@ -145,6 +143,11 @@ async function startApp(
   // `/new` and session switches change the session in use: close whichever it is by then.
   let currentSession = (): Session => session;
   stack.defer('the session', () => currentSession().close());
+  // A session of another folder (--session ID --force) is that folder's too: hold its lock as
+  // well, so a Cogito working there never writes the same history at the same time.
+  const owner = store.describe(session.id)?.workspace;
+  if (owner !== undefined && !store.isHere(owner))
+    lockFolder(home, owner, stack, "the session's folder lock");
 
   const personas: PersonaSet = loadPersonaSet(home, config.persona);
   warnings.push(...personas.warnings);
@@ -210,6 +213,13 @@ function listenForExit(agent: Agent, exit: () => void): () => void {
   return agent.subscribe((e) => {
     if (e.type === 'exit_requested') queueMicrotask(exit);
   });
+}
+
+/** Takes `folder`'s lock until the stack closes; a folder another Cogito holds stops the start. */
+function lockFolder(home: string, folder: string, stack: DisposerStack, name: string): void {
+  const lock = acquireFolderLock(home, folder);
+  if (!lock.ok) throw new StartupError(lock.message, 3);
+  stack.defer(name, () => lock.release());
 }
 
 /** Opens the workspace and fences Cogito's own files off from the tools. */

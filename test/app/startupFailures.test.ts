@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -96,6 +96,38 @@ describe('createApp: a failing start-up step leaves nothing behind', () => {
       expect(made.ok).toBe(false);
       if (!made.ok) expect(made.message).toContain('--force');
       await expectHomeFree();
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
+
+  it("--session --force of a folder another Cogito works in: refused with its pid, that folder's lock kept", async () => {
+    const first = await start();
+    if (!first.ok) throw new Error(first.message);
+    const id = first.app.currentSessionId();
+    await first.app.close();
+    const owner = folderLockFile(home, realpathSync(ws));
+    const held = `${process.ppid}\n2026-12-01T09:30:00.000Z\n${realpathSync(ws)}\n`;
+    await mkdir(path.dirname(owner), { recursive: true });
+    await writeFile(owner, held);
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'cogito-fail-ws3-'));
+    try {
+      const flags = { home, workspace: elsewhere, session: id, force: true };
+      const made = await start({ flags });
+      expect(made.ok).toBe(false);
+      if (!made.ok) {
+        expect(made.exitCode).toBe(3);
+        expect(made.message).toContain(`Another Cogito (pid ${process.ppid}`);
+        expect(made.message).toContain(`working in ${realpathSync(ws)}`);
+      }
+      expect(readFileSync(owner, 'utf8')).toBe(held);
+      expect(existsSync(folderLockFile(home, realpathSync(elsewhere)))).toBe(false);
+      // Once that Cogito is gone, the session opens here.
+      await rm(owner);
+      const forced = await start({ flags });
+      if (!forced.ok) throw new Error(forced.message);
+      expect(forced.app.currentSessionId()).toBe(id);
+      expect(await forced.app.close()).toEqual([]);
     } finally {
       await rm(elsewhere, { recursive: true, force: true });
     }

@@ -4,6 +4,7 @@
  * folder is the one cogito starts in; folders run side by side on one home and a folder is
  * held by one Cogito; nothing configured stops at once with the ways to configure a model.
  */
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -103,6 +104,26 @@ describe('print mode for scripts', () => {
     const again = print(['-p', 'hello']);
     expect(await again.code).toBe(0);
     expect(again.stderr()).not.toContain('"workspace"');
+  }, 60_000);
+
+  it('npm start in a checkout works in the folder it was typed in, not the checkout', async () => {
+    server.push({ kind: 'stream', content: 'Here. [WAIT]' });
+    const root = path.resolve(import.meta.dirname, '../..');
+    const child = spawn('npm', ['--prefix', root, 'start', '--', '-p', 'where?', '--home', home], {
+      cwd: ws,
+      env: { PATH: process.env.PATH ?? '', HOME: tmp, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(out).toContain('Here.');
+    const [id] = await sessions();
+    const meta = JSON.parse(
+      await readFile(path.join(home, 'data', 'sessions', id!, 'meta.json'), 'utf8'),
+    ) as { workspace?: string };
+    expect(meta.workspace).toBe(ws);
   }, 60_000);
 
   it('two folders run side by side on one home; a second one on the same folder is told who holds it', async () => {

@@ -127,7 +127,7 @@ export const render: Bench = {
         }
       };
 
-      const exited = runTui(parseCliArgs([]), {
+      const exited = runTui(parseCliArgs(['--workspace', home.workspace]), {
         stdin: stdin as unknown as NodeJS.ReadStream,
         stdout: stdout as unknown as NodeJS.WriteStream,
         stderr: new FakeStderr() as unknown as NodeJS.WritableStream,

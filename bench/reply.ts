@@ -81,7 +81,7 @@ export const reply: Bench = {
         }
       };
       try {
-        const exited = runTui(parseCliArgs([]), {
+        const exited = runTui(parseCliArgs(['--workspace', home.workspace]), {
           stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
           stdout: stdout as unknown as NodeJS.WriteStream,
           stderr: new FakeStderr() as unknown as NodeJS.WritableStream,

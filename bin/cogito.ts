@@ -4,6 +4,17 @@
  */
 import { main } from '../src/cli/main.js';
 
+// `npm start` runs in the package folder and keeps the folder it was typed in as INIT_CWD.
+// Cogito works in the folder it is started in, so a checkout's `npm start` goes back there
+// (and never takes Cogito's own folder for the user's).
+if (process.env.npm_lifecycle_event === 'start' && process.env.INIT_CWD) {
+  try {
+    process.chdir(process.env.INIT_CWD);
+  } catch {
+    // Gone meanwhile: the package folder it is, and --workspace still works.
+  }
+}
+
 const code = await main({
   argv: process.argv.slice(2),
   env: process.env,

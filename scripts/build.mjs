@@ -77,7 +77,13 @@ export async function build(options = {}) {
     target: 'node20',
     outExtension: { '.js': '.mjs' },
     chunkNames: 'chunks/[name]-[hash]',
-    define: { 'process.env.NODE_ENV': '"production"' },
+    define: {
+      'process.env.NODE_ENV': '"production"',
+      // CommonJS packages that read their own path (write-file-atomic hashes __filename into
+      // its temporary names) find no such variable in an ES module: give them the chunk's.
+      __filename: 'import.meta.filename',
+      __dirname: 'import.meta.dirname',
+    },
     external: EXTERNAL,
     banner: { js: REQUIRE_BANNER },
     jsx: 'automatic',

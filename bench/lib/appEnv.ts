@@ -30,7 +30,10 @@ export interface BenchHome {
   cleanup(): void;
 }
 
-/** A fresh home (with `config` as its config.json) and an empty workspace under the OS temp dir. */
+/**
+ * A fresh home (with `config` as its config.json) and a workspace under the OS temp dir. Cogito
+ * works in the folder it starts in: run it with `cwd: workspace` or `--workspace`.
+ */
 export function makeHome(
   baseURL: string,
   config: Record<string, unknown> = {},
@@ -42,10 +45,7 @@ export function makeHome(
   fs.mkdirSync(home);
   fs.mkdirSync(workspace);
   fs.writeFileSync(path.join(workspace, 'notes.txt'), 'a note\n');
-  fs.writeFileSync(
-    path.join(home, 'config.json'),
-    JSON.stringify({ workspace, ...config }, null, 2),
-  );
+  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify(config, null, 2));
   return {
     dir,
     home,

@@ -30,13 +30,10 @@ export function summaryRows(
   if (steps.includes('model')) rows.push(['setup.summary.model', a.model]);
   if (steps.includes('modelPath') || steps.includes('download'))
     rows.push(['setup.summary.modelPath', a.modelPath]);
-  rows.push(
-    ['setup.summary.workspace', a.workspace],
-    [
-      'setup.summary.persona',
-      persona ? (lang === 'zh' ? persona.nameZh : persona.name) : a.persona,
-    ],
-  );
+  rows.push([
+    'setup.summary.persona',
+    persona ? (lang === 'zh' ? persona.nameZh : persona.name) : a.persona,
+  ]);
   return rows;
 }
 

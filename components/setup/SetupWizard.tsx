@@ -35,7 +35,6 @@ import { ModelStep } from './ModelStep.js';
 import { PersonaStep } from './PersonaStep.js';
 import { ProviderStep } from './ProviderStep.js';
 import { TestStep } from './TestStep.js';
-import { WorkspaceStep } from './WorkspaceStep.js';
 
 /** How the wizard ended: saved (config.json written), or quit (nothing written). */
 export type SetupOutcome = { saved: true; answers: Answers } | { saved: false };
@@ -62,7 +61,6 @@ const SCREENS: Record<StepId, () => React.JSX.Element> = {
   model: ModelStep,
   modelPath: ModelPathStep,
   test: TestStep,
-  workspace: WorkspaceStep,
   persona: PersonaStep,
   confirm: ConfirmStep,
 };

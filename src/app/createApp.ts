@@ -6,7 +6,8 @@ import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
 import { SessionStore, type Session } from '../history/index.js';
 import { openSession, type ForeignSession } from './openSession.js';
-import { acquireHomeLock, LOCK_FILE } from '../history/lock.js';
+import { acquireFolderLock, LOCK_FILE } from '../history/lock.js';
+import { dropLegacyWorkspace } from '../config/legacyWorkspace.js';
 import { importConversationJson } from '../history/importConversation.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { Workspace } from '../tools/workspace.js';
@@ -35,6 +36,8 @@ export interface AppOptions {
     session?: string | undefined;
     /** Open a `--session` of another workspace without asking. */
     force?: boolean | undefined;
+    /** Without `session`: start a new session instead of this folder's latest (print mode). */
+    newSession?: boolean | undefined;
     thinkIntervalMs?: number | undefined;
     debug?: boolean | undefined;
   };
@@ -130,15 +133,21 @@ async function startApp(
 ): Promise<App> {
   const { config, home } = loaded;
   const workspace = await openWorkspace(config.workspace, home, opts.installRoot);
-  const lock = acquireHomeLock(home);
-  if (!lock.ok) throw new StartupError(lock.message, 3);
-  stack.defer('the home lock', () => lock.release());
+  // One Cogito per folder; Cogitos on other folders share the home side by side.
+  lockFolder(home, workspace.root, stack, 'the folder lock');
 
   const warnings: string[] = [];
+  const legacy = await dropLegacyWorkspace(home, loaded.fileValues, workspace.root);
+  if (legacy) warnings.push(legacy);
   const { store, session } = await openHistory(config, home, workspace, opts, warnings);
   // `/new` and session switches change the session in use: close whichever it is by then.
   let currentSession = (): Session => session;
   stack.defer('the session', () => currentSession().close());
+  // A session of another folder (--session ID --force) is that folder's too: hold its lock as
+  // well, so a Cogito working there never writes the same history at the same time.
+  const owner = store.describe(session.id)?.workspace;
+  if (owner !== undefined && !store.isHere(owner))
+    lockFolder(home, owner, stack, "the session's folder lock");
 
   const personas: PersonaSet = loadPersonaSet(home, config.persona);
   warnings.push(...personas.warnings);
@@ -206,6 +215,13 @@ function listenForExit(agent: Agent, exit: () => void): () => void {
   });
 }
 
+/** Takes `folder`'s lock until the stack closes; a folder another Cogito holds stops the start. */
+function lockFolder(home: string, folder: string, stack: DisposerStack, name: string): void {
+  const lock = acquireFolderLock(home, folder);
+  if (!lock.ok) throw new StartupError(lock.message, 3);
+  stack.defer(name, () => lock.release());
+}
+
 /** Opens the workspace and fences Cogito's own files off from the tools. */
 async function openWorkspace(
   root: string,
@@ -249,6 +265,7 @@ async function openHistory(
     if (imported) warnings.push(...imported.warnings);
     opened = await openSession(store, {
       id: opts.flags.session,
+      fresh: opts.flags.newSession,
       force: opts.flags.force,
       confirm: opts.confirmSession,
     });

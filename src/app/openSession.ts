@@ -12,6 +12,8 @@ export interface ForeignSession {
 export interface OpenSessionOptions {
   /** `--session ID`; without it, the latest session of this workspace (or a new one). */
   id?: string | undefined;
+  /** Without `id`: start a new session rather than continue the latest (print mode). */
+  fresh?: boolean | undefined;
   /** `--force`: open a session of another workspace without asking. */
   force?: boolean | undefined;
   /**
@@ -36,7 +38,10 @@ export async function openSession(
   store: SessionStore,
   opts: OpenSessionOptions,
 ): Promise<OpenSessionResult> {
-  if (opts.id === undefined) return { ok: true, session: await store.openLatestOrCreate() };
+  if (opts.id === undefined) {
+    const session = opts.fresh ? await store.create() : await store.openLatestOrCreate();
+    return { ok: true, session };
+  }
   const info = store.describe(opts.id);
   const here = store.workspace;
   if (info?.workspace !== undefined && here !== undefined && !info.here && !opts.force) {

@@ -9,6 +9,10 @@ export interface CliFlags {
   home?: string;
   persona?: string;
   session?: string;
+  /** `-c`: print mode continues this folder's latest session instead of starting one. */
+  continue: boolean;
+  /** Print mode: the model's whole replies and reasoning on stderr too. */
+  verbose: boolean;
   force: boolean;
   paused: boolean;
   setup: boolean;
@@ -47,6 +51,15 @@ export const CLI_OPTIONS: readonly CliOption[] = [
     help: 'headless print mode with this first message',
   },
   { name: 'json', help: 'print mode: one JSON event per line' },
+  {
+    name: 'continue',
+    short: 'c',
+    help: "print mode: continue this folder's latest session\n(default: a new session each run)",
+  },
+  {
+    name: 'verbose',
+    help: 'print mode: also the narration, tool-call text and\nreasoning, on stderr',
+  },
   { name: 'max-cycles', value: 'N', help: 'print mode: stop after N turns (default 10)' },
   {
     name: 'workspace',
@@ -64,7 +77,7 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   {
     name: 'session',
     value: 'ID',
-    help: "resume this session instead of this workspace's latest",
+    help: "resume this session (-p: instead of a new one;\nthe app: instead of this folder's latest)",
   },
   { name: 'force', help: "with --session: continue another workspace's session here" },
   { name: 'paused', help: 'start with autonomy paused' },
@@ -106,7 +119,7 @@ export const HELP = [
   '',
   'Usage:',
   '  cogito                          open the full-screen app in the current folder',
-  '  cogito -p "PROMPT" [options]    run headless: the reply to stdout, progress to stderr',
+  '  cogito -p "PROMPT" [options]    run headless: the final answer to stdout, progress to stderr',
   '',
   'Options:',
   ...CLI_OPTIONS.map(usageOf),
@@ -169,6 +182,8 @@ export function parseCliArgs(argv: readonly string[]): CliFlags {
   const on = (name: string): boolean => values[name] === true;
   const flags: CliFlags = {
     json: on('json'),
+    continue: on('continue'),
+    verbose: on('verbose'),
     force: on('force'),
     paused: on('paused'),
     setup: on('setup'),
@@ -197,6 +212,12 @@ export function parseCliArgs(argv: readonly string[]): CliFlags {
   if (interval !== undefined) flags.thinkIntervalMs = interval;
   if (flags.json && flags.print === undefined)
     throw new UsageError('--json works with -p "PROMPT" (print mode)');
+  if (flags.continue && flags.session !== undefined)
+    throw new UsageError(
+      "--continue picks this folder's latest session and --session ID a given one: use one of them",
+    );
+  if (flags.verbose && flags.print === undefined)
+    throw new UsageError('--verbose works with -p "PROMPT" (print mode)');
   if (flags.force && flags.session === undefined)
     throw new UsageError('--force works with --session ID (it opens that session here)');
   return flags;

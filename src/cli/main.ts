@@ -6,6 +6,8 @@ import { runDownloadModel } from './downloadModel.js';
 import { runPrintMode, type PrintRun } from './printMode.js';
 import { DisposerStack, stopFailureLine, type StopFailure } from '../app/disposers.js';
 import { describeWhere } from './where.js';
+import { loadConfig } from '../config/load.js';
+import { NO_MODEL_MESSAGE, noModelConfigured } from './noModel.js';
 
 export interface MainIo {
   argv: readonly string[];
@@ -78,10 +80,18 @@ export async function main(io: MainIo): Promise<number> {
  * however the run ends (done, Ctrl+C, an error). `/exit` ends it through the root's exit.
  */
 async function runPrint(prompt: string, flags: CliFlags, io: MainIo): Promise<number> {
+  // A config that does not load is reported by createApp, with its fields and fixes.
+  const loaded = loadConfig({ env: io.env, flags });
+  if (loaded.ok && noModelConfigured(loaded.config)) {
+    io.stderr.write(`${NO_MODEL_MESSAGE}\n`);
+    return 2;
+  }
   const report = (f: StopFailure): void => void io.stderr.write(stopFailureLine(f));
   let run: PrintRun | undefined;
   const made = await createApp({
-    flags,
+    // A script's runs do not leak into each other: each is a new session unless it says
+    // --continue (this folder's latest) or --session ID.
+    flags: { ...flags, newSession: !flags.continue && flags.session === undefined },
     env: io.env,
     initialState: 'AWAITING_INPUT',
     background: false,
@@ -99,6 +109,7 @@ async function runPrint(prompt: string, flags: CliFlags, io: MainIo): Promise<nu
     const started = runPrintMode(app.agent, {
       prompt,
       json: flags.json,
+      verbose: flags.verbose,
       maxCycles: flags.maxCycles ?? 10,
       out: io.stdout,
       err: io.stderr,

@@ -2,15 +2,17 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../agent/events.js';
 import { stripTerminalControls, TerminalTextFilter } from '../safety/terminalFilter.js';
 import {
+  createAnswerWriter,
   createProgressWriter,
-  createReplyWriter,
+  type AnswerWriter,
   type ProgressWriter,
-  type ReplyWriter,
 } from './printWriters.js';
 
 export interface PrintModeOptions {
   prompt: string;
   json: boolean;
+  /** `--verbose`: reasoning and the narration of replies that called tools, on stderr. */
+  verbose?: boolean;
   /** Stop after this many turns. */
   maxCycles: number;
   out: NodeJS.WritableStream & { isTTY?: boolean };
@@ -34,14 +36,16 @@ export interface PrintRun {
 
 /**
  * Headless print mode: drives the same agent as the screen and prints its events. Text mode
- * writes the model's reply, and only that, to stdout (without the `[WAIT]` marker, ending
- * with a newline), so `cogito -p "…" > answer.md` captures the answer; reasoning (dim on a
- * terminal), tool progress and notices go to stderr. `--json` writes one JSON event per
- * line to stdout. Approval requests are declined, since nobody is there to answer; the
- * model sees why.
+ * writes the final answer, and only that, to stdout when the run ends: the last reply that
+ * called no tools, without the `[WAIT]` marker, ending with a newline, so
+ * `cogito -p "…" > answer.md` captures the answer. Tool progress, notices and errors go to
+ * stderr; with `--verbose` also the reasoning (dim on a terminal) and the narration of the
+ * replies that called tools. An interrupted run (Ctrl+C) writes no answer. `--json` writes
+ * one JSON event per line to stdout. Approval requests are declined, since nobody is there
+ * to answer; the model sees why.
  */
 export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
-  const reply = createReplyWriter(opts.out);
+  const reply = createAnswerWriter(opts.out);
   const progress = createProgressWriter(opts.err);
   let turns = 0;
   let finish!: (r: PrintModeResult) => void;
@@ -53,17 +57,14 @@ export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
     finished = true;
     unsubscribe();
     void agent.stop().then(() => {
-      if (!opts.json) {
-        reply.close();
-        progress.close();
-      }
+      if (!opts.json) closeText(reply, progress, reason);
       finish({ exitCode, turns, reason });
     });
   };
 
   const print = opts.json
     ? (e: AgentEvent) => opts.out.write(`${JSON.stringify(e)}\n`)
-    : createTextPrinter(reply, progress);
+    : createTextPrinter(reply, progress, opts.verbose === true);
   const unsubscribe = agent.subscribe((e) => {
     print(e);
     if (e.type === 'approval_request') {
@@ -118,26 +119,40 @@ function stopAfterTurn(
  * hidden links, cursor moves): plain-text output never passes them to the terminal
  * (`--json` stays exact).
  */
-function createTextPrinter(reply: ReplyWriter, progress: ProgressWriter): (e: AgentEvent) => void {
+function createTextPrinter(
+  reply: AnswerWriter,
+  progress: ProgressWriter,
+  verbose: boolean,
+): (e: AgentEvent) => void {
   const reasoningFilter = new TerminalTextFilter();
-  const replyFilter = new TerminalTextFilter();
+  const narrationFilter = new TerminalTextFilter();
   const clean = stripTerminalControls;
+  /** The current reply called tools: its text so far is narration, and so is the rest. */
+  let narrating = false;
   return (e) => {
     switch (e.type) {
       case 'reasoning_delta':
-        progress.reasoning(reasoningFilter.push(e.text));
+        if (verbose) progress.reasoning(reasoningFilter.push(e.text));
+        break;
+      case 'request_start':
+        reply.startReply();
+        narrating = false;
         break;
       case 'text_delta':
-        reply.write(replyFilter.push(e.text));
+        reply.write(e.text);
+        if (narrating && verbose) progress.narration(narrationFilter.push(reply.takeNarration()));
         break;
+      case 'tool_start': {
+        const text = reply.takeNarration();
+        if (!narrating && verbose) progress.narration(narrationFilter.push(text));
+        narrating = true;
+        break;
+      }
       case 'tool_end': {
         const mark = e.entry.status === 'ok' ? '✓' : '✗';
         progress.line(`${mark} ${clean(e.entry.call)} → ${clean(e.entry.summary ?? '')}`);
         break;
       }
-      case 'turn_end':
-        reply.endReply();
-        break;
       case 'error':
         progress.line(`error: ${clean(e.error.message)}`);
         break;
@@ -148,4 +163,21 @@ function createTextPrinter(reply: ReplyWriter, progress: ProgressWriter): (e: Ag
         break;
     }
   };
+}
+
+/** The end of a text-mode run: the answer on stdout, or a note on stderr saying why none. */
+function closeText(
+  reply: AnswerWriter,
+  progress: ProgressWriter,
+  reason: PrintModeResult['reason'],
+): void {
+  progress.close();
+  if (reason === 'interrupted') return;
+  // Cut off mid-chain: say why stdout is empty (a paused run has said why on stderr already).
+  if (!reply.hasAnswer() && reason === 'max-cycles') {
+    progress.line(
+      'note: no answer on stdout: the last reply still called tools when --max-cycles ran out; raise it to let it finish',
+    );
+  }
+  reply.close();
 }

@@ -1,81 +1,105 @@
+import { stripTerminalControls } from '../safety/terminalFilter.js';
 import { createWaitMarkerFilter } from './waitMarker.js';
 
 type Out = NodeJS.WritableStream & { isTTY?: boolean };
 
-/** Print mode's stdout in text mode: the replies, nothing else. */
-export interface ReplyWriter {
+/**
+ * Print mode's stdout in text mode: the final answer, nothing else. A reply that called tools
+ * is narration on the way ("Let me read it." and the call itself), not the answer; the answer
+ * is the last reply that called none. So each reply is held until it is known which it was,
+ * and the answer is written once, when the run ends.
+ */
+export interface AnswerWriter {
+  /** A new reply begins (a request went out). */
+  startReply(): void;
   /** A chunk of the current reply. */
   write(text: string): void;
-  /** The current reply ended (its turn is over): drop a final `[WAIT]`. */
-  endReply(): void;
-  /** The run is over: end the output with a newline if it has any. */
+  /**
+   * The current reply called tools: it is narration. Returns its text not yet handed out
+   * (for `--verbose`), '' after the first call.
+   */
+  takeNarration(): string;
+  /** Whether some reply so far called no tools (there is an answer to write). */
+  hasAnswer(): boolean;
+  /** The run is over: writes the answer (without its `[WAIT]`, ending with a newline). */
   close(): void;
 }
 
-/**
- * Writes the replies to `out`, each without its `[WAIT]` marker; consecutive replies are
- * separated by a line break, and the output ends with a newline, so a shell prompt after
- * `cogito -p …` starts on its own line and `> answer.md` holds a proper text file.
- */
-export function createReplyWriter(out: Out): ReplyWriter {
-  let filter = createWaitMarkerFilter();
-  let wrote = false;
-  let atLineStart = true;
-  /** A reply ended; the next one starts on a new line. */
-  let pendingBreak = false;
-  const emit = (text: string): void => {
-    if (text === '') return;
-    if (wrote && !atLineStart && pendingBreak) out.write('\n');
-    pendingBreak = false;
-    out.write(text);
-    wrote = true;
-    atLineStart = text.endsWith('\n');
+export function createAnswerWriter(out: Out): AnswerWriter {
+  let current = '';
+  let currentIsNarration = false;
+  let narrationTaken = 0;
+  /** The last finished reply that called no tools. */
+  let answer: string | undefined;
+  const settle = (): void => {
+    if (!currentIsNarration && current.trim() !== '') answer = current;
+    current = '';
+    currentIsNarration = false;
+    narrationTaken = 0;
   };
   return {
-    write: (text) => emit(filter.push(text)),
-    endReply() {
-      emit(filter.end());
-      filter = createWaitMarkerFilter();
-      pendingBreak = true;
+    startReply: settle,
+    write(text) {
+      current += text;
     },
+    takeNarration() {
+      currentIsNarration = true;
+      const text = current.slice(narrationTaken);
+      narrationTaken = current.length;
+      return text;
+    },
+    hasAnswer: () => answer !== undefined || (!currentIsNarration && current.trim() !== ''),
     close() {
-      emit(filter.end());
-      if (wrote && !atLineStart) out.write('\n');
-      atLineStart = true;
+      settle();
+      if (answer === undefined) return;
+      const filter = createWaitMarkerFilter();
+      const text = stripTerminalControls(filter.push(answer) + filter.end());
+      if (text === '') return;
+      out.write(text.endsWith('\n') ? text : `${text}\n`);
+      answer = undefined;
     },
   };
 }
 
-/** Print mode's stderr in text mode: reasoning, tool progress and notices. */
+/** Print mode's stderr in text mode: tool progress and notices; with `--verbose`, more. */
 export interface ProgressWriter {
+  /** Reasoning (`--verbose`): labelled and, on a terminal, dim. */
   reasoning(text: string): void;
-  /** One line of progress (a tool's result, a notice); ends any reasoning block first. */
+  /** A reply's narration (`--verbose`): the model's text and tool calls as it wrote them. */
+  narration(text: string): void;
+  /** One line of progress (a tool's result, a notice); ends any block above first. */
   line(text: string): void;
   close(): void;
 }
 
-/** Reasoning is labelled and, on a terminal, dim, so it never reads as the answer. */
+/** Labelled blocks so nothing on stderr reads as the answer. */
 export function createProgressWriter(err: Out): ProgressWriter {
   const color = err.isTTY === true;
   const dim = (s: string): string => (color ? `\x1b[2m${s}\x1b[22m` : s);
-  let inReasoning = false;
+  let block: 'reasoning' | 'narration' | undefined;
   let atLineStart = true;
-  const closeReasoning = (): void => {
-    if (inReasoning && !atLineStart) err.write('\n');
-    inReasoning = false;
+  const closeBlock = (): void => {
+    if (block !== undefined && !atLineStart) err.write('\n');
+    block = undefined;
     atLineStart = true;
   };
+  const inBlock = (kind: 'reasoning' | 'narration', text: string, style: typeof dim): void => {
+    if (text === '') return;
+    if (block !== kind) {
+      closeBlock();
+      err.write(style(`[${kind}]\n`));
+    }
+    block = kind;
+    err.write(style(text));
+    atLineStart = text.endsWith('\n');
+  };
   return {
-    reasoning(text) {
-      if (!inReasoning) err.write(dim('[reasoning]\n'));
-      inReasoning = true;
-      err.write(dim(text));
-      if (text !== '') atLineStart = text.endsWith('\n');
-    },
+    reasoning: (text) => inBlock('reasoning', text, dim),
+    narration: (text) => inBlock('narration', text, (s) => s),
     line(text) {
-      closeReasoning();
+      closeBlock();
       err.write(`${text}\n`);
     },
-    close: closeReasoning,
+    close: closeBlock,
   };
 }

@@ -113,11 +113,18 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadConfigResult {
     fields[field] = { from: 'flag', name: label };
   }
 
+  // The folder is where Cogito starts (or --workspace): a "workspace" left in the file by an
+  // earlier version is ignored (createApp removes it and says so once, legacyWorkspace.ts).
+  if (origins['workspace'] === undefined) {
+    delete merged['workspace'];
+    delete fields['workspace'];
+  }
+
   const check = configSchema.safeParse(merged);
   if (!check.success) return fail(toConfigIssues(check.error.issues, merged, origins));
   const config = check.data;
 
-  const workspace = resolveWorkspace(config.workspace, home, cwd);
+  const workspace = resolveWorkspace(config.workspace, cwd);
   const wsIssue = checkFolder(workspace, origins.workspace);
   if (wsIssue) return fail([wsIssue]);
   if (config.modelPath !== undefined) {
@@ -173,10 +180,9 @@ function readConfigFile(
   }
 }
 
-/** A workspace in the file is relative to the home; from a flag, already absolute. */
-function resolveWorkspace(value: string | undefined, home: string, cwd: string): string {
-  if (value === undefined) return path.resolve(cwd);
-  return path.resolve(home, expandTilde(value));
+/** The folder Cogito was started in, or the one `--workspace` names (already absolute). */
+function resolveWorkspace(value: string | undefined, cwd: string): string {
+  return value === undefined ? path.resolve(cwd) : value;
 }
 
 function checkFolder(folder: string, origin: string | undefined): ConfigIssue | undefined {
@@ -186,13 +192,13 @@ function checkFolder(folder: string, origin: string | undefined): ConfigIssue | 
     return {
       field: 'workspace',
       problem: `${folder} is a file, not a folder${from}`,
-      fix: 'Point "workspace" (or --workspace) at a folder.',
+      fix: 'Point --workspace at a folder, or start cogito in the folder to work in.',
     };
   } catch {
     return {
       field: 'workspace',
       problem: `the folder ${folder} does not exist${from}`,
-      fix: 'Create the folder, or point "workspace" (or --workspace) at an existing one.',
+      fix: 'Create the folder, or point --workspace at an existing one.',
     };
   }
 }

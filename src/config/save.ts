@@ -1,21 +1,12 @@
 import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
+import writeFileAtomic from 'write-file-atomic';
 import type { ConfigIssue } from './issues.js';
 import { toConfigIssues } from './issues.js';
 import { parseJsonText } from './json.js';
 import { appPaths } from './paths.js';
 import type { Config, ConfigInput } from './schema.js';
 import { configSchema, defaultConfig } from './schema.js';
-
-// write-file-atomic ships no types and @types/write-file-atomic is not installed: load it
-// through require with the one signature we use.
-type WriteFileAtomic = (
-  file: string,
-  data: string,
-  options: { mode?: number; encoding?: BufferEncoding; fsync?: boolean },
-) => Promise<void>;
-const writeFileAtomic = createRequire(import.meta.url)('write-file-atomic') as WriteFileAtomic;
 
 /** Owner read/write only: the file holds the API key. */
 export const CONFIG_FILE_MODE = 0o600;

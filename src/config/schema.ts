@@ -109,7 +109,10 @@ export const configSchema = z
     contextSize: positiveInt().optional(),
     threads: positiveInt().optional(),
     gpu: z.enum(['auto', 'off']).optional(),
-    /** The folder the agent works in; the current directory at start when unset. */
+    /**
+     * The folder the agent works in: only `--workspace` sets it (else the current folder). A
+     * value in config.json, from earlier versions, is accepted, ignored and removed.
+     */
     workspace: z.string().min(1).optional(),
     persona: z.string().min(1).default('assistant'),
     language: z.enum(['en', 'zh', 'auto']).default('auto'),

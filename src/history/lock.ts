@@ -1,53 +1,72 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { errorCode, errorMessage } from './fsPort.js';
 
-/** The lock file's name inside the home folder. */
+/**
+ * The lock file name older versions kept in the home root (one Cogito per home). It is no
+ * longer written; it stays among Cogito's own files so no tool writes one there.
+ */
 export const LOCK_FILE = 'cogito.lock';
 
-export type HomeLock = { ok: true; release(): void } | { ok: false; message: string };
+/** The folder of per-folder locks, inside the home's data folder (git-ignored, fenced). */
+export const LOCKS_DIR = path.join('data', 'locks');
+
+export type FolderLock =
+  { ok: true; file: string; release(): void } | { ok: false; message: string };
+
+/** Who holds a lock, as its file says. */
+interface Holder {
+  pid: number;
+  since?: string;
+}
 
 /** Lock files this process holds, so a lock naming our own pid can be told from a stale one. */
 const held = new Set<string>();
 
 /**
- * Makes sure only one Cogito uses `home` at a time (two writers would interleave one history).
- * Creates `<home>/cogito.lock` exclusively, holding this process's pid. A lock left by a
- * process that no longer exists is stale and taken over. The lock is released by `release()`
- * or when the process exits.
+ * The lock file of the workspace whose real path is `workspace`: named by a hash of that
+ * path, so every folder has its own and any path (long, non-ASCII) makes a valid name.
  */
-export function acquireHomeLock(home: string): HomeLock {
-  const file = path.join(home, LOCK_FILE);
+export function folderLockFile(home: string, workspace: string): string {
+  const key = createHash('sha256').update(workspace).digest('hex').slice(0, 24);
+  return path.join(home, LOCKS_DIR, `${key}.lock`);
+}
+
+/**
+ * Makes sure only one Cogito works in a folder at a time (two would write the same files and
+ * continue the same session); Cogitos on different folders share the home side by side.
+ * Creates the folder's lock file exclusively, holding this process's pid, the start time and
+ * the folder. A lock left by a process that no longer exists is stale and taken over. The
+ * lock is released by `release()` or when the process exits.
+ */
+export function acquireFolderLock(home: string, workspace: string): FolderLock {
+  const file = folderLockFile(home, workspace);
   if (held.has(file)) {
-    return { ok: false, message: `This process already holds the lock on ${home}.` };
+    return { ok: false, message: `This process already holds the lock on ${workspace}.` };
   }
   try {
     fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   } catch (err) {
     return { ok: false, message: cannotLock(home, file, err) };
   }
+  const content = `${process.pid}\n${new Date().toISOString()}\n${workspace}\n`;
   // Two tries: the second follows the removal of a stale lock.
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      createExclusive(file, `${process.pid}\n`);
-      return { ok: true, release: holdUntilExit(file) };
+      createExclusive(file, content);
+      return { ok: true, file, release: holdUntilExit(file) };
     } catch (err) {
       if (errorCode(err) !== 'EEXIST') return { ok: false, message: cannotLock(home, file, err) };
     }
-    const content = readOrEmpty(file);
-    const pid = Number.parseInt(content, 10);
-    if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
-      return {
-        ok: false,
-        message:
-          `Another Cogito (pid ${pid}) is using the home ${home}. Close it first, or start this ` +
-          `one with a different home: cogito --home DIR (or COGITO_HOME=DIR).`,
-      };
-    }
+    const found = readOrEmpty(file);
+    const holder = parseHolder(found);
+    if (holder && isAlive(holder.pid)) return { ok: false, message: busy(holder, workspace) };
     // Stale (dead pid, or a pid that is ours but not held: a previous process in a container
     // often gets the same pid). Remove it only if it is still the file we judged, which narrows
     // the race with another process doing the same to a moment.
-    if (readOrEmpty(file) !== content) continue;
+    if (readOrEmpty(file) !== found) continue;
     try {
       fs.unlinkSync(file);
     } catch (err) {
@@ -58,6 +77,24 @@ export function acquireHomeLock(home: string): HomeLock {
     ok: false,
     message: `Could not take the lock ${file}: another process keeps creating it. Try again.`,
   };
+}
+
+/** The holder's pid and start time; `undefined` for junk (an empty or cut file). */
+function parseHolder(content: string): Holder | undefined {
+  const [pidLine = '', since] = content.split('\n');
+  const pid = Number.parseInt(pidLine, 10);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  return since ? { pid, since } : { pid };
+}
+
+/** The message for a folder another live Cogito works in: who, since when, how to stop it. */
+function busy(holder: Holder, workspace: string): string {
+  const since = holder.since ? `, running since ${holder.since}` : '';
+  return (
+    `Another Cogito (pid ${holder.pid}${since}) is working in ${workspace}. ` +
+    `Quit that one first (/exit or Ctrl+C in its window, or: kill ${holder.pid}), ` +
+    `or start this one in another folder (cd there, or cogito --workspace DIR).`
+  );
 }
 
 /**
@@ -89,7 +126,7 @@ function holdUntilExit(file: string): () => void {
     if (!held.delete(file)) return;
     process.removeListener('exit', release);
     // Remove only our own lock: never one another process took over meanwhile.
-    if (readOrEmpty(file).trim() !== String(process.pid)) return;
+    if (parseHolder(readOrEmpty(file))?.pid !== process.pid) return;
     try {
       fs.unlinkSync(file);
     } catch {

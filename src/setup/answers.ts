@@ -10,8 +10,6 @@ import type { Answers } from './wizard.js';
 export interface InitialAnswerSource {
   /** The language to start in (the config's, else the locale's). */
   language: Lang;
-  /** The folder the wizard offers as workspace: the configured one, else the current folder. */
-  workspace: string;
   /** What config.json holds (validated, without env or flag overrides); {} on first run. */
   file: Record<string, unknown>;
 }
@@ -19,8 +17,7 @@ export interface InitialAnswerSource {
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /**
- * The answers the wizard starts from. On first run nothing is chosen but the language and
- * the workspace; on `--setup` the provider, key, model and persona already in the file.
+ * The answers the wizard starts from. On first run nothing is chosen but the language; on `--setup` the provider, key, model and persona already in the file.
  */
 export function initialAnswers(src: InitialAnswerSource): Answers {
   const f = src.file;
@@ -38,7 +35,6 @@ export function initialAnswers(src: InitialAnswerSource): Answers {
     apiKey: preset && !local ? str(f['apiKey']) : '',
     model: preset && !local ? str(f['model']) : '',
     modelPath: str(f['modelPath']),
-    workspace: src.workspace,
     persona: str(f['persona']) || 'assistant',
   };
 }
@@ -52,12 +48,17 @@ export interface ConfigChange {
 
 /**
  * The settings the answers stand for. An OpenAI-compatible choice without a key removes
- * any key left in the file, so a key meant for one service is never sent to another.
+ * any key left in the file, so a key meant for one service is never sent to another. No
+ * workspace is stored (Cogito works in the folder it starts in), and one an earlier version
+ * stored is taken out.
  */
 export function toConfigChange(a: Answers): ConfigChange {
-  const common: ConfigInput = { workspace: a.workspace, persona: a.persona, language: a.language };
+  const common: ConfigInput = { persona: a.persona, language: a.language };
   if (a.presetId === 'gguf' || a.presetId === 'private') {
-    return { set: { ...common, provider: 'local', modelPath: a.modelPath }, remove: [] };
+    return {
+      set: { ...common, provider: 'local', modelPath: a.modelPath },
+      remove: ['workspace'],
+    };
   }
   const set: ConfigInput = {
     ...common,
@@ -66,5 +67,5 @@ export function toConfigChange(a: Answers): ConfigChange {
     model: a.model.trim(),
     ...(a.apiKey ? { apiKey: a.apiKey } : {}),
   };
-  return { set, remove: a.apiKey ? [] : ['apiKey'] };
+  return { set, remove: a.apiKey ? ['workspace'] : ['workspace', 'apiKey'] };
 }

@@ -53,7 +53,6 @@ export function prepareSetup(opts: PrepareOptions): SetupPlan {
     file: loaded.file,
     answers: initialAnswers({
       language: resolveLanguage(loaded.config.language, opts.env),
-      workspace: loaded.config.workspace,
       file: loaded.fileValues,
     }),
     personas,

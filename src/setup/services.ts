@@ -17,7 +17,6 @@ import { testModelFile, type ModelFileChecker } from './modelFile.js';
 import { saveSetup } from './save.js';
 import type { ConnectionVerdict } from './verdict.js';
 import type { Answers } from './wizard.js';
-import { checkWorkspace, type WorkspaceCheck } from './workspace.js';
 
 export interface SetupServices {
   /** Model servers already running on this machine. */
@@ -25,7 +24,6 @@ export interface SetupServices {
   listModels(baseURL: string, apiKey: string): Promise<ModelList>;
   /** The test step: the connection (or, for a GGUF file, the file) as answered. */
   verify(answers: Answers): Promise<ConnectionVerdict>;
-  checkWorkspace(input: string): Promise<WorkspaceCheck>;
   /** The only write: config.json, at the end. */
   save(answers: Answers): Promise<SaveConfigResult>;
   /** For the Private choice: this machine, where models go, and which one fits. */
@@ -52,8 +50,6 @@ export interface LocalModelsPlan {
 export interface SetupServiceOptions {
   /** The app home, where config.json goes. */
   home: string;
-  /** Base for a relative workspace path. Default: the current folder. */
-  cwd?: string;
   fetch?: typeof fetch;
   /** Per request for the model list and the connection test. */
   timeoutMs?: number;
@@ -79,7 +75,6 @@ export function createSetupServices(opts: SetupServiceOptions): SetupServices {
       a.presetId === 'gguf' || a.presetId === 'private'
         ? testModelFile(a.modelPath, opts.checkModelFile)
         : testConnection({ baseURL: a.baseURL, apiKey: a.apiKey, model: a.model, ...http }),
-    checkWorkspace: (input) => checkWorkspace(input, opts.cwd ?? process.cwd()),
     save: (a) => saveSetup(opts.home, a),
     localModels: async () => {
       const dir = appPaths(opts.home).models;

@@ -20,7 +20,6 @@ export const STEPS = Object.freeze([
   'model',
   'modelPath',
   'test',
-  'workspace',
   'persona',
   'confirm',
 ] as const);
@@ -37,8 +36,6 @@ export interface Answers {
   model: string;
   /** The GGUF file, for the local-file preset (and once the Private download finished). */
   modelPath: string;
-  /** An absolute folder once the workspace step has checked it. */
-  workspace: string;
   persona: string;
 }
 
@@ -77,7 +74,6 @@ const APPLIES: Readonly<Record<StepId, (a: Answers) => boolean>> = Object.freeze
   model: (a) => !runsInProcess(a),
   modelPath: (a) => presetOf(a)?.kind === 'gguf',
   test: () => true,
-  workspace: () => true,
   persona: () => true,
   confirm: () => true,
 });

@@ -1,8 +1,9 @@
-import { mkdtemp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/createApp.js';
+import { folderLockFile } from '../../src/history/lock.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { waitForStore } from '../helpers/waitFor.js';
 
@@ -83,19 +84,24 @@ describe('createApp: sessions, restart, lock, recovery, import', () => {
     expect(contents.some((c) => c.startsWith('Nice to meet you, Ada.'))).toBe(true);
   });
 
-  it('a second Cogito on the same home refuses to start with a clear message', async () => {
-    // A live process that is not us holds the lock.
-    await writeFile(path.join(home, 'cogito.lock'), `${process.ppid}\n`);
+  it('a second Cogito on the same folder refuses to start with a clear message', async () => {
+    // A live process that is not us holds the folder's lock.
+    const lock = folderLockFile(home, await realpath(ws));
+    await mkdir(path.dirname(lock), { recursive: true });
+    await writeFile(lock, `${process.ppid}\n2026-12-01T09:30:00.000Z\n${ws}\n`);
     const made = await createApp({ flags: { home, workspace: ws }, env });
     expect(made.ok).toBe(false);
     if (!made.ok) {
-      expect(made.message).toContain(`pid ${process.ppid}`);
-      expect(made.message).toContain('--home');
+      expect(made.message).toContain(`pid ${process.ppid}, running since 2026-12-01T09:30:00`);
+      expect(made.message).toContain(`kill ${process.ppid}`);
+      expect(made.exitCode).toBe(3);
     }
   });
 
   it('a stale lock is recovered', async () => {
-    await writeFile(path.join(home, 'cogito.lock'), '999999\n');
+    const lock = folderLockFile(home, await realpath(ws));
+    await mkdir(path.dirname(lock), { recursive: true });
+    await writeFile(lock, '999999\n');
     const app = await open();
     expect(app.agent.state).toBe('AWAITING_INPUT');
   });

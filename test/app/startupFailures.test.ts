@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type AppOptions, type AppResult } from '../../src/app/createApp.js';
-import { LOCK_FILE } from '../../src/history/lock.js';
+import { folderLockFile } from '../../src/history/lock.js';
 import { useAppDirs } from '../helpers/appDirs.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
@@ -20,7 +20,7 @@ describe('createApp: a failing start-up step leaves nothing behind', () => {
   let env: NodeJS.ProcessEnv;
   beforeEach(() => ({ ws, home, env } = dirs));
 
-  const lock = (): string => path.join(home, LOCK_FILE);
+  const lock = (): string => folderLockFile(home, realpathSync(ws));
 
   async function start(extra: Partial<AppOptions> = {}): Promise<AppResult> {
     return createApp({
@@ -100,6 +100,38 @@ describe('createApp: a failing start-up step leaves nothing behind', () => {
       await rm(elsewhere, { recursive: true, force: true });
     }
   });
+
+  it("--session --force of a folder another Cogito works in: refused with its pid, that folder's lock kept", async () => {
+    const first = await start();
+    if (!first.ok) throw new Error(first.message);
+    const id = first.app.currentSessionId();
+    await first.app.close();
+    const owner = folderLockFile(home, realpathSync(ws));
+    const held = `${process.ppid}\n2026-12-01T09:30:00.000Z\n${realpathSync(ws)}\n`;
+    await mkdir(path.dirname(owner), { recursive: true });
+    await writeFile(owner, held);
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'cogito-fail-ws3-'));
+    try {
+      const flags = { home, workspace: elsewhere, session: id, force: true };
+      const made = await start({ flags });
+      expect(made.ok).toBe(false);
+      if (!made.ok) {
+        expect(made.exitCode).toBe(3);
+        expect(made.message).toContain(`Another Cogito (pid ${process.ppid}`);
+        expect(made.message).toContain(`working in ${realpathSync(ws)}`);
+      }
+      expect(readFileSync(owner, 'utf8')).toBe(held);
+      expect(existsSync(folderLockFile(home, realpathSync(elsewhere)))).toBe(false);
+      // Once that Cogito is gone, the session opens here.
+      await rm(owner);
+      const forced = await start({ flags });
+      if (!forced.ok) throw new Error(forced.message);
+      expect(forced.app.currentSessionId()).toBe(id);
+      expect(await forced.app.close()).toEqual([]);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('createApp: close and the one quit path', () => {
@@ -131,10 +163,10 @@ describe('createApp: close and the one quit path', () => {
       env: { COGITO_BASE_URL: 'http://127.0.0.1:9/v1' },
     });
     if (!made.ok) throw new Error(made.message);
-    expect(existsSync(path.join(home, LOCK_FILE))).toBe(true);
+    expect(existsSync(folderLockFile(home, realpathSync(ws)))).toBe(true);
     const [first, second] = await Promise.all([made.app.close(), made.app.close()]);
     expect(first).toEqual([]);
     expect(second).toBe(first);
-    expect(existsSync(path.join(home, LOCK_FILE))).toBe(false);
+    expect(existsSync(folderLockFile(home, realpathSync(ws)))).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ describe('the option table', () => {
       // Every option in the help parses (a value for string options).
       const value = o.value === 'N' || o.value === 'MS' ? '3' : 'x';
       const argv = o.value ? [`--${o.name}`, value] : [`--${o.name}`];
-      if (o.name === 'json') argv.push('-p', 'x');
+      if (o.name === 'json' || o.name === 'verbose') argv.push('-p', 'x');
       if (o.name === 'force') argv.push('--session', 'id');
       expect(() => parseCliArgs(argv)).not.toThrow();
     }
@@ -28,6 +28,13 @@ describe('the option table', () => {
       session: 'abc',
       force: true,
     });
+  });
+
+  it('-c continues, --session ID names one; both at once is refused, saying why', () => {
+    expect(parseCliArgs(['-p', 'x', '-c'])).toMatchObject({ print: 'x', continue: true });
+    expect(parseCliArgs(['-p', 'x'])).toMatchObject({ continue: false, verbose: false });
+    expect(() => parseCliArgs(['-p', 'x', '-c', '--session', 'abc'])).toThrow(/use one of them/);
+    expect(() => parseCliArgs(['--verbose'])).toThrow(/--verbose works with -p/);
   });
 
   it('documents the exit codes', () => {

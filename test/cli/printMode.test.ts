@@ -5,7 +5,6 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCogito } from '../helpers/cogitoProcess.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
-import { waitUntil } from '../helpers/waitFor.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const cogito = runCogito;
@@ -32,32 +31,39 @@ describe('print mode (-p)', () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  it('streams reasoning and reply apart, runs tools and stops on [WAIT]', async () => {
+  it('stdout is the final answer only: narration and tool calls are not; it stops on [WAIT]', async () => {
     await writeFile(path.join(ws, 'hello.txt'), 'hello from the workspace');
-    server.push(
-      {
-        kind: 'stream',
-        reasoning: 'I should read the file.',
-        content: 'Reading.\n[TOOL] read("hello.txt") [/TOOL]',
-      },
-      { kind: 'stream', content: 'It says hello. [WAIT]' },
-    );
-    const run = cogito(
-      ['-p', 'look around', '--workspace', ws, '--home', home, '--think-interval', '0'],
-      env,
-    );
+    const script = (): void =>
+      server.push(
+        {
+          kind: 'stream',
+          reasoning: 'I should read the file.',
+          content: 'Reading.\n[TOOL] read("hello.txt") [/TOOL]',
+        },
+        { kind: 'stream', content: 'It says hello. [WAIT]' },
+      );
+    script();
+    const args = ['-p', 'look around', '--workspace', ws, '--home', home, '--think-interval', '0'];
+    const run = cogito(args, env);
     expect(await run.code).toBe(0);
-    // stdout: the replies only, without the [WAIT] marker, ending with a newline.
+    // stdout: the last reply without tool calls, without the [WAIT] marker, with a newline.
     const out = run.stdout();
-    expect(out).toMatch(/^Reading\.\n\[TOOL\] read\("hello.txt"\) \[\/TOOL\]\nIt says hello\.\n$/);
-    // stderr: reasoning and tool progress.
+    expect(out).toBe('It says hello.\n');
+    // stderr: tool progress; the narration and the reasoning only with --verbose.
     const err = run.stderr();
-    expect(err).toContain('[reasoning]\nI should read the file.\n');
     expect(err).toMatch(/✓ read\("hello.txt"\)/);
-    expect(out).not.toContain('I should read the file');
+    expect(err).not.toContain('I should read the file');
+    expect(err).not.toContain('[TOOL]');
     expect(server.requests[1]!.body.messages.at(-1).content).toContain('hello from the workspace');
     expect(out + err).not.toContain('sk-secret-test-key');
-  });
+
+    script();
+    const verbose = cogito([...args, '--verbose'], env);
+    expect(await verbose.code).toBe(0);
+    expect(verbose.stdout()).toBe('It says hello.\n');
+    expect(verbose.stderr()).toContain('[reasoning]\nI should read the file.\n');
+    expect(verbose.stderr()).toContain('[narration]\nReading.\n[TOOL] read("hello.txt") [/TOOL]\n');
+  }, 60_000);
 
   it('a key in the model reply is not printed, in text or --json', async () => {
     for (const json of [false, true]) {
@@ -79,7 +85,7 @@ describe('print mode (-p)', () => {
     const run = cogito(['-p', 'tea?', '--workspace', ws, '--home', home], env);
     expect(await run.code).toBe(0);
     expect(run.stdout()).toBe('# Tea\n\nGreen tea is steamed.\n');
-    expect(run.stderr()).toContain('Short answer.');
+    expect(run.stderr()).not.toContain('Short answer.');
   });
 
   it('a [WAIT] that is not the last thing in the reply is text, and kept', async () => {
@@ -169,11 +175,13 @@ describe('print mode (-p)', () => {
       chunkDelayMs: 20,
     });
     const run = cogito(['-p', 'tell a story', '--workspace', ws, '--home', home], env);
-    await waitUntil(() => run.stdout().includes('zzz zzz'), 'streamed text', 15_000);
+    await server.waitForRequest(0, 15_000);
     run.kill('SIGINT');
     const closed = await server.waitForClose(0);
     expect(closed.completed).toBe(false);
     expect(await run.code).toBe(130);
+    // An interrupted run has no final answer: nothing on stdout.
+    expect(run.stdout()).toBe('');
   });
 
   it('a bad config value stops with the field, the fix and exit code 2', async () => {

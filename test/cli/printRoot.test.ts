@@ -3,7 +3,7 @@
  * however the run ends, `/exit` ends it through the root's exit, and a failed start-up
  * leaves no lock and no signal listener behind.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -11,7 +11,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/createApp.js';
 import { main } from '../../src/cli/main.js';
 import { runPrintMode, type PrintRun } from '../../src/cli/printMode.js';
-import { LOCK_FILE } from '../../src/history/lock.js';
+import { folderLockFile } from '../../src/history/lock.js';
 import { useAppDirs } from '../helpers/appDirs.js';
 import type { ScriptedServer } from '../helpers/scriptedServer.js';
 
@@ -45,7 +45,7 @@ describe('print mode as a root', () => {
     });
     expect(code).toBe(0);
     expect(err.text()).not.toContain('could not stop');
-    expect(existsSync(path.join(home, LOCK_FILE))).toBe(false);
+    expect(existsSync(folderLockFile(home, realpathSync(ws)))).toBe(false);
     expect(signals()).toEqual(before);
     expect(server.requests).toHaveLength(0);
   });
@@ -63,7 +63,7 @@ describe('print mode as a root', () => {
     });
     expect(code).toBe(2);
     expect(err.text()).toMatch(/^Cannot open the change journal: /);
-    expect(existsSync(path.join(home, LOCK_FILE))).toBe(false);
+    expect(existsSync(folderLockFile(home, realpathSync(ws)))).toBe(false);
     expect(signals()).toEqual(before);
   });
 

@@ -58,7 +58,6 @@ async function open(served: ServedFile): Promise<WizardHarness> {
   server = await startModelServer({ [MEDIUM.file]: served });
   const services = createSetupServices({
     home,
-    cwd: tmp,
     detect: { ports: {} },
     env: { COGITO_MODELS_URL: server.url },
     machine: LAPTOP,
@@ -93,10 +92,6 @@ describe('the Private choice', () => {
     expect(shown).toMatch(/█+░*/);
     expect(server!.requests.some((r) => r.range !== undefined)).toBe(true);
 
-    h.press(KEY.enter);
-    await h.waitFor((f) => f.includes('Workspace folder'), 'the workspace step');
-    h.press(KEY.ctrl('u'));
-    h.type(ws);
     h.press(KEY.enter);
     await h.waitFor((f) => f.includes('Choose a persona'));
     h.press(KEY.enter);

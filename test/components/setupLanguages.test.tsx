@@ -14,7 +14,6 @@ import { plainText } from '../../components/i18n.js';
 import type { ModelList } from '../../src/setup/models.js';
 import type { SetupServices } from '../../src/setup/services.js';
 import type { ConnectionVerdict } from '../../src/setup/verdict.js';
-import { checkWorkspace } from '../../src/setup/workspace.js';
 import { askApproval, createFakeController, toolEntry } from '../helpers/fakeController.js';
 import { renderApp } from '../helpers/renderApp.js';
 import { KEY, renderWizard, type WizardHarness } from '../helpers/renderWizard.js';
@@ -75,7 +74,6 @@ function scriptedServices() {
     verify: async (a) =>
       (a.presetId === 'gguf' ? fileVerdicts : verdicts).shift() ??
       (a.presetId === 'gguf' ? { ok: true, note: 'Tiny · llama · 3 MB' } : { ok: true }),
-    checkWorkspace: (input) => checkWorkspace(input, tmp),
     localModels: () => Promise.reject(new Error('not used here')),
     downloadModel: () => Promise.reject(new Error('not used here')),
     save: async () => {
@@ -154,22 +152,6 @@ async function walkWizard(lang: Lang): Promise<WizardHarness> {
   }
   await title('setup.checkOk');
   h.press(KEY.enter);
-  await title('setup.workspaceHint');
-  const refusals: [string, Parameters<typeof plainText>[1]][] = [
-    ['missing-folder', 'setup.workspaceMissing'],
-    ['file.txt', 'setup.workspaceNotFolder'],
-    ['', 'setup.workspaceEmpty'],
-  ];
-  for (const [bad, key] of refusals) {
-    h.press(KEY.ctrl('u'));
-    h.type(bad);
-    h.press(KEY.enter);
-    const words = plainText(lang, key).split('{path}').pop()!.slice(0, 4);
-    await has(words);
-  }
-  h.press(KEY.ctrl('u'));
-  h.type('ws');
-  h.press(KEY.enter);
   await title('setup.personaHint'); // a list longer than the room
   h.press(KEY.enter);
   await title('setup.confirm');
@@ -180,7 +162,6 @@ async function walkWizard(lang: Lang): Promise<WizardHarness> {
   // Back to the provider (through the test, which passes now) for the GGUF file.
   const back = [
     'setup.personaHint',
-    'setup.workspaceHint',
     'setup.checkOk',
     'setup.modelsPick',
     'setup.apiKeyHint',
@@ -203,8 +184,6 @@ async function walkWizard(lang: Lang): Promise<WizardHarness> {
   await title('setup.verdict.bad_file');
   h.press(KEY.enter); // passes, with the file's note
   await has('Tiny · llama');
-  h.press(KEY.enter);
-  await title('setup.workspaceHint');
   h.press(KEY.enter);
   await title('setup.personaHint');
   h.press(KEY.enter);
@@ -257,9 +236,6 @@ describe('every wizard screen in both languages', () => {
         ['does not know this model.', '不认识这个模型'],
         ['The test failed.', '测试失败'],
         ['Connected.', '连接成功'],
-        ['does not exist', '不存在'],
-        ['is a file, not a folder', '是文件，不是文件夹'],
-        ['Type a folder.', '请输入一个文件夹'],
         ['more', '还有'],
         ['Could not save', '无法保存'],
         ['Type the path of a .gguf file.', '请输入 .gguf 文件的路径'],

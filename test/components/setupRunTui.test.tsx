@@ -51,7 +51,7 @@ function start(opts: { tty?: boolean; flags?: Partial<CliFlags> } = {}) {
   const deps: TuiDeps = {
     prepareSetup: (f, e) => prepareSetup({ flags: f, env: e, cwd: tmp }),
     setupServices: (plan) =>
-      createSetupServices({ home: plan.home, cwd: tmp, detect: { ports: { ollama: port } } }),
+      createSetupServices({ home: plan.home, detect: { ports: { ollama: port } } }),
     createApp: async () => {
       const loaded = loadConfig({ env, cwd: tmp });
       // Raw mode still on while the app is built: keys typed now must not echo on the screen.
@@ -92,8 +92,6 @@ describe('runTui and the setup wizard', () => {
     await r.until('› scripted-model');
     r.press('\r');
     await r.until('Connected.');
-    r.press('\r');
-    await r.until('Workspace folder');
     r.press('\r');
     await r.until('Choose a persona');
     r.press('\r');

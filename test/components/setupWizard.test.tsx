@@ -46,7 +46,6 @@ async function homeIsEmpty(): Promise<boolean> {
 async function services(ollamaPort?: number): Promise<SetupServices> {
   return createSetupServices({
     home,
-    cwd: tmp,
     timeoutMs: 2000,
     detect: { ports: { ollama: ollamaPort ?? (await closedPort()) } },
   });
@@ -66,12 +65,8 @@ async function toCustomKey(w: WizardHarness, url: string): Promise<void> {
   await w.waitFor((f) => f.includes('API key'), 'the key step');
 }
 
-/** From a passed test to the end: workspace (typed), persona (filtered), save. */
+/** From a passed test to the end: persona (filtered), save. */
 async function finish(w: WizardHarness): Promise<string> {
-  w.press(KEY.enter);
-  await w.waitFor((f) => f.includes('Workspace folder'), 'the workspace step');
-  w.press(KEY.ctrl('u'));
-  w.type(ws);
   w.press(KEY.enter);
   await w.waitFor((f) => f.includes('Choose a persona'), 'the persona step');
   w.type('detect');
@@ -108,7 +103,7 @@ describe('the setup wizard', () => {
     ]);
 
     expect((await fs.stat(configFile())).mode & 0o777).toBe(0o600);
-    const loaded = loadConfig({ home, env: {} });
+    const loaded = loadConfig({ home, env: {}, cwd: ws });
     expect(loaded.ok && loaded.config).toMatchObject({
       provider: 'openai-compatible',
       baseURL: server.url,
@@ -199,7 +194,7 @@ describe('the setup wizard', () => {
     h.press(KEY.enter);
     // No key step: straight to the server's models.
     await h.waitFor((f) => f.includes('› llama3.1:latest'), 'the model list');
-    expect(h.frame()).toContain('Step 3 of 7');
+    expect(h.frame()).toContain('Step 3 of 6');
     h.press(KEY.enter);
     await h.waitFor((f) => f.includes('✓ Connected.'));
     const summary = await finish(h);
@@ -246,8 +241,6 @@ describe('the setup wizard', () => {
     h.press(KEY.enter);
     await h.waitFor((f) => f.includes('✓ Connected.'));
     h.press(KEY.enter);
-    await h.waitFor((f) => f.includes('Workspace folder'));
-    h.press(KEY.enter);
     await h.waitFor((f) => f.includes('Choose a persona'));
     h.press(KEY.enter);
     await h.waitFor((f) => f.includes('Save and start?'));
@@ -256,32 +249,42 @@ describe('the setup wizard', () => {
     expect(await homeIsEmpty()).toBe(true);
   });
 
-  test('a workspace that does not exist is refused with the reason', async () => {
+  test('asks for no workspace, never offers the checkout, and stores none', async () => {
+    // A config from an earlier version that pinned a folder: the wizard takes it out.
+    await fs.writeFile(configFile(), JSON.stringify({ workspace: process.cwd() }));
     server = await startScriptedServer();
-    h = await renderWizard({ services: await services(portOf(server)) });
+    const w = await renderWizard({ services: await services(portOf(server)) });
+    h = w;
+    const seen: string[] = [w.frame()];
+    const step = async (text: string): Promise<void> => {
+      seen.push(await w.waitFor((f) => f.includes(text)));
+    };
     h.press(KEY.enter);
-    await h.waitFor((f) => f.includes('running here'));
+    await step('running here');
     h.press(KEY.enter);
-    await h.waitFor((f) => f.includes('› scripted-model'));
+    await step('› scripted-model');
     h.press(KEY.enter);
-    await h.waitFor((f) => f.includes('✓ Connected.'));
+    await step('✓ Connected.');
     h.press(KEY.enter);
-    await h.waitFor((f) => f.includes('Workspace folder'));
-    h.press(KEY.ctrl('u'));
-    h.type('no-such-folder');
+    await step('Choose a persona');
     h.press(KEY.enter);
-    await h.waitFor((f) =>
-      f.includes(`The folder ${path.join(tmp, 'no-such-folder')} does not exist`),
-    );
-    h.press(KEY.backspace);
-    await h.waitFor((f) => !f.includes('does not exist'), 'the error to clear on edit');
+    await step('Save and start?');
+    h.press(KEY.enter);
+    expect(await h.done()).toMatchObject({ saved: true });
+    // Cogito's own folder (this checkout) is never shown, nor any workspace question.
+    for (const frame of seen) {
+      expect(frame).not.toContain('Workspace folder');
+      expect(frame).not.toContain(process.cwd());
+    }
+    const saved = JSON.parse(await fs.readFile(configFile(), 'utf8')) as Record<string, unknown>;
+    expect(saved).not.toHaveProperty('workspace');
+    expect(saved).toMatchObject({ model: 'scripted-model' });
   });
 
   test('a local GGUF file: the path is checked by loading it, a bad file sends you back to the path', async () => {
     const checked: string[] = [];
     const fake = createSetupServices({
       home,
-      cwd: tmp,
       detect: { ports: {} },
       checkModelFile: async (p) => {
         checked.push(p);

@@ -443,13 +443,16 @@ describe('loadConfig: precedence flags > env > file > defaults', () => {
     expect(fromFlag[0]?.problem).toMatch(/\(from --base-url\)$/);
   });
 
-  it('resolves the workspace: flag against cwd, file against home, default cwd', async () => {
+  it('resolves the workspace: the flag against cwd, else cwd; a file value is ignored', async () => {
     const { mkdir } = await import('node:fs/promises');
     await mkdir(path.join(home, 'ws-file'));
     await mkdir(path.join(home, 'sub', 'ws-flag'), { recursive: true });
+    // An earlier version's wizard stored this: it must not pin the run to that folder.
     await writeConfig({ workspace: 'ws-file' });
     const fromFile = load({ cwd: path.join(home, 'sub') });
-    expect(fromFile.ok && fromFile.config.workspace).toBe(path.join(home, 'ws-file'));
+    expect(fromFile.ok && fromFile.config.workspace).toBe(path.join(home, 'sub'));
+    expect(fromFile.ok && fromFile.sources.fields.workspace).toEqual({ from: 'default' });
+    expect(fromFile.ok && fromFile.fileValues['workspace']).toBe('ws-file');
     const fromFlag = load({ cwd: path.join(home, 'sub'), flags: { workspace: 'ws-flag' } });
     expect(fromFlag.ok && fromFlag.config.workspace).toBe(path.join(home, 'sub', 'ws-flag'));
     await writeConfig({});

@@ -5,7 +5,9 @@
  * the scripted server. Heavy (an install of ~200 packages): it runs in the serial group.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, readdir, realpath, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +39,9 @@ describe('npm pack + npm install -g', () => {
   let tarballFiles: string[];
   let server: ScriptedServer;
   let installed: string;
+  let prefix: string;
   let before: Map<string, string>;
+  let installLog: string;
 
   /** A clean environment: nothing from the caller's shell but PATH. */
   const baseEnv = (): NodeJS.ProcessEnv => ({
@@ -66,7 +70,7 @@ describe('npm pack + npm install -g', () => {
     workspace = path.join(dir, 'work');
     for (const d of [home, workspace]) await mkdir(d);
     const install = await packAndInstall(dir, home);
-    ({ tarballFiles, installed, bin } = install);
+    ({ tarballFiles, installed, bin, installLog, prefix } = install);
     before = await snapshot(installed);
     server = await startScriptedServer();
   }, 300_000);
@@ -86,6 +90,21 @@ describe('npm pack + npm install -g', () => {
       (f) => /^(test|bench|src|components|scripts|data)\//.test(f) || /\.tsx?$/.test(f),
     );
     expect(stray).toEqual([]);
+  });
+
+  it('declares only node-llama-cpp (optional): npm adds the package and nothing else', async () => {
+    const manifest = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      optionalDependencies?: Record<string, string>;
+    };
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(Object.keys(manifest.optionalDependencies ?? {})).toEqual(['node-llama-cpp']);
+    // The bundle carries everything else; the optional local-model runtime is left out here.
+    expect(installLog).toMatch(/added 1 package\b/);
+    const modules = await readdir(path.join(installed, 'node_modules')).catch(() => []);
+    expect(modules).toEqual([]);
+    const top = await readdir(path.join(prefix, 'lib', 'node_modules'));
+    expect(top).toEqual(['cogito']);
   });
 
   it('runs cogito --version from the build, without tsx', async () => {
@@ -129,5 +148,45 @@ describe('npm pack + npm install -g', () => {
     expect(done.stdout).toContain(`home      ${path.join(home, '.cogito')} (an installed copy`);
     expect(done.stdout).toContain(`config    ${path.join(home, '.cogito', 'config.json')}`);
     expect(done.stdout).toContain(`personas  ${path.join(installed, 'personas')} (built in)`);
+  });
+
+  it('with no dependency installed, lazily loaded parts run: a page fetched, config.json rewritten', async () => {
+    const site = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        '<html><head><title>Tea</title></head><body><article><h1>Tea</h1>' +
+          '<p>Green tea is steamed soon after picking, which keeps it green.</p>'.repeat(5) +
+          '</article></body></html>',
+      );
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const page = `http://127.0.0.1:${(site.address() as AddressInfo).port}/tea`;
+    const appHome = path.join(home, '.cogito');
+    await mkdir(appHome, { recursive: true, mode: 0o700 });
+    // A workspace pinned by an earlier version: removed from the file (write-file-atomic).
+    const config = path.join(appHome, 'config.json');
+    await writeFile(
+      config,
+      JSON.stringify({ workspace: dir, fetch: { allowHosts: [new URL(page).host] } }),
+    );
+    try {
+      server.push(
+        { kind: 'stream', content: `[TOOL] fetchPage("${page}", "markdown") [/TOOL]` },
+        { kind: 'stream', content: 'Fetched. [WAIT]' },
+      );
+      const done = await cogito(['-p', 'read the page', '--think-interval', '0'], {
+        COGITO_BASE_URL: server.url,
+        COGITO_API_KEY: 'sk-install-test',
+        COGITO_MODEL: 'scripted',
+      });
+      expect(done.stderr).toMatch(/✓ fetchPage/);
+      expect(done.stdout).toBe('Fetched.\n');
+      expect(done.code).toBe(0);
+      const result = String(server.requests.at(-1)!.body.messages.at(-1).content);
+      expect(result).toContain('Green tea is steamed');
+      expect(JSON.parse(await readFile(config, 'utf8'))).not.toHaveProperty('workspace');
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
   });
 });

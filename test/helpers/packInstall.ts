@@ -33,6 +33,8 @@ export interface GlobalInstall {
   installed: string;
   /** The `cogito` command npm linked. */
   bin: string;
+  /** What `npm install -g` printed, e.g. `added 1 package in 2s`. */
+  installLog: string;
 }
 
 /** A copy of the working tree (tracked and new files, as git sees them) to pack from. */
@@ -90,8 +92,9 @@ export async function packAndInstall(dir: string, home: string): Promise<GlobalI
   const { stdout: cache } = await run('npm', ['config', 'get', 'cache'], { env: process.env });
   const lock = path.join(PROJECT_ROOT, 'package-lock.json');
   const registry = await startLockRegistry(lock, cache.trim(), ['node-llama-cpp']);
+  let installLog = '';
   try {
-    await run(
+    const installed = await run(
       'npm',
       [
         'install',
@@ -111,6 +114,7 @@ export async function packAndInstall(dir: string, home: string): Promise<GlobalI
       ],
       { env, maxBuffer: BIG },
     );
+    installLog = installed.stdout + installed.stderr;
   } finally {
     await registry.close();
   }
@@ -122,5 +126,6 @@ export async function packAndInstall(dir: string, home: string): Promise<GlobalI
       ? path.join(prefix, 'node_modules', 'cogito')
       : path.join(prefix, 'lib', 'node_modules', 'cogito'),
     bin: windows ? path.join(prefix, 'cogito.cmd') : path.join(prefix, 'bin', 'cogito'),
+    installLog,
   };
 }

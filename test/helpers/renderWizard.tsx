@@ -36,7 +36,6 @@ export function blankAnswers(over: Partial<Answers> = {}): Answers {
     apiKey: '',
     model: '',
     modelPath: '',
-    workspace: process.cwd(),
     persona: 'assistant',
     ...over,
   };

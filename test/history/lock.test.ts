@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireHomeLock } from '../../src/history/lock.js';
+import { acquireFolderLock, folderLockFile, LOCKS_DIR } from '../../src/history/lock.js';
 import { makeTmpDir } from './tmpDir.js';
 
 /** The pid of a process that has exited (a child we started and waited for). */
@@ -15,98 +15,128 @@ async function deadPid(): Promise<number> {
   return pid;
 }
 
-describe('home lock', () => {
+describe('folder lock', () => {
   let tmp: ReturnType<typeof makeTmpDir>;
+  /** The app home. */
+  let home: string;
+  /** The workspace the lock is about (its real path); it need not exist for the lock. */
+  let ws: string;
   let lockFile: string;
+  const lock = (): ReturnType<typeof acquireFolderLock> => acquireFolderLock(home, ws);
   beforeEach(() => {
     tmp = makeTmpDir();
-    lockFile = path.join(tmp.dir, 'cogito.lock');
+    home = tmp.dir;
+    ws = path.join(tmp.dir, 'project');
+    lockFile = folderLockFile(home, ws);
   });
   afterEach(() => tmp.cleanup());
 
-  it('takes a free home, writes its pid, and releases it', () => {
-    const lock = acquireHomeLock(tmp.dir);
-    expect(lock.ok).toBe(true);
-    expect(fs.readFileSync(lockFile, 'utf8').trim()).toBe(String(process.pid));
-    expect(fs.readdirSync(tmp.dir)).toEqual(['cogito.lock']); // No temporary file left.
-    if (lock.ok) lock.release();
+  it('takes a free folder, writes its pid, start time and folder, and releases it', () => {
+    const before = Date.now();
+    const taken = lock();
+    expect(taken.ok).toBe(true);
+    expect(path.dirname(lockFile)).toBe(path.join(home, LOCKS_DIR));
+    const [pid, since, folder] = fs.readFileSync(lockFile, 'utf8').split('\n');
+    expect(pid).toBe(String(process.pid));
+    expect(Date.parse(since!)).toBeGreaterThanOrEqual(before - 1000);
+    expect(folder).toBe(ws);
+    // No temporary file left.
+    expect(fs.readdirSync(path.dirname(lockFile))).toEqual([path.basename(lockFile)]);
+    if (taken.ok) taken.release();
     expect(fs.existsSync(lockFile)).toBe(false);
-    const again = acquireHomeLock(tmp.dir);
+    const again = lock();
     expect(again.ok).toBe(true);
     if (again.ok) again.release();
   });
 
-  it('refuses a home held by a live process, naming its pid and --home', () => {
-    const livePid = process.ppid; // The test runner: alive, and not us.
-    fs.writeFileSync(lockFile, `${livePid}\n`);
-    const lock = acquireHomeLock(tmp.dir);
-    expect(lock.ok).toBe(false);
-    if (lock.ok) return;
-    expect(lock.message).toContain(`Another Cogito (pid ${livePid}) is using the home ${tmp.dir}`);
-    expect(lock.message).toContain('--home DIR');
-    expect(fs.readFileSync(lockFile, 'utf8')).toBe(`${livePid}\n`); // Untouched.
+  it('locks each folder apart: another folder in the same home is free', () => {
+    const first = lock();
+    const other = acquireFolderLock(home, path.join(tmp.dir, 'elsewhere'));
+    expect(first.ok).toBe(true);
+    expect(other.ok).toBe(true);
+    expect(first.ok && other.ok && first.file !== other.file).toBe(true);
+    if (first.ok) first.release();
+    if (other.ok) other.release();
   });
 
-  it('refuses a second lock in the same process', () => {
-    const first = acquireHomeLock(tmp.dir);
-    const second = acquireHomeLock(tmp.dir);
+  it('refuses a folder held by a live process, naming its pid, since when and how to stop it', () => {
+    const livePid = process.ppid; // The test runner: alive, and not us.
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+    const held = `${livePid}\n2026-12-01T09:30:00.000Z\n${ws}\n`;
+    fs.writeFileSync(lockFile, held);
+    const taken = lock();
+    expect(taken.ok).toBe(false);
+    if (taken.ok) return;
+    expect(taken.message).toBe(
+      `Another Cogito (pid ${livePid}, running since 2026-12-01T09:30:00.000Z) is working in ` +
+        `${ws}. Quit that one first (/exit or Ctrl+C in its window, or: kill ${livePid}), or ` +
+        'start this one in another folder (cd there, or cogito --workspace DIR).',
+    );
+    expect(fs.readFileSync(lockFile, 'utf8')).toBe(held); // Untouched.
+  });
+
+  it('refuses a second lock on the same folder in the same process', () => {
+    const first = lock();
+    const second = lock();
     expect(second).toEqual({
       ok: false,
-      message: `This process already holds the lock on ${tmp.dir}.`,
+      message: `This process already holds the lock on ${ws}.`,
     });
     if (first.ok) first.release();
   });
 
   it('recovers a stale lock left by a dead process, or holding junk', async () => {
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
     fs.writeFileSync(lockFile, `${await deadPid()}\n`);
-    const lock = acquireHomeLock(tmp.dir);
-    expect(lock.ok).toBe(true);
-    expect(fs.readFileSync(lockFile, 'utf8').trim()).toBe(String(process.pid));
-    if (lock.ok) lock.release();
+    const taken = lock();
+    expect(taken.ok).toBe(true);
+    expect(fs.readFileSync(lockFile, 'utf8').split('\n')[0]).toBe(String(process.pid));
+    if (taken.ok) taken.release();
 
     fs.writeFileSync(lockFile, '');
-    const fromEmpty = acquireHomeLock(tmp.dir);
+    const fromEmpty = lock();
     expect(fromEmpty.ok).toBe(true);
     if (fromEmpty.ok) fromEmpty.release();
   });
 
   it('treats its own pid in a lock it does not hold as stale (pid reuse after a restart)', () => {
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
     fs.writeFileSync(lockFile, `${process.pid}\n`);
-    const lock = acquireHomeLock(tmp.dir);
-    expect(lock.ok).toBe(true);
-    if (lock.ok) lock.release();
+    const taken = lock();
+    expect(taken.ok).toBe(true);
+    if (taken.ok) taken.release();
   });
 
   it('does not remove a lock that another process took over', () => {
-    const lock = acquireHomeLock(tmp.dir);
+    const taken = lock();
     fs.writeFileSync(lockFile, `${process.ppid}\n`);
-    if (lock.ok) lock.release();
+    if (taken.ok) taken.release();
     expect(fs.readFileSync(lockFile, 'utf8')).toBe(`${process.ppid}\n`);
   });
 
   it('creates a missing home, and explains a home it cannot create', () => {
     const nested = path.join(tmp.dir, 'a', 'b');
-    const lock = acquireHomeLock(nested);
-    expect(lock.ok).toBe(true);
-    if (lock.ok) lock.release();
+    const taken = acquireFolderLock(nested, ws);
+    expect(taken.ok).toBe(true);
+    if (taken.ok) taken.release();
     const blocked = path.join(tmp.dir, 'file');
     fs.writeFileSync(blocked, 'x');
-    const bad = acquireHomeLock(path.join(blocked, 'home'));
+    const bad = acquireFolderLock(path.join(blocked, 'home'), ws);
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.message).toContain('or use a different home with --home DIR');
   });
 
   it('is released when the process exits', async () => {
     const script = `
-      const { acquireHomeLock } = await import(${JSON.stringify(
+      const { acquireFolderLock } = await import(${JSON.stringify(
         fileURLToPath(new URL('../../src/history/lock.ts', import.meta.url)),
       )});
-      const lock = acquireHomeLock(process.argv[1]);
+      const lock = acquireFolderLock(process.argv[1], process.argv[2]);
       process.stdout.write(lock.ok ? 'locked' : lock.message);
     `;
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', script, tmp.dir],
+      ['--import', 'tsx', '--input-type=module', '-e', script, home, ws],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';

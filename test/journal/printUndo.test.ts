@@ -56,14 +56,14 @@ describe('/changes and /undo as the -p prompt', () => {
     expect(first.code, first.err).toBe(0);
     expect(first.err).toContain('✓ edit("notes.md", "one", "two")');
 
-    const changes = await cogito(['-p', '/changes', ...common], env);
+    const changes = await cogito(['-p', '/changes', '-c', ...common], env);
     expect(changes.code, changes.err).toBe(0);
     expect(changes.err).toContain('3 files changed');
     expect(changes.err).toMatch(
       /answer\n {2}moved tool\.sh → bin\/tool\.sh\n {2}created plan\/todo\.md \(3 B\)\n {2}modified notes\.md/,
     );
 
-    const undo = await cogito(['-p', '/undo all', ...common], env);
+    const undo = await cogito(['-p', '/undo all', '-c', ...common], env);
     expect(undo.code, undo.err).toBe(0);
     expect(undo.err).toContain('Undone (3 changes, newest first)');
     expect(await treeOf(ws)).toEqual(before);

@@ -38,7 +38,7 @@ describe('print mode against hostile model text', () => {
     const reply = `copy ${OSC52}this ${OSC8} then ${CURSOR} and ${C1_CSI}red [WAIT]`;
     // One character per chunk: every sequence arrives split over many deltas.
     server.push({ kind: 'stream', content: [...reply], reasoning: `think ${OSC52}hard` });
-    const run = runCogito(['-p', 'hi', '--workspace', ws, '--home', home], env);
+    const run = runCogito(['-p', 'hi', '--verbose', '--workspace', ws, '--home', home], env);
     expect(await run.code).toBe(0);
     // stdout holds the reply (its [WAIT] marker dropped), stderr the reasoning: both filtered.
     const out = run.stdout() + run.stderr();

@@ -9,7 +9,6 @@ import { testModelFile } from '../../src/setup/modelFile.js';
 import { prepareSetup } from '../../src/setup/prepare.js';
 import { saveSetup } from '../../src/setup/save.js';
 import type { Answers } from '../../src/setup/wizard.js';
-import { checkWorkspace } from '../../src/setup/workspace.js';
 
 let tmp: string;
 let home: string;
@@ -32,7 +31,6 @@ const answers = (over: Partial<Answers> = {}): Answers => ({
   apiKey: 'sk-openai-secret',
   model: 'gpt-4o',
   modelPath: '',
-  workspace: ws,
   persona: 'detective',
   ...over,
 });
@@ -45,7 +43,9 @@ describe('saveSetup', () => {
     const r = await saveSetup(home, answers());
     expect(r).toEqual({ ok: true, file: file() });
     expect((await fs.stat(file())).mode & 0o777).toBe(0o600);
-    const loaded = loadConfig({ home, env: {} });
+    // No workspace is stored: Cogito works in the folder it is started in.
+    expect(await readJson()).not.toHaveProperty('workspace');
+    const loaded = loadConfig({ home, env: {}, cwd: ws });
     expect(loaded.ok && loaded.exists).toBe(true);
     expect(loaded.ok && loaded.config).toMatchObject({
       provider: 'openai-compatible',
@@ -56,6 +56,19 @@ describe('saveSetup', () => {
       persona: 'detective',
       language: 'zh',
     });
+  });
+
+  test('takes out a workspace an earlier version stored, keeping the other settings', async () => {
+    await fs.writeFile(file(), JSON.stringify({ workspace: '/pinned', thinkIntervalMs: 9000 }));
+    expect((await saveSetup(home, answers())).ok).toBe(true);
+    const saved = await readJson();
+    expect(saved).not.toHaveProperty('workspace');
+    expect(saved).toMatchObject({ thinkIntervalMs: 9000, model: 'gpt-4o' });
+    await fs.writeFile(file(), JSON.stringify({ workspace: '/pinned' }));
+    expect((await saveSetup(home, answers({ presetId: 'gguf', modelPath: '/m.gguf' }))).ok).toBe(
+      true,
+    );
+    expect(await readJson()).not.toHaveProperty('workspace');
   });
 
   test('keeps the other settings in the file and drops a key the new server does not get', async () => {
@@ -92,15 +105,14 @@ describe('saveSetup', () => {
 });
 
 describe('initialAnswers', () => {
-  test('first run: only the language and the workspace', () => {
-    expect(initialAnswers({ language: 'en', workspace: ws, file: {} })).toEqual({
+  test('first run: only the language (no workspace: the folder is where cogito starts)', () => {
+    expect(initialAnswers({ language: 'en', file: { workspace: '/pinned' } })).toEqual({
       language: 'en',
       presetId: undefined,
       baseURL: '',
       apiKey: '',
       model: '',
       modelPath: '',
-      workspace: ws,
       persona: 'assistant',
     });
   });
@@ -108,17 +120,16 @@ describe('initialAnswers', () => {
   test('--setup starts from what the file holds', () => {
     const a = initialAnswers({
       language: 'zh',
-      workspace: ws,
       file: { baseURL: 'https://api.moonshot.cn/v1', apiKey: 'k', model: 'kimi', persona: 'chef' },
     });
     expect(a).toMatchObject({ presetId: 'moonshot', apiKey: 'k', model: 'kimi', persona: 'chef' });
-    expect(
-      initialAnswers({ language: 'en', workspace: ws, file: { baseURL: 'http://h/v1' } }),
-    ).toMatchObject({ presetId: 'custom', baseURL: 'http://h/v1' });
+    expect(initialAnswers({ language: 'en', file: { baseURL: 'http://h/v1' } })).toMatchObject({
+      presetId: 'custom',
+      baseURL: 'http://h/v1',
+    });
     expect(
       initialAnswers({
         language: 'en',
-        workspace: ws,
         file: { provider: 'local', modelPath: '/a.gguf' },
       }),
     ).toMatchObject({ presetId: 'gguf', modelPath: '/a.gguf', baseURL: '' });
@@ -145,7 +156,8 @@ describe('when the wizard runs', () => {
     expect(plan.run).toBe(true);
     if (!plan.run) return;
     expect(plan).toMatchObject({ home, file: file() });
-    expect(plan.answers).toMatchObject({ language: 'zh', workspace: ws });
+    expect(plan.answers).toMatchObject({ language: 'zh' });
+    expect(plan.answers).not.toHaveProperty('workspace');
     expect(plan.personas.map((p) => p.id)).toContain('assistant');
     expect(await fs.readdir(home)).toEqual([]);
     await fs.writeFile(file(), '{}');
@@ -158,21 +170,6 @@ describe('when the wizard runs', () => {
     expect(prepareSetup({ flags: { setup: true }, env: { COGITO_HOME: home }, cwd: ws })).toEqual({
       run: false,
     });
-  });
-});
-
-describe('checkWorkspace', () => {
-  test('an existing folder, relative or with ~, resolves to its absolute path', async () => {
-    expect(await checkWorkspace('ws', tmp)).toEqual({ ok: true, path: ws });
-    expect(await checkWorkspace(`  ${ws}  `, '/')).toEqual({ ok: true, path: ws });
-    expect((await checkWorkspace('~', tmp)).ok).toBe(true);
-  });
-
-  test('missing, a file, or empty: each says so', async () => {
-    await fs.writeFile(path.join(tmp, 'f.txt'), 'x');
-    expect(await checkWorkspace('nope', tmp)).toMatchObject({ ok: false, problem: 'missing' });
-    expect(await checkWorkspace('f.txt', tmp)).toMatchObject({ ok: false, problem: 'notFolder' });
-    expect(await checkWorkspace(' ', tmp)).toMatchObject({ ok: false, problem: 'empty' });
   });
 });
 

@@ -19,7 +19,6 @@ const answers = (over: Partial<Answers> = {}): Answers => ({
   apiKey: '',
   model: '',
   modelPath: '',
-  workspace: '/ws',
   persona: 'assistant',
   ...over,
 });
@@ -62,16 +61,16 @@ describe('the presets', () => {
 
 describe('the step machine', () => {
   const expected: Record<PresetId, string> = {
-    private: 'language provider download test workspace persona confirm',
-    deepseek: 'language provider apiKey model test workspace persona confirm',
-    openai: 'language provider apiKey model test workspace persona confirm',
-    qwen: 'language provider apiKey model test workspace persona confirm',
-    moonshot: 'language provider apiKey model test workspace persona confirm',
-    ollama: 'language provider model test workspace persona confirm',
-    lmstudio: 'language provider model test workspace persona confirm',
-    llamacpp: 'language provider model test workspace persona confirm',
-    custom: 'language provider baseUrl apiKey model test workspace persona confirm',
-    gguf: 'language provider modelPath test workspace persona confirm',
+    private: 'language provider download test persona confirm',
+    deepseek: 'language provider apiKey model test persona confirm',
+    openai: 'language provider apiKey model test persona confirm',
+    qwen: 'language provider apiKey model test persona confirm',
+    moonshot: 'language provider apiKey model test persona confirm',
+    ollama: 'language provider model test persona confirm',
+    lmstudio: 'language provider model test persona confirm',
+    llamacpp: 'language provider model test persona confirm',
+    custom: 'language provider baseUrl apiKey model test persona confirm',
+    gguf: 'language provider modelPath test persona confirm',
   };
   test.each(PRESETS.map((p) => p.id))('%s asks only what it leaves open', (id) => {
     expect(stepsFor(answers({ presetId: id })).join(' ')).toBe(expected[id]);
@@ -170,7 +169,7 @@ describe('the step machine', () => {
       { type: 'next' },
       { type: 'next', patch: { presetId: 'gguf' } },
     );
-    expect(progress(s)).toEqual({ n: 3, total: 7 });
+    expect(progress(s)).toEqual({ n: 3, total: 6 });
   });
 
   test('a failed test sends the user to what needs fixing', () => {

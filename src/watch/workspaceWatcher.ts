@@ -1,6 +1,5 @@
 import path from 'node:path';
-import type { Stats } from 'node:fs';
-import { watch, type FSWatcher } from 'chokidar';
+import { DirTree } from './dirTree.js';
 import { addChange, changeCount, emptyChanges, type WorkspaceChanges } from './changes.js';
 import { IGNORE_FILES, loadIgnore } from './ignore.js';
 import { EntryCap, DEFAULT_MAX_ENTRIES } from './entryCap.js';
@@ -29,26 +28,19 @@ export interface WatcherOptions {
 export interface WorkspaceWatcher {
   /** Resolves once the initial scan is done (events before it are not reported). */
   ready: Promise<void>;
-  /** Files and folders the watcher holds now, as chokidar counts them (for tests, benches). */
+  /** Files and folders the watcher holds now (for tests and benches). */
   watchedCount(): number;
   close(): Promise<void>;
 }
 
-const KIND = {
-  add: 'created',
-  addDir: 'created',
-  change: 'modified',
-  unlink: 'removed',
-  unlinkDir: 'removed',
-} as const;
-
 /**
- * Watches the workspace recursively (chokidar) and reports debounced batches of created,
- * modified and removed paths. Bounded: symbolic links are watched as links and never followed
- * (a loop `loop -> .` is one entry); `.git`, dependency and build folders, the root `.gitignore`
- * and `.cogitoignore`, and `watch.ignore` are left out; and at most `maxEntries` files and
- * folders are watched (past the cap the rest is left to the timed looks, with one notice).
- * The agent's own writes are not reported. A rename arrives as removed + created.
+ * Watches the workspace recursively and reports debounced batches of created, modified and
+ * removed paths. Bounded: one OS watch per folder, not per file (see `DirTree`); symbolic
+ * links are entries, never followed (a loop `loop -> .` is one entry); `.git`, dependency and
+ * build folders, the root `.gitignore` and `.cogitoignore`, and `watch.ignore` are left out
+ * and never read; and at most `maxEntries` files and folders are held (past the cap the rest
+ * is left to the timed looks, with one notice). The agent's own writes are not reported. A
+ * rename arrives as removed + created.
  */
 export function watchWorkspace(opts: WatcherOptions): WorkspaceWatcher {
   const debounceMs = opts.debounceMs ?? 250;
@@ -58,7 +50,6 @@ export function watchWorkspace(opts: WatcherOptions): WorkspaceWatcher {
   let pending = emptyChanges();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  const relOf = (abs: string): string => path.relative(opts.root, abs).split(path.sep).join('/');
 
   const flush = (): void => {
     timer = undefined;
@@ -66,50 +57,32 @@ export function watchWorkspace(opts: WatcherOptions): WorkspaceWatcher {
     pending = emptyChanges();
     if (!closed && changeCount(batch) > 0) opts.onChange(batch);
   };
-  const watcher: FSWatcher = watch(opts.root, {
-    ignoreInitial: true,
-    persistent: true,
-    followSymlinks: false,
-    ignored: (abs: string, stats?: Stats) => {
-      const rel = relOf(abs);
-      if (rel === '' || rel.startsWith('..')) return false;
-      // Asked first without stats: a folder-only pattern cannot be judged yet, the cap can.
-      if (ignored(rel, stats?.isDirectory() ?? false)) return true;
-      return !cap.admit(rel, stats !== undefined);
+  const tree = new DirTree({
+    root: opts.root,
+    ignored: () => ignored,
+    cap,
+    onEvent: (kind, rel) => {
+      if (closed) return;
+      if (IGNORE_FILES.includes(rel)) ignored = loadIgnore(opts.root, extra);
+      if (opts.ownWrites?.isOwn(path.join(opts.root, rel))) return;
+      addChange(pending, kind, rel);
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(flush, debounceMs);
+    },
+    onFatal: (err) => {
+      opts.onError?.(
+        `the workspace watcher stopped (${err.message}); changes are noticed at the next look instead`,
+      );
+      void close();
     },
   });
-  watcher.on('all', (event, abs) => {
-    const kind = KIND[event as keyof typeof KIND];
-    if (kind === undefined || closed) return;
-    const rel = relOf(abs);
-    if (rel === '' || rel.startsWith('..')) return;
-    if (kind === 'removed') cap.release(rel, event === 'unlinkDir');
-    if (IGNORE_FILES.includes(rel)) ignored = loadIgnore(opts.root, extra);
-    // Paths taken on before an ignore file changed still send events: judged again here.
-    const folder = event === 'addDir' || event === 'unlinkDir';
-    if (ignored(rel, folder) || (!folder && ignored(rel, true))) return;
-    if (opts.ownWrites?.isOwn(abs)) return;
-    addChange(pending, kind, rel);
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(flush, debounceMs);
-  });
-  watcher.on('error', (err) => {
-    opts.onError?.(
-      `the workspace watcher stopped (${err instanceof Error ? err.message : String(err)}); changes are noticed at the next look instead`,
-    );
-    void close();
-  });
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const ready = tree.scan();
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
     if (timer) clearTimeout(timer);
-    await watcher.close().catch(() => undefined);
+    tree.close();
+    await ready.catch(() => undefined);
   };
-  const watchedCount = (): number => {
-    let n = 0;
-    for (const children of Object.values(watcher.getWatched())) n += children.length;
-    return n;
-  };
-  return { ready, watchedCount, close };
+  return { ready, watchedCount: () => cap.size, close };
 }

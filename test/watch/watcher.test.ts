@@ -8,7 +8,7 @@ import { loadIgnore } from '../../src/watch/ignore.js';
 import { watchWorkspace, type WorkspaceWatcher } from '../../src/watch/workspaceWatcher.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
-/** Hostile trees in real temp folders, against the real (chokidar) watcher. */
+/** Hostile trees in real temp folders, against the real watcher. */
 describe('the workspace watcher is bounded', () => {
   const dirs: string[] = [];
   let watcher: WorkspaceWatcher | undefined;
@@ -133,5 +133,47 @@ describe('the workspace watcher is bounded', () => {
     await waitUntil(() => watcher!.watchedCount() <= 101, 'the cap to hold', 1000);
     expect(watcher!.watchedCount()).toBeLessThanOrEqual(101);
     expect(notices).toHaveLength(1);
+  });
+});
+
+describe('what the watcher reports', () => {
+  it('created, modified and removed files and folders, as workspace paths', async () => {
+    const ws = await mkdtemp(path.join(os.tmpdir(), 'cogito-watch-'));
+    await mkdir(path.join(ws, 'old'));
+    await writeFile(path.join(ws, 'old', 'x.txt'), 'x');
+    await writeFile(path.join(ws, 'a.txt'), 'a');
+    const batches: WorkspaceChanges[] = [];
+    const w = watchWorkspace({ root: ws, debounceMs: 50, onChange: (c) => batches.push(c) });
+    try {
+      await w.ready;
+      const merged = (): WorkspaceChanges => ({
+        created: batches.flatMap((b) => b.created),
+        modified: batches.flatMap((b) => b.modified),
+        removed: batches.flatMap((b) => b.removed),
+      });
+      await mkdir(path.join(ws, 'new', 'deep'), { recursive: true });
+      await writeFile(path.join(ws, 'new', 'deep', 'n.md'), 'n');
+      await writeFile(path.join(ws, 'a.txt'), 'a, edited');
+      await rm(path.join(ws, 'old'), { recursive: true });
+      await waitUntil(
+        () => merged().created.includes('new/deep/n.md') && merged().removed.includes('old'),
+        'the changes',
+        5000,
+      );
+      await waitUntil(() => merged().modified.includes('a.txt'), 'the edit', 5000);
+      expect(merged().created).toEqual(
+        expect.arrayContaining(['new', 'new/deep', 'new/deep/n.md']),
+      );
+      expect(merged().removed).toContain('old');
+      expect(merged().removed.every((p) => p === 'old' || p.startsWith('old/'))).toBe(true);
+      // Writes inside the new folder keep being seen: it is watched as soon as it appears.
+      await writeFile(path.join(ws, 'new', 'deep', 'n.md'), 'n2');
+      await waitUntil(() => merged().modified.includes('new/deep/n.md'), 'the nested edit', 5000);
+      // a.txt, new, new/deep, new/deep/n.md: nothing of old is held any more.
+      expect(w.watchedCount()).toBe(4);
+    } finally {
+      await w.close();
+      await rm(ws, { recursive: true, force: true });
+    }
   });
 });

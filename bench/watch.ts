@@ -202,7 +202,7 @@ export const watch: Bench = {
       notes: [
         'Trees are watched by the real watcher alone in a child process (bench/lib/watchChild.ts); "RSS growth" is the peak over the idle window minus the RSS before the watcher started.',
         'Before this change (issue 23): 100,000 files 745 MB; a symlink loop 365 MB → 1 GB in 30 s at 90 % CPU; a file appended every 300 ms 100 requests in 30 s.',
-        'The model that reads the log at every look finds a different result each time, which counts as new work: it is paced by thinkIntervalMs (3 s), not by the change floor.',
+        'The model that reads the log at every look finds a different result each time, which counts as new work, so it is paced by thinkIntervalMs (3 s), not by the change floor; the same call three times in a row then meets the existing repeated-call guard, which stops it.',
         ...large.run.notices.map((n) => `notice on ${large.label}: ${n}`),
       ],
       details: {

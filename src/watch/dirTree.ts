@@ -90,7 +90,7 @@ export class DirTree {
 
   /** Whether `rel` is watched: not ignored, and within the cap. */
   private take(rel: string, isDir: boolean): boolean {
-    return !this.o.ignored()(rel, isDir) && this.o.cap.admit(rel, true);
+    return !this.o.ignored()(rel, isDir) && this.o.cap.admit(rel);
   }
 
   /** Something happened to `name` in folder `rel` (or, without a name, somewhere in it). */

@@ -16,17 +16,14 @@ export class EntryCap {
     private readonly notice: (message: string) => void,
   ) {}
 
-  /**
-   * Whether `rel` may be watched. `final` is false for a first look (the watcher asks again
-   * with the entry's type): it is allowed while there is room, but only counted when final.
-   */
-  admit(rel: string, final: boolean): boolean {
+  /** Whether `rel` may be watched; taken on (and counted) when there is room. */
+  admit(rel: string): boolean {
     if (this.admitted.has(rel)) return true;
     if (this.admitted.size >= this.max) {
       this.full();
       return false;
     }
-    if (final) this.admitted.add(rel);
+    this.admitted.add(rel);
     return true;
   }
 

@@ -76,6 +76,11 @@ export class DirTree {
       for await (const entry of await opendir(abs)) {
         if (this.closed) break;
         const child = join(rel, entry.name);
+        // The cap is reached: the rest of this folder would be turned away name by name.
+        if (this.o.cap.isFull && !dir.names.has(entry.name)) {
+          this.o.cap.admit(child);
+          break;
+        }
         const isDir = entry.isDirectory();
         if (dir.names.has(entry.name) || !this.take(child, isDir)) continue;
         dir.names.set(entry.name, isDir);

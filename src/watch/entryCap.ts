@@ -34,6 +34,11 @@ export class EntryCap {
     for (const p of this.admitted) if (p.startsWith(prefix)) this.admitted.delete(p);
   }
 
+  /** No room left: a folder being read need not be read further. */
+  get isFull(): boolean {
+    return this.admitted.size >= this.max;
+  }
+
   get size(): number {
     return this.admitted.size;
   }

@@ -3,7 +3,7 @@
  *
  *   npm run bench                 full run (~5 minutes on 2 cores); results in bench/results/
  *   npm run bench -- --quick      fewer samples, shorter stream; results in bench/results/tmp/
- *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, reply, tornFrames, memory, history, safety, journal, mcp)
+ *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, reply, tornFrames, memory, history, safety, journal, mcp, watch)
  */
 import { echo } from './echo.js';
 import { history } from './history.js';
@@ -25,6 +25,7 @@ import {
 import { send } from './send.js';
 import { startup } from './startup.js';
 import { tornFrames } from './tornFrames.js';
+import { watch } from './watch.js';
 
 const ALL: Bench[] = [
   startup,
@@ -40,6 +41,7 @@ const ALL: Bench[] = [
   safety,
   journal,
   mcp,
+  watch,
 ];
 
 const opts = parseBenchArgs(process.argv.slice(2));

@@ -100,7 +100,7 @@ export class Agent {
       intervalMs: () => this.alwaysOn.pacing.interval(),
       backoff: () => this.settings.backoff,
       onScheduled: (at) => this.emit({ type: 'scheduled', at }),
-      nextDueAt: () => this.alwaysOn.reminders.nextAt(),
+      nextDueAt: () => this.alwaysOn.nextDueAt(),
       // A reminder is something the user or the model asked for: it ends a [WAIT].
       mayWakeForSchedule: () => {
         if (this.state !== 'AWAITING_INPUT') return false;
@@ -163,8 +163,11 @@ export class Agent {
         root: this.deps.workspace.root,
         ownWrites: this.ownWrites,
         debounceMs: this.deps.watch.debounceMs,
+        ignore: this.deps.watch.ignore,
+        maxEntries: this.deps.watch.maxEntries,
         onChange: (batch) => this.wakeForChanges(batch),
         onError: (message) => this.notice(message, 'warn'),
+        onNotice: (message) => this.notice(message, 'warn'),
       });
     }
   }
@@ -175,12 +178,24 @@ export class Agent {
   }
 
   /**
-   * The workspace changed: the changes go in the next turn's note, the pace resets, and a
-   * resting agent looks at once. Paused or waiting for the user, it only remembers them.
+   * The workspace changed: the changes go in the next turn's note, and a resting agent looks
+   * at once, or when the wake-up floor ends, or (past the hourly cap) at its next timed look.
+   * Paused or waiting for the user, it only remembers them.
    */
   wakeForChanges(batch: WorkspaceChanges): void {
     this.alwaysOn.noteChanges(batch);
-    if (this.state === 'THINKING') this.scheduler.wakeFor('change');
+    this.changeWake();
+  }
+
+  private changeWake(): void {
+    if (this.state !== 'THINKING' || this.alwaysOn.pendingChanges === 0) return;
+    const decision = this.alwaysOn.changeWakes.request(() => this.changeWake());
+    if (decision === 'now') this.scheduler.wakeFor('change');
+    else if (decision === 'capped' && this.alwaysOn.changeWakes.firstCapInHour()) {
+      this.notice(
+        'workspace changes have woken the agent as often as watch.maxWakesPerHour allows this hour: further changes wait for its next timed look',
+      );
+    }
   }
 
   /** Sets a reminder (the /remind command); the text of what is wrong, if anything. */
@@ -192,6 +207,7 @@ export class Agent {
   async stop(): Promise<void> {
     this.started = false;
     this.scheduler.stop();
+    this.alwaysOn.changeWakes.cancel();
     this.turns.abort();
     this.approvals.cancel();
     const watcher = this.watcher;

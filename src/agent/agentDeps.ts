@@ -32,6 +32,10 @@ export interface AgentSettings {
   tokenBudgetPerDay?: number;
   /** Tool calls run per reply at most; the rest come back as not run (default 25). */
   maxToolCallsPerReply?: number;
+  /** pacing.cacheTtlSeconds in ms: the prompt-cache lifetime pacing respects (absent: none). */
+  cacheTtlMs?: number;
+  /** watch.minWakeIntervalMs and watch.maxWakesPerHour (absent: 30 s and 20 an hour). */
+  changeWakes?: { minIntervalMs: number; maxPerHour: number };
 }
 
 /**
@@ -63,8 +67,11 @@ export interface AgentDeps {
   /** API keys to remove from tool results (a key found in a file goes no further). */
   secrets?: readonly string[];
   timers?: Timers;
-  /** Watch the workspace and wake up on changes (`debounceMs` between batches). */
-  watch?: { debounceMs?: number };
+  /**
+   * Watch the workspace and wake up on changes (`debounceMs` between batches; `ignore` and
+   * `maxEntries` are watch.ignore and watch.maxEntries).
+   */
+  watch?: { debounceMs?: number; ignore?: readonly string[]; maxEntries?: number };
   /** The zero-token idle path's fingerprint of the workspace; default: a bounded tree walk. */
   fingerprint?(): Promise<string>;
   /** false: never skip a timer look (tests of other behaviour that want every cycle sent). */

@@ -1,14 +1,19 @@
 import type { HistoryMessage } from '../core/messages.js';
+import type { Timers } from '../scheduler/scheduler.js';
 import type { Lang } from '../i18n/messages.js';
 import type { TurnTrigger } from '../pipeline/phases.js';
 import type { TurnResult } from '../pipeline/turn.js';
 import { Pacing } from '../scheduler/pacing.js';
-import { Reminders } from '../schedule/reminders.js';
+import { Reminders, type Reminder } from '../schedule/reminders.js';
 import { addChange, changeCount, emptyChanges, type WorkspaceChanges } from '../watch/changes.js';
 import { TokenBudget } from './budget.js';
+import { ChangeWakes, DEFAULT_CHANGE_WAKES, type ChangeWakeSettings } from './changeWakes.js';
 import { Novelty } from './novelty.js';
 import { TurnNotes } from './turnNotes.js';
 import { wakeNote } from './wakeNote.js';
+
+/** The shortest time between two wake-ups for reminders the model set for itself. */
+export const MODEL_REMINDER_FLOOR_MS = 4 * 60_000;
 
 export interface AlwaysOnSettings {
   lang: Lang;
@@ -17,11 +22,17 @@ export interface AlwaysOnSettings {
   maxIntervalMs: number;
   tokenBudgetPerHour: number;
   tokenBudgetPerDay: number;
+  /** pacing.cacheTtlSeconds in ms (0 or absent: no prompt cache known). */
+  cacheTtlMs?: number;
+  /** watch.minWakeIntervalMs and watch.maxWakesPerHour (absent: 30 s and 20). */
+  changeWakes?: ChangeWakeSettings;
 }
 
 export interface AlwaysOnDeps {
   settings(): AlwaysOnSettings;
   now(): number;
+  /** The clock the change wake-ups' one timer runs on (the scheduler's). */
+  timers: Timers;
   /** A cheap fingerprint of the workspace tree (see `treeFingerprint`); none: never skip. */
   fingerprint?(): Promise<string>;
   /** Shared with the `remind` tool; a fresh set when absent. */
@@ -38,8 +49,12 @@ export class AlwaysOn {
   readonly budget: TokenBudget;
   readonly reminders: Reminders;
   readonly notes = new TurnNotes();
-  private readonly novelty = new Novelty();
+  /** The floor and hourly cap on wake-ups for workspace changes. */
+  readonly changeWakes: ChangeWakes;
+  private readonly novelty: Novelty;
   private changes: WorkspaceChanges = emptyChanges();
+  /** When a turn last took a reminder the model had set (for `nextDueAt`). */
+  private modelWokeAt = -Infinity;
   /** The state of things when a cycle last found nothing new; undefined once anything moved. */
   private idleMark: string | undefined;
 
@@ -47,21 +62,46 @@ export class AlwaysOn {
     this.pacing = new Pacing(() => deps.settings());
     this.reminders = deps.reminders ?? new Reminders();
     this.budget = new TokenBudget(() => deps.settings(), deps.now);
+    this.changeWakes = new ChangeWakes(
+      () => deps.settings().changeWakes ?? DEFAULT_CHANGE_WAKES,
+      deps.timers,
+    );
+    this.novelty = new Novelty();
   }
 
-  /** The watcher saw these changes: kept for the next turn's note. */
+  /**
+   * When the next reminder may wake the agent: a user's on time; one the model set for
+   * itself no sooner than `MODEL_REMINDER_FLOOR_MS` after the last turn that took a model
+   * reminder, so a model that sets a reminder a minute ahead in every turn cannot start a
+   * chain of wake-ups a minute apart (due reminders come together in one turn).
+   */
+  nextDueAt(): number | undefined {
+    let at: number | undefined;
+    for (const r of this.reminders.pending()) {
+      const floor = this.modelWokeAt + MODEL_REMINDER_FLOOR_MS;
+      const when = r.by === 'model' ? Math.max(r.at, floor) : r.at;
+      if (at === undefined || when < at) at = when;
+    }
+    return at;
+  }
+
+  /**
+   * The watcher saw these changes: kept for the next turn's note. They do not reset the pace:
+   * whether the turn they start found anything decides that, so a busy file cannot hold the
+   * agent at its fastest pace (the wake-ups themselves go through `changeWakes`).
+   */
   noteChanges(batch: WorkspaceChanges): void {
     for (const p of batch.created) addChange(this.changes, 'created', p);
     for (const p of batch.modified) addChange(this.changes, 'modified', p);
     for (const p of batch.removed) addChange(this.changes, 'removed', p);
-    this.wakeUp();
+    this.idleMark = undefined;
   }
 
   get pendingChanges(): number {
     return changeCount(this.changes);
   }
 
-  /** A wake-up of kind user, change, schedule or resume: back to the think interval. */
+  /** A wake-up of kind user, schedule or resume: back to the think interval. */
   wakeUp(): void {
     this.pacing.reset();
     this.idleMark = undefined;
@@ -92,10 +132,14 @@ export class AlwaysOn {
     cycle: number,
     history: readonly HistoryMessage[],
   ): string | undefined {
-    if (trigger !== 'timer' && trigger !== 'start') this.wakeUp();
     const due = this.reminders.takeDue(this.deps.now());
+    if (due.some((r) => r.by === 'model')) this.modelWokeAt = this.deps.now();
+    // A change or a reminder the model set for itself does not reset the pace: what the
+    // turn finds decides (or a model could keep itself busy with a reminder a minute).
+    if (paceResets(trigger, due)) this.wakeUp();
     const changes = this.changes;
     this.changes = emptyChanges();
+    if (changeCount(changes) > 0) this.changeWakes.seen();
     const note = wakeNote({
       trigger,
       cycle,
@@ -114,11 +158,10 @@ export class AlwaysOn {
   async afterCycle(trigger: TurnTrigger, result: TurnResult, inbox: number): Promise<void> {
     if (result.outcome !== 'ok') return;
     if (trigger === 'user') {
-      this.novelty.reset();
       this.pacing.reset();
       return;
     }
-    if (this.novelty.judge(result.reply, result.results)) {
+    if (this.novelty.judge(result.results)) {
       this.pacing.reset();
       this.idleMark = undefined;
       return;
@@ -131,4 +174,11 @@ export class AlwaysOn {
     const tree = await this.deps.fingerprint!();
     return `${tree}|${this.reminders.nextAt() ?? '-'}|${inbox}|${changeCount(this.changes)}`;
   }
+}
+
+/** Whether a turn of this kind starts at the think interval again. */
+function paceResets(trigger: TurnTrigger, due: readonly Reminder[]): boolean {
+  if (trigger === 'timer' || trigger === 'start' || trigger === 'change') return false;
+  if (trigger === 'schedule') return due.some((r) => r.by !== 'model');
+  return true;
 }

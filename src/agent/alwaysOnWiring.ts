@@ -1,4 +1,4 @@
-import type { Timers } from '../scheduler/scheduler.js';
+import { realTimers, type Timers } from '../scheduler/scheduler.js';
 import type { Reminders } from '../schedule/reminders.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { WorkspaceChanges } from '../watch/changes.js';
@@ -18,6 +18,8 @@ export interface AlwaysOnParts {
   reminders?: Reminders;
   fingerprint?(): Promise<string>;
   idleSkip?: boolean;
+  /** watch.ignore: patterns the fingerprint leaves out too. */
+  watch?: { ignore?: readonly string[] };
 }
 
 /** The agent's settings as far as pacing and budgets read them. */
@@ -31,11 +33,13 @@ export function createAlwaysOn(
   parts: AlwaysOnParts,
   settings: SettingsSource,
 ): { alwaysOn: AlwaysOn; ownWrites: OwnWrites } {
-  const now = parts.timers ? () => parts.timers!.now() : Date.now;
+  const timers = parts.timers ?? realTimers;
+  const now = (): number => timers.now();
   const root = parts.workspace.root;
-  const ignore = loadIgnore(root);
+  const extra = parts.watch?.ignore ?? [];
   const alwaysOn = new AlwaysOn({
     now,
+    timers,
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
     settings: () => {
       const s = settings();
@@ -47,7 +51,10 @@ export function createAlwaysOn(
     },
     ...(parts.idleSkip === false
       ? {}
-      : { fingerprint: parts.fingerprint ?? (() => treeFingerprint(root, ignore)) }),
+      : {
+          // The ignore files are read again each time: an edited .gitignore counts at once.
+          fingerprint: parts.fingerprint ?? (() => treeFingerprint(root, loadIgnore(root, extra))),
+        }),
   });
   return { alwaysOn, ownWrites: new OwnWrites(root, now) };
 }
@@ -57,14 +64,20 @@ export function startWatcher(opts: {
   root: string;
   ownWrites: OwnWrites;
   debounceMs?: number | undefined;
+  ignore?: readonly string[] | undefined;
+  maxEntries?: number | undefined;
   onChange(batch: WorkspaceChanges): void;
   onError(message: string): void;
+  onNotice(message: string): void;
 }): WorkspaceWatcher {
   return watchWorkspace({
     root: opts.root,
     ownWrites: opts.ownWrites,
     ...(opts.debounceMs !== undefined ? { debounceMs: opts.debounceMs } : {}),
+    ...(opts.ignore !== undefined ? { ignore: opts.ignore } : {}),
+    ...(opts.maxEntries !== undefined ? { maxEntries: opts.maxEntries } : {}),
     onChange: opts.onChange,
     onError: opts.onError,
+    onNotice: opts.onNotice,
   });
 }

@@ -1,33 +1,41 @@
-import { nearlySame } from './guards.js';
+/**
+ * Tools whose result is not a finding: `remind` only echoes the reminder the model set, so
+ * a new one each cycle must not count as "found something".
+ */
+const NOT_FINDINGS: ReadonlySet<string> = new Set(['remind']);
 
 /** How many recent call results are remembered to tell a repeated look from a new one. */
 const SEEN_MAX = 500;
 
 /**
- * Decides whether an autonomous cycle brought anything new. Nothing new: no tool call, only
- * calls whose results were seen before, or a reply close to the previous one; then pacing
- * rests longer.
+ * Decides whether an autonomous cycle found anything new; nothing new makes pacing rest
+ * longer. It is judged on what the cycle found, never on what the model said or set: a cycle
+ * is new only when a tool call (a read, a search, a page, a command, a write) returned a result
+ * not seen before. Reworded text, a fresh `remind` and failed calls are not findings, so a
+ * model cannot keep itself at its fastest pace by setting a new reminder each cycle, calling
+ * something that fails differently each time, or phrasing "nothing new" differently.
  */
 export class Novelty {
   private readonly seen = new Set<string>();
-  private lastReply = '';
 
-  /** True when the cycle found something. */
-  judge(reply: string, results: readonly string[]): boolean {
+  /**
+   * True when the cycle found something. `results` are `call\nok|error\nbody` (the call
+   * text starts with the tool's name). Results seen before a user message are still not new.
+   */
+  judge(results: readonly string[]): boolean {
     let fresh = false;
     for (const r of results) {
-      if (!this.seen.has(r)) fresh = true;
+      if (this.isFinding(r) && !this.seen.has(r)) fresh = true;
       this.remember(r);
     }
-    const norm = reply.toLowerCase().replace(/\s+/g, ' ').trim();
-    const repeated = norm === '' || nearlySame(norm, this.lastReply);
-    this.lastReply = norm;
-    return results.length > 0 && fresh && !repeated;
+    return fresh;
   }
 
-  /** A user message starts over: whatever comes next is judged on its own. */
-  reset(): void {
-    this.lastReply = '';
+  private isFinding(result: string): boolean {
+    const [call = '', status] = result.split('\n', 2);
+    if (status !== 'ok') return false;
+    const name = /^[\w.:-]+/.exec(call)?.[0] ?? '';
+    return !NOT_FINDINGS.has(name);
   }
 
   private remember(r: string): void {

@@ -176,7 +176,10 @@ async function startApp(
     initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
     mcp,
     reminders,
-    alwaysOn: opts.background === false ? { idleSkip: false } : { watch: {} },
+    alwaysOn:
+      opts.background === false
+        ? { idleSkip: false }
+        : { watch: { ignore: config.watch.ignore, maxEntries: config.watch.maxEntries } },
   });
   const { agent } = wired;
   currentSession = () => wired.current.get();
@@ -325,6 +328,11 @@ function agentSettings(
       opts.background === false
         ? thinkIntervalMs
         : Math.max(config.pacing.maxIntervalMs, thinkIntervalMs),
+    cacheTtlMs: config.pacing.cacheTtlSeconds * 1000,
+    changeWakes: {
+      minIntervalMs: config.watch.minWakeIntervalMs,
+      maxPerHour: config.watch.maxWakesPerHour,
+    },
     maxConsecutiveFailures: config.maxConsecutiveFailures,
     backoff: config.backoff,
     toolResultBudgetChars: config.toolResultBudgetChars,

@@ -40,7 +40,7 @@ export interface AgentParts {
   /** The MCP servers, for /mcp (their tools reach the agent through the registry). */
   mcp?: { status(): McpServerStatus[] };
   /** Always-on wiring: watch the workspace, skip idle looks (both default on in the app). */
-  alwaysOn?: { watch?: { debounceMs?: number } | false; idleSkip?: boolean; timers?: Timers };
+  alwaysOn?: { watch?: AgentDeps['watch'] | false; idleSkip?: boolean; timers?: Timers };
   /** The reminders behind the registry's `remind` tool. */
   reminders?: Reminders;
   /** Finishes the last run's crash record (the first turn's RESTORE calls it). */

@@ -78,6 +78,25 @@ export const pacingSchema = z
   .strictObject({
     /** The longest rest between two autonomous looks (default 30 minutes). */
     maxIntervalMs: positiveInt().default(30 * 60_000),
+    /**
+     * How long the provider keeps a prompt prefix cached (default 5 minutes; 0: no cache, the
+     * rule is off). Pacing never rests for a period that lands just past it.
+     */
+    cacheTtlSeconds: nonNegativeInt().default(300),
+  })
+  .prefault({});
+
+/** The workspace watcher: what it leaves out, how much it holds, how often it may wake. */
+export const watchSchema = z
+  .strictObject({
+    /** `.gitignore`-style patterns not watched, besides `.gitignore` and `.cogitoignore`. */
+    ignore: z.array(z.string().min(1)).default([]),
+    /** Files and folders watched at most; past it the rest is left to the timed looks. */
+    maxEntries: positiveInt().default(20_000),
+    /** The shortest time between two wake-ups for workspace changes. */
+    minWakeIntervalMs: nonNegativeInt().default(30_000),
+    /** Wake-ups for workspace changes per hour at most (0: changes never wake it). */
+    maxWakesPerHour: nonNegativeInt().default(20),
   })
   .prefault({});
 
@@ -124,6 +143,7 @@ export const configSchema = z
     /** 0 = no budget. Checked before each request, like the hourly one. */
     tokenBudgetPerDay: nonNegativeInt().default(DEFAULT_DAILY_BUDGET),
     pacing: pacingSchema,
+    watch: watchSchema,
     contextWindow: positiveInt().optional(),
     compressAt: z.number().gt(0).lt(1).default(0.7),
     compressTurns: positiveInt().default(150),

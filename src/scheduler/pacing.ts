@@ -1,7 +1,11 @@
+import { cacheAwareRest } from './cacheWindow.js';
+
 /**
  * Pacing instead of a wall: each autonomous cycle that brings nothing new moves one step up
  * this table (capped by `pacing.maxIntervalMs`); a wake-up of kind user, change or schedule,
- * or a cycle that found something, drops back to `thinkIntervalMs` at once.
+ * or a cycle that found something, drops back to `thinkIntervalMs` at once. Every interval
+ * then passes the prompt-cache rule (`cacheAwareRest`): with the default 5-minute TTL the
+ * table becomes 30 s, 4 min, 30 min, and active work looks again within 4 minutes.
  */
 export const PACING_STEPS_MS: readonly number[] = [30_000, 5 * 60_000, 30 * 60_000];
 
@@ -9,15 +13,21 @@ export interface PacingSettings {
   thinkIntervalMs: number;
   /** The longest rest between two looks; at least `thinkIntervalMs`. */
   maxIntervalMs: number;
+  /** pacing.cacheTtlSeconds in ms: the provider's prompt-cache lifetime (0 or absent: none). */
+  cacheTtlMs?: number;
 }
 
 /** The interval after `idleCycles` cycles in a row that found nothing new. */
 export function pacedInterval(idleCycles: number, s: PacingSettings): number {
   const base = s.thinkIntervalMs;
-  if (idleCycles <= 0) return base;
   const steps = PACING_STEPS_MS.filter((ms) => ms > base);
-  const step = steps[Math.min(idleCycles, steps.length) - 1] ?? base;
-  return Math.max(base, Math.min(step, s.maxIntervalMs));
+  const step = idleCycles <= 0 ? base : (steps[Math.min(idleCycles, steps.length) - 1] ?? base);
+  const rest = Math.max(base, Math.min(step, s.maxIntervalMs));
+  return cacheAwareRest(rest, {
+    ttlMs: s.cacheTtlMs ?? 0,
+    active: idleCycles <= 0,
+    maxMs: Math.max(base, s.maxIntervalMs),
+  });
 }
 
 /**

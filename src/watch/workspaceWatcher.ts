@@ -1,47 +1,55 @@
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { DirTree } from './dirTree.js';
 import { addChange, changeCount, emptyChanges, type WorkspaceChanges } from './changes.js';
-import { IGNORE_FILE, loadIgnore } from './ignore.js';
+import { IGNORE_FILES, loadIgnore } from './ignore.js';
+import { EntryCap, DEFAULT_MAX_ENTRIES } from './entryCap.js';
 import type { OwnWrites } from './ownWrites.js';
+
+export { DEFAULT_MAX_ENTRIES };
 
 export interface WatcherOptions {
   root: string;
   /** Events closer together than this arrive as one batch. */
   debounceMs?: number;
   ownWrites?: OwnWrites;
+  /** `watch.ignore`: `.gitignore`-style patterns left out besides the workspace's own files. */
+  ignore?: readonly string[];
+  /** `watch.maxEntries`: files and folders watched at most (default 20,000). */
+  maxEntries?: number;
   /** Told once per batch with what changed (never empty). */
   onChange(changes: WorkspaceChanges): void;
   /** Told when the watcher fails (too many files, no permission); it stops itself then. */
   onError?(message: string): void;
+  /** Told once when the entry cap is reached (what is watched, what to do about it). */
+  onNotice?(message: string): void;
 }
 
 /** A running watcher; `close` is idempotent and safe on every exit path. */
 export interface WorkspaceWatcher {
   /** Resolves once the initial scan is done (events before it are not reported). */
   ready: Promise<void>;
+  /** Files and folders the watcher holds now (for tests and benches). */
+  watchedCount(): number;
   close(): Promise<void>;
 }
 
-const KIND = {
-  add: 'created',
-  addDir: 'created',
-  change: 'modified',
-  unlink: 'removed',
-  unlinkDir: 'removed',
-} as const;
-
 /**
- * Watches the workspace recursively (chokidar) and reports debounced batches of created,
- * modified and removed paths, leaving out `.git`, `node_modules`, the trash, whatever
- * `.cogitoignore` lists and the agent's own writes. A rename arrives as removed + created.
+ * Watches the workspace recursively and reports debounced batches of created, modified and
+ * removed paths. Bounded: one OS watch per folder, not per file (see `DirTree`); symbolic
+ * links are entries, never followed (a loop `loop -> .` is one entry); `.git`, dependency and
+ * build folders, the root `.gitignore` and `.cogitoignore`, and `watch.ignore` are left out
+ * and never read; and at most `maxEntries` files and folders are held (past the cap the rest
+ * is left to the timed looks, with one notice). The agent's own writes are not reported. A
+ * rename arrives as removed + created.
  */
 export function watchWorkspace(opts: WatcherOptions): WorkspaceWatcher {
   const debounceMs = opts.debounceMs ?? 250;
-  let ignored = loadIgnore(opts.root);
+  const extra = opts.ignore ?? [];
+  let ignored = loadIgnore(opts.root, extra);
+  const cap = new EntryCap(opts.maxEntries ?? DEFAULT_MAX_ENTRIES, (m) => opts.onNotice?.(m));
   let pending = emptyChanges();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
-  const relOf = (abs: string): string => path.relative(opts.root, abs).split(path.sep).join('/');
 
   const flush = (): void => {
     timer = undefined;
@@ -49,37 +57,32 @@ export function watchWorkspace(opts: WatcherOptions): WorkspaceWatcher {
     pending = emptyChanges();
     if (!closed && changeCount(batch) > 0) opts.onChange(batch);
   };
-  const watcher: FSWatcher = watch(opts.root, {
-    ignoreInitial: true,
-    persistent: true,
-    ignored: (abs: string) => {
-      const rel = relOf(abs);
-      return rel !== '' && !rel.startsWith('..') && ignored(rel);
+  const tree = new DirTree({
+    root: opts.root,
+    ignored: () => ignored,
+    cap,
+    onEvent: (kind, rel) => {
+      if (closed) return;
+      if (IGNORE_FILES.includes(rel)) ignored = loadIgnore(opts.root, extra);
+      if (opts.ownWrites?.isOwn(path.join(opts.root, rel))) return;
+      addChange(pending, kind, rel);
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(flush, debounceMs);
+    },
+    onFatal: (err) => {
+      opts.onError?.(
+        `the workspace watcher stopped (${err.message}); changes are noticed at the next look instead`,
+      );
+      void close();
     },
   });
-  watcher.on('all', (event, abs) => {
-    const kind = KIND[event as keyof typeof KIND];
-    if (kind === undefined || closed) return;
-    const rel = relOf(abs);
-    if (rel === '' || rel.startsWith('..')) return;
-    if (rel === IGNORE_FILE) ignored = loadIgnore(opts.root);
-    if (opts.ownWrites?.isOwn(abs)) return;
-    addChange(pending, kind, rel);
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(flush, debounceMs);
-  });
-  watcher.on('error', (err) => {
-    opts.onError?.(
-      `the workspace watcher stopped (${err instanceof Error ? err.message : String(err)}); changes are noticed at the next look instead`,
-    );
-    void close();
-  });
-  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  const ready = tree.scan();
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
     if (timer) clearTimeout(timer);
-    await watcher.close().catch(() => undefined);
+    tree.close();
+    await ready.catch(() => undefined);
   };
-  return { ready, close };
+  return { ready, watchedCount: () => cap.size, close };
 }

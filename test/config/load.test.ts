@@ -112,6 +112,20 @@ describe('loadConfig: bad configs name the field and the fix', () => {
   }
   const cases: Case[] = [
     {
+      name: 'a watcher cap of 0',
+      config: { watch: { maxEntries: 0 } },
+      field: 'watch.maxEntries',
+      problem: /whole number ≥ 1, got the number 0/,
+      fix: /20000/,
+    },
+    {
+      name: 'watch.ignore as one string',
+      config: { watch: { ignore: 'logs/' } },
+      field: 'watch.ignore',
+      problem: /list/,
+      fix: /./,
+    },
+    {
       name: 'number as text',
       config: { thinkIntervalMs: '3000' },
       field: 'thinkIntervalMs',

@@ -12,14 +12,16 @@ import { parseCallAt, type CallParse } from './callParser.js';
 import { backtickRunLength, fenceAt, fenceBlockEnd, isLineStart } from './codeSpans.js';
 import { firstAtOrAfter, indexReplySteps, tagAt, type ReplyIndex } from './replyIndex.js';
 import { drain, drainYielding } from '../core/steps.js';
+import { NativeReader } from './nativeCalls.js';
 import type { CallItem, ParsedReply } from './types.js';
 
-export type { CallItem, MalformedCall, ParsedCall, ParsedReply } from './types.js';
+export type { CallItem, MalformedCall, NamedArg, ParsedCall, ParsedReply } from './types.js';
 
 /**
  * Parses a model reply into its tool calls (well-formed or not, in order), whether it ends
  * with `[WAIT]`, and the text left for display. Never throws; every `[TOOL]` outside code
- * yields exactly one item.
+ * yields exactly one item, and so does each call in a model's native format (nativeCalls.ts).
+ * Named and bare-word arguments are placed later, against the tool (resolve.ts).
  */
 export function parseReply(reply: string): ParsedReply {
   return drain(parseReplySteps(reply));
@@ -55,6 +57,7 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
     return parsed;
   };
 
+  const native = new NativeReader(ix);
   const items: CallItem[] = [];
   const code: [number, number][] = [];
   let i = 0;
@@ -85,6 +88,15 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
       const parsed = callAt(i);
       items.push(parsed.item);
       i = parsed.resume;
+    } else if (c === 0x3c || c === 0x5b || c === 0x7b) {
+      // `<`, `[`, `{`: maybe a model's native call format (nativeCalls.ts).
+      const found = items.length >= maxItems ? undefined : native.at(i);
+      if (found === undefined) {
+        i += 1;
+      } else {
+        items.push(...found.items);
+        i = found.resume;
+      }
     } else {
       i += 1;
     }

@@ -1,0 +1,335 @@
+/**
+ * The native tool-call formats of popular open models, read where they appear in plain text.
+ * A model told about `[TOOL] name(…) [/TOOL]` still falls back to the format it was trained
+ * on, and believes it made a call; passing that as text would leave it waiting for nothing.
+ *
+ * - Qwen 2.5/3, Hermes: `<tool_call>{"name": "read", "arguments": {…}}</tool_call>`
+ * - Llama 3.x: `<|python_tag|>{"name": "read", "parameters": {…}}`, the same JSON alone, or
+ *   `<function=read>{…}</function>`
+ * - Mistral: `[TOOL_CALLS] [{"name": "read", "arguments": {…}}]`, `[TOOL_CALLS]read[ARGS]{…}`,
+ *   or the bare JSON array when the tag token is not printed
+ * - DeepSeek V3/R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>read
+ *   ```json {…} ```<｜tool▁call▁end｜><｜tool▁calls▁end｜>`
+ * - a `[TOOL_CALL] … [/TOOL_CALL]` tag around a protocol call or JSON
+ *
+ * A form that opens but cannot be read becomes a malformed item whose error shows the
+ * canonical call it seems to mean: a near miss is never silent.
+ */
+import { readCall } from './callParser.js';
+import { expectedForm } from './messages.js';
+import { callsFromJson, guessCanonical, guessName, isCallShape } from './jsonCalls.js';
+import { isPlainObject, namedFromObject, parseJson, scanJsonEnd } from './jsonArgs.js';
+import type { ReplyIndex } from './replyIndex.js';
+import type { CallItem, NamedArg, ParsedCall } from './types.js';
+
+/** Items read from one native block, and where the scan resumes. */
+export interface NativeParse {
+  items: CallItem[];
+  resume: number;
+}
+
+interface Form {
+  label: string;
+  open: RegExp;
+  /** The closing tag; optional in the reply (a model may stop right after the call). */
+  close?: RegExp;
+  /** The block names the tool itself (`<function=read>`): the body is the arguments. */
+  named?: boolean;
+}
+
+const FORMS: readonly Form[] = [
+  { label: 'a <tool_call> block (Qwen/Hermes)', open: /<tool_call>/iy, close: /<\/tool_call>/gi },
+  {
+    label: 'a <function=…> block (Llama)',
+    open: /<function=([A-Za-z_][\w.-]*)>/iy,
+    close: /<\/function>/gi,
+    named: true,
+  },
+  { label: 'a <|python_tag|> call (Llama)', open: /<\|python_tag\|>/y, close: /<\|eo[mt]_id\|>/g },
+  {
+    label: 'a [TOOL_CALLS] block (Mistral)',
+    open: /\[TOOL_CALLS\]/iy,
+    close: /\[\/TOOL_CALLS\]/gi,
+  },
+  { label: 'a [TOOL_CALL] block', open: /\[TOOL_CALL\]/iy, close: /\[\/TOOL_CALL\]/gi },
+];
+
+const DEEPSEEK_OPEN = /^<[|｜]tool[▁_ ]calls[▁_ ]begin[|｜]>/;
+const DEEPSEEK_CLOSE = /<[|｜]tool[▁_ ]calls[▁_ ]end[|｜]>/g;
+const DEEPSEEK_CALL =
+  /<[|｜]tool[▁_ ]call[▁_ ]begin[|｜]>(?:function<[|｜]tool[▁_ ]sep[|｜]>)?\s*([A-Za-z_][\w.-]*)\s*(?:<[|｜]tool[▁_ ]sep[|｜]>)?\s*(?:```(?:json)?\s*)?([\s\S]*?)\s*(?:```\s*)?<[|｜]tool[▁_ ]call[▁_ ]end[|｜]>/g;
+const DEEPSEEK_LABEL = 'DeepSeek tool-call tokens';
+
+/** A JSON call with no tag around it: an object or array that starts like one. */
+const BARE_JSON = /\[?\s*\{\s*"(?:name|type|function)"\s*:/y;
+
+/** Finds the next match of a global regex at or after a position, remembering the last answer. */
+class NextMatch {
+  private from = -1;
+  private at = -1;
+  private len = 0;
+  constructor(
+    private readonly src: string,
+    private readonly re: RegExp,
+  ) {}
+  find(from: number): { at: number; len: number } | undefined {
+    if (this.from === -1 || from < this.from || (this.at !== -1 && from > this.at)) {
+      this.re.lastIndex = from;
+      const m = this.re.exec(this.src);
+      this.from = from;
+      this.at = m?.index ?? -1;
+      this.len = m?.[0].length ?? 0;
+    }
+    return this.at === -1 ? undefined : { at: this.at, len: this.len };
+  }
+}
+
+/** Per-reply state of the native reader: cached closer searches and a scan budget. */
+export class NativeReader {
+  private readonly closers = new Map<RegExp, NextMatch>();
+  /** Characters failed JSON scans may still read: keeps hostile replies linear. */
+  private budget: number;
+
+  constructor(private readonly ix: ReplyIndex) {
+    this.budget = 2 * ix.src.length + 65536;
+  }
+
+  /** The native block starting at `i`, or undefined when none starts there. */
+  at(i: number): NativeParse | undefined {
+    const { src } = this.ix;
+    const c = src[i];
+    if (c === '<' || c === '[') {
+      if (DEEPSEEK_OPEN.test(src.slice(i, i + 32))) return this.deepseek(i);
+      for (const form of FORMS) {
+        form.open.lastIndex = i;
+        const m = form.open.exec(src);
+        if (m !== null) return this.block(form, i, i + m[0].length, m[1]);
+      }
+    }
+    if (c === '{' || c === '[') {
+      BARE_JSON.lastIndex = i;
+      if (BARE_JSON.test(src)) return this.bareJson(i);
+    }
+    return undefined;
+  }
+
+  private closer(re: RegExp, from: number): { at: number; len: number } | undefined {
+    let finder = this.closers.get(re);
+    if (finder === undefined) {
+      finder = new NextMatch(this.ix.src, re);
+      this.closers.set(re, finder);
+    }
+    return finder.find(from);
+  }
+
+  /** A tagged block: opener, body, optional closer. */
+  private block(form: Form, start: number, bodyStart: number, name?: string): NativeParse {
+    const { src } = this.ix;
+    // The closer must come before the next block of the same kind, or it is that block's.
+    const next = this.closer(globalOf(form.open), bodyStart);
+    let close = form.close === undefined ? undefined : this.closer(form.close, bodyStart);
+    if (close !== undefined && next !== undefined && next.at < close.at) close = undefined;
+    const limit = close?.at ?? next?.at ?? src.length;
+    const body = this.body(bodyStart, limit, name);
+    if ('error' in body) {
+      const end =
+        close === undefined
+          ? start + src.slice(start, limit).trimEnd().length
+          : close.at + close.len;
+      const text = src.slice(bodyStart, limit);
+      return malformed(src, start, Math.max(end, start + 1), form.label, body.error, text, name);
+    }
+    const gap = src.slice(body.end, limit);
+    if (close !== undefined && gap.trim() !== '') {
+      const end = close.at + close.len;
+      const error = `unexpected text before its closing tag: ${JSON.stringify(gap.trim().slice(0, 24))}`;
+      return malformed(src, start, end, form.label, error, src.slice(bodyStart, limit), name);
+    }
+    const end = close === undefined ? body.end : close.at + close.len;
+    return { items: spread(src, start, end, body.calls, form.label), resume: end };
+  }
+
+  /** The calls in a block's body: JSON, a protocol call, or (named block) the arguments. */
+  private body(
+    from: number,
+    limit: number,
+    blockName?: string,
+  ):
+    | { calls: { name: string; named: NamedArg[]; args?: ParsedCall['args'] }[]; end: number }
+    | { error: string } {
+    const { src } = this.ix;
+    let i = from;
+    while (i < limit && /\s/.test(src[i] ?? '')) i += 1;
+    if (src[i] === '{' || src[i] === '[') {
+      const end = this.scan(i, limit);
+      if (end === -1) return { error: 'its JSON does not close (the reply may have been cut off)' };
+      const value = parseJson(src.slice(i, end));
+      if (value === undefined)
+        return { error: 'its JSON is not valid (keys and strings need "double quotes")' };
+      if (blockName !== undefined) {
+        if (!isPlainObject(value)) return { error: 'its arguments must be one JSON object' };
+        return { calls: [{ name: blockName, named: namedFromObject(value) }], end };
+      }
+      const read = callsFromJson(value);
+      return read.ok ? { calls: read.calls, end } : { error: read.error };
+    }
+    if (blockName !== undefined) return { error: 'its arguments must be one JSON object' };
+    // A protocol call inside the tags, maybe with its own [TOOL] tags or Mistral's [ARGS].
+    const inner = /^\s*(?:\[tool\]\s*)?/i.exec(src.slice(i, i + 16))?.[0].length ?? 0;
+    const mistral = /^([A-Za-z_][\w.-]*)\[ARGS\]/.exec(src.slice(i + inner, i + inner + 80));
+    if (mistral?.[1] !== undefined)
+      return this.body(i + inner + mistral[0].length, limit, mistral[1]);
+    const call = readCall(this.ix, i + inner);
+    if (!call.ok) return { error: call.error.replace(/ Expected: .*$/, '') };
+    if (call.error !== undefined) return { error: call.error.replace(/ Expected: .*$/, '') };
+    let end = call.end;
+    const closeTag = /^\s*\[\/tool\]/i.exec(src.slice(end, end + 16));
+    if (closeTag) end += closeTag[0].length;
+    const name = call.name.replace(/\.call$/, '');
+    return { calls: [{ name, named: call.named, args: call.args }], end };
+  }
+
+  /** A JSON scan charged to the budget when it fails. */
+  private scan(i: number, limit: number): number {
+    if (this.budget <= 0) return -1;
+    const end = scanJsonEnd(this.ix.src, i, Math.min(limit, i + this.budget));
+    if (end === -1) this.budget -= Math.min(limit, this.ix.src.length) - i;
+    return end;
+  }
+
+  /** A JSON call with no tag: only when it has exactly a call's shape. */
+  private bareJson(start: number): NativeParse | undefined {
+    const { src } = this.ix;
+    const end = this.scan(start, src.length);
+    const text = src.slice(start, end === -1 ? src.length : end);
+    const value = end === -1 ? undefined : parseJson(text);
+    const label =
+      Array.isArray(value) || src[start] === '['
+        ? 'a JSON list of calls (Mistral)'
+        : 'a JSON call (Llama)';
+    if (value === undefined) {
+      // Only a near miss when it names a tool and has arguments; otherwise it is prose.
+      const name = guessName(text.slice(0, 200));
+      if (name === undefined || !/"(?:arguments|parameters)"\s*:/.test(text.slice(0, 400)))
+        return undefined;
+      // Cut off: the near miss ends with its line, so a later line gets its own reading.
+      const lineEnd = src.indexOf('\n', start);
+      const stop = end !== -1 ? end : lineEnd === -1 ? src.trimEnd().length : lineEnd;
+      const error =
+        end === -1
+          ? 'its JSON does not close (the reply may have been cut off)'
+          : 'its JSON is not valid';
+      const seen = src.slice(start, stop);
+      return malformed(src, start, Math.max(stop, start + 1), label, error, seen, name);
+    }
+    const list = Array.isArray(value) ? value : [value];
+    if (list.length === 0 || !list.every(isCallShape)) return undefined;
+    const read = callsFromJson(value);
+    if (!read.ok) return undefined;
+    return { items: spread(src, start, end, read.calls, label), resume: end };
+  }
+
+  /** DeepSeek's token-delimited calls. */
+  private deepseek(start: number): NativeParse {
+    const { src } = this.ix;
+    const close = this.closer(DEEPSEEK_CLOSE, start);
+    const limit = close?.at ?? src.length;
+    const end = close === undefined ? src.trimEnd().length : close.at + close.len;
+    const body = src.slice(start, limit);
+    const calls: { name: string; named: NamedArg[] }[] = [];
+    for (const m of body.matchAll(DEEPSEEK_CALL)) {
+      const args = parseJson(m[2] ?? '');
+      if (!isPlainObject(args)) {
+        const error = 'its arguments are not one valid JSON object';
+        return malformed(src, start, end, DEEPSEEK_LABEL, error, m[2] ?? '', m[1]);
+      }
+      calls.push({ name: m[1] ?? '', named: namedFromObject(args) });
+    }
+    if (calls.length === 0 || close === undefined) {
+      const error =
+        close === undefined
+          ? 'the block does not end (the reply may have been cut off)'
+          : 'no call could be read in it';
+      return malformed(
+        src,
+        start,
+        Math.max(end, start + 1),
+        DEEPSEEK_LABEL,
+        error,
+        body,
+        guessDeepseekName(body),
+      );
+    }
+    return { items: spread(src, start, end, calls, DEEPSEEK_LABEL), resume: end };
+  }
+}
+
+const globals = new Map<RegExp, RegExp>();
+
+/** The global twin of a sticky opener, for finding the next one. */
+function globalOf(re: RegExp): RegExp {
+  let g = globals.get(re);
+  if (g === undefined) {
+    g = new RegExp(re.source, re.flags.replace('y', '') + 'g');
+    globals.set(re, g);
+  }
+  return g;
+}
+
+function guessDeepseekName(body: string): string | undefined {
+  return /(?:sep[|｜]>|begin[|｜]>)\s*([A-Za-z_][\w.-]*)\s*(?:\n|```|<)/.exec(body)?.[1];
+}
+
+/**
+ * The items of one block. Several calls share the block's extent: the first starts at its
+ * start, each next one where the previous ended (so extents never overlap), the last at its end.
+ */
+function spread(
+  text: string,
+  start: number,
+  end: number,
+  calls: readonly { name: string; named: NamedArg[]; args?: ParsedCall['args'] }[],
+  label: string,
+): CallItem[] {
+  const n = calls.length;
+  return calls.map((c, k) => {
+    const a = k === 0 ? start : start + Math.floor(((end - start) * k) / n);
+    const b = k === n - 1 ? end : start + Math.floor(((end - start) * (k + 1)) / n);
+    const item: ParsedCall = {
+      type: 'call',
+      name: c.name,
+      args: c.args ?? [],
+      raw: text.slice(a, b),
+      start: a,
+      end: b,
+      readAs: [label],
+    };
+    const positional = c.named.filter((x) => x.name.startsWith('#'));
+    if (positional.length > 0 && positional.length === c.named.length) {
+      item.args = positional.map((x) => x.value);
+    } else if (c.named.length > 0) {
+      item.named = c.named;
+    }
+    return item;
+  });
+}
+
+/** The corrective item for a block that opened but could not be read. */
+function malformed(
+  text: string,
+  start: number,
+  end: number,
+  label: string,
+  problem: string,
+  body: string,
+  name?: string,
+): NativeParse {
+  const seen = name ?? guessName(body);
+  const form = seen === undefined ? expectedForm() : `Expected: ${guessCanonical(body, seen)}`;
+  const error =
+    `${label} was found but could not be read: ${problem}. Write tool calls in Cogito's ` +
+    `form, one per block. ${form}`;
+  const item: CallItem = { type: 'malformed', raw: text.slice(start, end), start, end, error };
+  if (seen !== undefined) item.name = seen;
+  return { items: [item], resume: end };
+}

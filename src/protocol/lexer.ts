@@ -240,11 +240,6 @@ function readWordValue(
   return { ok: true, value: word, end, isString: false, bare: true };
 }
 
-/** The error for a bare word where the tool does not take a string. */
-export function bareWordError(word: string, argN: number | string): string {
-  return `argument ${argN} is a bare word: ${word}. Quote strings, e.g. "${word}".`;
-}
-
 const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**

@@ -89,8 +89,9 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
       items.push(parsed.item);
       i = parsed.resume;
     } else if (c === 0x3c || c === 0x5b || c === 0x7b) {
-      // `<`, `[`, `{`: maybe a model's native call format (nativeCalls.ts).
-      const found = items.length >= maxItems ? undefined : native.at(i);
+      // `<`, `[`, `{`: maybe a model's native call format (nativeCalls.ts). Read even past
+      // `maxItems`, so calls past the cap are counted as not run rather than dropped.
+      const found = native.at(i);
       if (found === undefined) {
         i += 1;
       } else {

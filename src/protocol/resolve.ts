@@ -6,7 +6,6 @@
  */
 import type { ToolArg, ToolParam } from '../tools/types.js';
 import { formatCall } from './format.js';
-import { bareWordError } from './lexer.js';
 import type { CallItem, NamedArg, ParsedCall } from './types.js';
 
 /** What resolution needs of a tool. */
@@ -44,7 +43,7 @@ export function resolveCall(item: CallItem, tool: ToolShape | undefined): CallIt
   const placed = place(item, named, tool.params);
   if (typeof placed === 'string') return fail(item, placed, tool.params);
   const wrongBare = firstWrongBare(item, placed.bareAt, tool.params, placed.args);
-  if (wrongBare !== undefined) return fail(item, wrongBare, tool.params, placed.args);
+  if (wrongBare !== undefined) return fail(item, wrongBare.problem, tool.params, wrongBare.example);
   return done(placed.args);
 }
 
@@ -81,16 +80,22 @@ function paramIndex(name: string, params: readonly ToolParam[]): number {
   return params.findIndex((p) => p.name.toLowerCase() === name.toLowerCase());
 }
 
+/** The first bare word placed on a parameter that is not a string, as an error with a fix. */
 function firstWrongBare(
   item: ParsedCall,
   bareAt: readonly number[],
   params: readonly ToolParam[],
   args: readonly ToolArg[],
-): string | undefined {
+): { problem: string; example: ToolArg[] } | undefined {
   for (const index of bareAt) {
     const param = params[index];
     if (param === undefined || param.type === 'string') continue;
-    return `${bareWordError(String(args[index]), `${index + 1} (${param.name})`)} ${item.name}'s ${param.name} is a ${param.type}.`;
+    const word = String(args[index]);
+    const sample = param.type === 'number' ? 5 : true;
+    const problem =
+      `argument ${index + 1} (${param.name}) of ${item.name} is a ${param.type}, but it is ` +
+      `the bare word ${word}: write ${param.type === 'number' ? 'a number like 5' : 'true or false'}.`;
+    return { problem, example: args.map((a, k) => (k === index ? sample : a)) };
   }
   return undefined;
 }

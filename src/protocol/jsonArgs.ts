@@ -33,6 +33,21 @@ export function scanJsonEnd(src: string, i: number, limit = src.length): number 
   return -1;
 }
 
+/** Where each top-level element of the JSON array opened at `open` starts (objects and arrays). */
+export function arrayElementStarts(src: string, open: number, end: number): number[] {
+  const starts: number[] = [];
+  let j = open + 1;
+  while (j < end) {
+    while (j < end && /[\s,]/.test(src[j] ?? '')) j += 1;
+    if (j >= end || src[j] === ']') break;
+    starts.push(j);
+    const next = src[j] === '{' || src[j] === '[' ? scanJsonEnd(src, j, end) : -1;
+    if (next === -1) break;
+    j = next;
+  }
+  return starts;
+}
+
 /** `JSON.parse`, or undefined when the text is not JSON. */
 export function parseJson(text: string): unknown {
   try {

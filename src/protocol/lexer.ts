@@ -146,7 +146,7 @@ export function readValue(
     };
   }
   if (c === '[' || c === '{') {
-    // `{` here is a value after `name=`: one level of naming only.
+    // An array anywhere, or an object after `name=` (one level of naming only).
     return {
       ok: false,
       from: i,

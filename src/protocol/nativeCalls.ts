@@ -18,9 +18,23 @@
 import { readCall } from './callParser.js';
 import { expectedForm } from './messages.js';
 import { callsFromJson, guessCanonical, guessName, isCallShape } from './jsonCalls.js';
-import { isPlainObject, namedFromObject, parseJson, scanJsonEnd } from './jsonArgs.js';
+import {
+  arrayElementStarts,
+  isPlainObject,
+  namedFromObject,
+  parseJson,
+  scanJsonEnd,
+} from './jsonArgs.js';
 import type { ReplyIndex } from './replyIndex.js';
 import type { CallItem, NamedArg, ParsedCall } from './types.js';
+
+/** One call found in a block; `at` is where its own text starts, when it is known. */
+interface FoundCall {
+  name: string;
+  named: NamedArg[];
+  args?: ParsedCall['args'];
+  at?: number;
+}
 
 /** Items read from one native block, and where the scan resumes. */
 export interface NativeParse {
@@ -154,9 +168,7 @@ export class NativeReader {
     from: number,
     limit: number,
     blockName?: string,
-  ):
-    | { calls: { name: string; named: NamedArg[]; args?: ParsedCall['args'] }[]; end: number }
-    | { error: string } {
+  ): { calls: FoundCall[]; end: number } | { error: string } {
     const { src } = this.ix;
     let i = from;
     while (i < limit && /\s/.test(src[i] ?? '')) i += 1;
@@ -171,7 +183,7 @@ export class NativeReader {
         return { calls: [{ name: blockName, named: namedFromObject(value) }], end };
       }
       const read = callsFromJson(value);
-      return read.ok ? { calls: read.calls, end } : { error: read.error };
+      return read.ok ? { calls: located(src, i, end, read.calls), end } : { error: read.error };
     }
     if (blockName !== undefined) return { error: 'its arguments must be one JSON object' };
     // A protocol call inside the tags, maybe with its own [TOOL] tags or Mistral's [ARGS].
@@ -226,7 +238,8 @@ export class NativeReader {
     if (list.length === 0 || !list.every(isCallShape)) return undefined;
     const read = callsFromJson(value);
     if (!read.ok) return undefined;
-    return { items: spread(src, start, end, read.calls, label), resume: end };
+    const calls = located(src, start, end, read.calls);
+    return { items: spread(src, start, end, calls, label), resume: end };
   }
 
   /** DeepSeek's token-delimited calls. */
@@ -236,14 +249,14 @@ export class NativeReader {
     const limit = close?.at ?? src.length;
     const end = close === undefined ? src.trimEnd().length : close.at + close.len;
     const body = src.slice(start, limit);
-    const calls: { name: string; named: NamedArg[] }[] = [];
+    const calls: FoundCall[] = [];
     for (const m of body.matchAll(DEEPSEEK_CALL)) {
       const args = parseJson(m[2] ?? '');
       if (!isPlainObject(args)) {
         const error = 'its arguments are not one valid JSON object';
         return malformed(src, start, end, DEEPSEEK_LABEL, error, m[2] ?? '', m[1]);
       }
-      calls.push({ name: m[1] ?? '', named: namedFromObject(args) });
+      calls.push({ name: m[1] ?? '', named: namedFromObject(args), at: start + m.index });
     }
     if (calls.length === 0 || close === undefined) {
       const error =
@@ -280,21 +293,33 @@ function guessDeepseekName(body: string): string | undefined {
   return /(?:sep[|｜]>|begin[|｜]>)\s*([A-Za-z_][\w.-]*)\s*(?:\n|```|<)/.exec(body)?.[1];
 }
 
+/** The calls of a JSON array at `open`, each with where its element starts. */
+function located(text: string, open: number, end: number, calls: FoundCall[]): FoundCall[] {
+  if (text[open] !== '[' || calls.length < 2) return calls;
+  const starts = arrayElementStarts(text, open, end);
+  return calls.map((c, k) => (starts[k] === undefined ? c : { ...c, at: starts[k] }));
+}
+
 /**
- * The items of one block. Several calls share the block's extent: the first starts at its
- * start, each next one where the previous ended (so extents never overlap), the last at its end.
+ * The items of one block. Several calls split the block's extent where each one's text
+ * starts (the first from the block's start, the last to its end), so extents never overlap.
  */
 function spread(
   text: string,
   start: number,
   end: number,
-  calls: readonly { name: string; named: NamedArg[]; args?: ParsedCall['args'] }[],
+  calls: readonly FoundCall[],
   label: string,
 ): CallItem[] {
+  const cuts = calls.map((c, k) => (k === 0 ? start : (c.at ?? start)));
+  // Fall back to even shares when the starts are unknown or out of order.
+  const ordered = cuts.every((x, k) => k === 0 || (x > (cuts[k - 1] ?? start) && x < end));
   const n = calls.length;
+  const cut = (k: number): number =>
+    k >= n ? end : ordered ? (cuts[k] ?? end) : start + Math.floor(((end - start) * k) / n);
   return calls.map((c, k) => {
-    const a = k === 0 ? start : start + Math.floor(((end - start) * k) / n);
-    const b = k === n - 1 ? end : start + Math.floor(((end - start) * (k + 1)) / n);
+    const a = cut(k);
+    const b = cut(k + 1);
     const item: ParsedCall = {
       type: 'call',
       name: c.name,

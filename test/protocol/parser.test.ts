@@ -569,3 +569,38 @@ describe('parseReply: [WAIT] is cut from the shown text', () => {
     expect(parsed.text).not.toMatch(/WAIT|\*/);
   });
 });
+
+describe('parseReply: native call formats', () => {
+  it('splits a block of several calls where each call starts', () => {
+    const reply =
+      'Both: [TOOL_CALLS] [{"name": "read", "arguments": {"path": "a"}}, {"name": "ls", "arguments": {}}] done';
+    const { items, text } = parseReply(reply);
+    expect(items.map((it) => [it.name, it.raw])).toEqual([
+      ['read', '[TOOL_CALLS] [{"name": "read", "arguments": {"path": "a"}}, '],
+      ['ls', '{"name": "ls", "arguments": {}}]'],
+    ]);
+    expect(text).toBe('Both: done');
+  });
+
+  it('reads DeepSeek V3.1 calls without the function prefix', () => {
+    const reply =
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read<｜tool▁sep｜>{"path":"a"}<｜tool▁call▁end｜>' +
+      '<｜tool▁call▁begin｜>ls<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>';
+    expect(parseReply(reply).items.map((it) => it.name)).toEqual(['read', 'ls']);
+  });
+
+  it('a [WAIT] after a native call still ends the reply', () => {
+    const parsed = parseReply('<tool_call>{"name": "ls", "arguments": {}}</tool_call>\n[WAIT]');
+    expect(parsed.items.map((it) => it.type)).toEqual(['call']);
+    expect(parsed.wait).toBe(true);
+  });
+
+  it('a <tool_call> whose closing tag is missing ends before the next one', () => {
+    const reply =
+      '<tool_call>{"name": "ls", "arguments": {}}\n<tool_call>{"name": "read", "arguments": {"path": "a"}}</tool_call>';
+    expect(parseReply(reply).items.map((it) => [it.type, it.name])).toEqual([
+      ['call', 'ls'],
+      ['call', 'read'],
+    ]);
+  });
+});

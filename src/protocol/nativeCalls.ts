@@ -5,7 +5,7 @@
  *
  * - Qwen 2.5/3, Hermes: `<tool_call>{"name": "read", "arguments": {…}}</tool_call>`
  * - Llama 3.x: `<|python_tag|>{"name": "read", "parameters": {…}}`, the same JSON alone, or
- *   `<function=read>{…}</function>`
+ *   `<function=read>{…}</function>`; Llama 3.2's `[read(path="a.md"), ls()]` alone on a line
  * - Mistral: `[TOOL_CALLS] [{"name": "read", "arguments": {…}}]`, `[TOOL_CALLS]read[ARGS]{…}`,
  *   or the bare JSON array when the tag token is not printed
  * - DeepSeek V3/R1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>read
@@ -16,31 +16,12 @@
  * canonical call it seems to mean: a near miss is never silent.
  */
 import { readCall } from './callParser.js';
-import { expectedForm } from './messages.js';
-import { callsFromJson, guessCanonical, guessName, isCallShape } from './jsonCalls.js';
-import {
-  arrayElementStarts,
-  isPlainObject,
-  namedFromObject,
-  parseJson,
-  scanJsonEnd,
-} from './jsonArgs.js';
+import { callsFromJson, guessName, isCallShape } from './jsonCalls.js';
+import { isPlainObject, namedFromObject, parseJson, scanJsonEnd } from './jsonArgs.js';
+import { located, malformed, spread, type FoundCall, type NativeParse } from './nativeItems.js';
 import type { ReplyIndex } from './replyIndex.js';
-import type { CallItem, NamedArg, ParsedCall } from './types.js';
 
-/** One call found in a block; `at` is where its own text starts, when it is known. */
-interface FoundCall {
-  name: string;
-  named: NamedArg[];
-  args?: ParsedCall['args'];
-  at?: number;
-}
-
-/** Items read from one native block, and where the scan resumes. */
-export interface NativeParse {
-  items: CallItem[];
-  resume: number;
-}
+export type { NativeParse } from './nativeItems.js';
 
 interface Form {
   label: string;
@@ -73,6 +54,17 @@ const DEEPSEEK_CLOSE = /<[|｜]tool[▁_ ]calls[▁_ ]end[|｜]>/g;
 const DEEPSEEK_CALL =
   /<[|｜]tool[▁_ ]call[▁_ ]begin[|｜]>(?:function<[|｜]tool[▁_ ]sep[|｜]>)?\s*([A-Za-z_][\w.-]*)\s*(?:<[|｜]tool[▁_ ]sep[|｜]>)?\s*(?:```(?:json)?\s*)?([\s\S]*?)\s*(?:```\s*)?<[|｜]tool[▁_ ]call[▁_ ]end[|｜]>/g;
 const DEEPSEEK_LABEL = 'DeepSeek tool-call tokens';
+
+/** The start of a list of Python-style calls (Llama 3.2): `[name(`. */
+const PYTHONIC = /^\[\s*[A-Za-z_][\w.-]*\s*\(/;
+const PYTHONIC_LABEL = 'a Python-style list of calls (Llama 3.2)';
+
+/** Whether `i` is the first non-blank character of its line. */
+function aloneOnLine(src: string, i: number): boolean {
+  let j = i;
+  while (j > 0 && (src[j - 1] === ' ' || src[j - 1] === '\t')) j -= 1;
+  return j === 0 || src[j - 1] === '\n';
+}
 
 /** A JSON call with no tag around it: an object or array that starts like one. */
 const BARE_JSON = /\[?\s*\{\s*"(?:name|type|function)"\s*:/y;
@@ -124,7 +116,37 @@ export class NativeReader {
       BARE_JSON.lastIndex = i;
       if (BARE_JSON.test(src)) return this.bareJson(i);
     }
+    if (c === '[' && PYTHONIC.test(src.slice(i, i + 80)) && aloneOnLine(src, i)) {
+      return this.pythonic(i);
+    }
     return undefined;
+  }
+
+  /**
+   * Llama 3.2's list of Python-style calls, `[read(path="a.md"), ls()]`, alone on its line.
+   * Anything else that starts this way is left as text: without a tag, only a whole list of
+   * well-formed calls is clearly meant as one.
+   */
+  private pythonic(start: number): NativeParse | undefined {
+    const { src } = this.ix;
+    const calls: FoundCall[] = [];
+    let i = start + 1;
+    for (;;) {
+      while (/\s/.test(src[i] ?? '')) i += 1;
+      const call = readCall(this.ix, i);
+      if (!call.ok || call.error !== undefined) return undefined;
+      calls.push({ name: call.name, named: call.named, args: call.args, at: i });
+      i = call.end;
+      while (/\s/.test(src[i] ?? '')) i += 1;
+      if (src[i] === ',') {
+        i += 1;
+        continue;
+      }
+      if (src[i] !== ']') return undefined;
+      const end = i + 1;
+      if (!/^[ \t]*(?:\r?\n|$)/.test(src.slice(end, end + 64))) return undefined;
+      return { items: spread(src, start, end, calls, PYTHONIC_LABEL), resume: end };
+    }
   }
 
   private closer(re: RegExp, from: number): { at: number; len: number } | undefined {
@@ -291,70 +313,4 @@ function globalOf(re: RegExp): RegExp {
 
 function guessDeepseekName(body: string): string | undefined {
   return /(?:sep[|｜]>|begin[|｜]>)\s*([A-Za-z_][\w.-]*)\s*(?:\n|```|<)/.exec(body)?.[1];
-}
-
-/** The calls of a JSON array at `open`, each with where its element starts. */
-function located(text: string, open: number, end: number, calls: FoundCall[]): FoundCall[] {
-  if (text[open] !== '[' || calls.length < 2) return calls;
-  const starts = arrayElementStarts(text, open, end);
-  return calls.map((c, k) => (starts[k] === undefined ? c : { ...c, at: starts[k] }));
-}
-
-/**
- * The items of one block. Several calls split the block's extent where each one's text
- * starts (the first from the block's start, the last to its end), so extents never overlap.
- */
-function spread(
-  text: string,
-  start: number,
-  end: number,
-  calls: readonly FoundCall[],
-  label: string,
-): CallItem[] {
-  const cuts = calls.map((c, k) => (k === 0 ? start : (c.at ?? start)));
-  // Fall back to even shares when the starts are unknown or out of order.
-  const ordered = cuts.every((x, k) => k === 0 || (x > (cuts[k - 1] ?? start) && x < end));
-  const n = calls.length;
-  const cut = (k: number): number =>
-    k >= n ? end : ordered ? (cuts[k] ?? end) : start + Math.floor(((end - start) * k) / n);
-  return calls.map((c, k) => {
-    const a = cut(k);
-    const b = cut(k + 1);
-    const item: ParsedCall = {
-      type: 'call',
-      name: c.name,
-      args: c.args ?? [],
-      raw: text.slice(a, b),
-      start: a,
-      end: b,
-      readAs: [label],
-    };
-    const positional = c.named.filter((x) => x.name.startsWith('#'));
-    if (positional.length > 0 && positional.length === c.named.length) {
-      item.args = positional.map((x) => x.value);
-    } else if (c.named.length > 0) {
-      item.named = c.named;
-    }
-    return item;
-  });
-}
-
-/** The corrective item for a block that opened but could not be read. */
-function malformed(
-  text: string,
-  start: number,
-  end: number,
-  label: string,
-  problem: string,
-  body: string,
-  name?: string,
-): NativeParse {
-  const seen = name ?? guessName(body);
-  const form = seen === undefined ? expectedForm() : `Expected: ${guessCanonical(body, seen)}`;
-  const error =
-    `${label} was found but could not be read: ${problem}. Write tool calls in Cogito's ` +
-    `form, one per block. ${form}`;
-  const item: CallItem = { type: 'malformed', raw: text.slice(start, end), start, end, error };
-  if (seen !== undefined) item.name = seen;
-  return { items: [item], resume: end };
 }

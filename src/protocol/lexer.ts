@@ -1,7 +1,9 @@
 /**
- * Reads one argument value of a tool call: a quoted string, a number, or true/false/null.
+ * Reads one argument value of a tool call: a quoted string, a number, or true/false/null;
+ * also what models write instead when its meaning is clear: `name=value`, a JSON object of
+ * all the arguments, typographic quotes, a bare word (kept for resolve.ts to judge).
  *
- * Errors come in two strengths. A *recoverable* error (bad escape, bare word, bad number)
+ * Errors come in two strengths. A *recoverable* error (bad escape, `True`, a huge number)
  * still yields a value and an end, so the call parser can carry on to `[/TOOL]` and report
  * the whole call as one malformed item. A *fatal* error (unterminated string, a backtick
  * where a value should be) leaves the structure unknown, so the parser must recover by

@@ -1,7 +1,8 @@
 import type { CallItem } from '../protocol/parser.js';
 import { SessionSafety } from '../safety/session.js';
 import { capCalls, yieldToEventLoop } from './callCap.js';
-import { formatCall, truncateForModel } from '../protocol/format.js';
+import { formatCall, quoteArg, truncateForModel } from '../protocol/format.js';
+import { readAsNote, resolveCall } from '../protocol/resolve.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type {
   ApprovalNeed,
@@ -71,9 +72,14 @@ function oneLine(text: string, max = 120): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** A call as the tool log and the result header show it. */
+/** A call as the tool log and the result header show it (named arguments as `name=value`). */
 export function callTextOf(item: CallItem): string {
-  return item.type === 'call' ? formatCall(item.name, item.args) : oneLine(item.raw, 200);
+  if (item.type !== 'call') return oneLine(item.raw, 200);
+  const named = (item.named ?? []).map((n) => `${n.name}=${quoteArg(n.value)}`);
+  const text = formatCall(item.name, item.args);
+  return named.length === 0
+    ? text
+    : `${text.slice(0, -1)}${item.args.length > 0 ? ', ' : ''}${named.join(', ')})`;
 }
 
 /**
@@ -93,7 +99,9 @@ export async function runToolCalls(
   const safety = deps.safety ?? new SessionSafety(deps.secrets ?? []);
   const redact = (text: string): string => safety.redactor.redact(text);
   const sharedCtx: ToolContext = { ...ctx, redact };
-  const { run, notRun } = capCalls(items, deps.maxCallsPerReply, unparsed);
+  const { run: parsed, notRun } = capCalls(items, deps.maxCallsPerReply, unparsed);
+  // Named and bare-word arguments take their places from the tool's parameters.
+  const run = parsed.map((item) => resolveCall(item, deps.registry.get(item.name ?? '')));
   for (const [index, item] of run.entries()) {
     // Let a keypress or a signal be handled between any two calls, however fast they are.
     if (index > 0) await yieldToEventLoop();
@@ -126,7 +134,10 @@ export async function runToolCalls(
     const { text, cutChars } = truncateForModel(own, deps.resultBudgetChars);
     const cutOutside =
       outside === undefined ? undefined : truncateForModel(outside, deps.resultBudgetChars);
-    const body = safety.forModel(tool, result.ok, text, cutOutside?.text);
+    const note = readAsNote(item);
+    const forModel = safety.forModel(tool, result.ok, text, cutOutside?.text);
+    const body = note === undefined ? forModel : `${note}
+${forModel}`;
     const truncatedChars = cutChars + (cutOutside?.cutChars ?? 0);
     const outcome = { call: callText, ok: result.ok, body, truncatedChars };
     outcomes.push(outcome);

@@ -38,7 +38,7 @@ Platform: ${input.platform ?? process.platform}. The current time is in the note
 ${input.toolList}
 
 # How to call a tool
-Write each call on its own line, exactly like this:
+Write each call on its own line, exactly like this (not in any other tool-call format):
 [TOOL] read("notes/todo.md") [/TOOL]
 - Arguments are quoted strings ("..." or '...', with \\" \\\\ \\n \\t escapes; they may span lines), numbers, true, false or null.
 - You may make several calls in one reply; they run in order. Results come back in the next message.

@@ -8,10 +8,10 @@
  */
 import type { ToolArg } from '../tools/types.js';
 import { isLineStart } from './codeSpans.js';
-import { readValue } from './lexer.js';
+import { readValue, type ValueRead } from './lexer.js';
 import { LOOKALIKES, describeChar, expectedForm, snippet } from './messages.js';
 import { CLOSE_TAG, OPEN_TAG, firstAtOrAfter, tagAt, type ReplyIndex } from './replyIndex.js';
-import type { CallItem, MalformedCall } from './types.js';
+import type { CallItem, MalformedCall, NamedArg, ParsedCall } from './types.js';
 
 /** A parsed item and where the scanner resumes after it. */
 export interface CallParse {
@@ -109,15 +109,63 @@ function recover(
   return { item, resume };
 }
 
+/** A `name(args)` that could be read (`error` set: read to its end, but not runnable). */
+export interface CallBody {
+  ok: true;
+  name: string;
+  args: ToolArg[];
+  named: NamedArg[];
+  bare: number[];
+  /** Non-canonical forms that were read (see ParsedCall.readAs). */
+  notes: string[];
+  /** Just past the closing `)`. */
+  end: number;
+  error?: string;
+}
+
+export type CallRead = CallBody | { ok: false; error: string; from: number; name?: string };
+
 /** Parses the call whose `[TOOL]` tag starts at `start`. Never throws. */
 export function parseCallAt(ix: ReplyIndex, start: number): CallParse {
   const { src } = ix;
-  let i = skipWs(src, start + OPEN_TAG.length);
-
+  const i = skipWs(src, start + OPEN_TAG.length);
   if (i >= src.length || tagAt(src, i) !== undefined || i === ix.waitAt || src[i] === '(') {
     const error = `empty [TOOL] block: write the tool's name right after [TOOL]. ${expectedForm()}`;
     return recover(ix, start, i, error);
   }
+  const body = readCall(ix, i);
+  if (!body.ok) return recover(ix, start, body.from, body.error, body.name);
+  const after = skipWs(src, body.end);
+  if (tagAt(src, after) === 'close') {
+    const end = after + CLOSE_TAG.length;
+    return { item: callItem(body, src, start, end), resume: end };
+  }
+  if (after >= src.length && body.error === undefined) {
+    // The call is complete and nothing follows: the closing tag is all that is missing.
+    const end = src.trimEnd().length;
+    const noted = { ...body, notes: [...body.notes, 'without [/TOOL]'] };
+    return { item: callItem(noted, src, start, end), resume: src.length };
+  }
+  const error = `${afterCallError(ix, after, body.name)} ${expectedForm(body.name)}`;
+  return recover(ix, start, after, error, body.name);
+}
+
+/** The item for a call read from `start` to `end`: runnable unless its body had an error. */
+export function callItem(body: CallBody, src: string, start: number, end: number): CallItem {
+  const raw = src.slice(start, end);
+  const { name } = body;
+  if (body.error !== undefined)
+    return { type: 'malformed', name, raw, start, end, error: body.error };
+  const item: ParsedCall = { type: 'call', name, args: body.args, raw, start, end };
+  if (body.named.length > 0) item.named = body.named;
+  if (body.bare.length > 0) item.bare = body.bare;
+  if (body.notes.length > 0) item.readAs = [...new Set(body.notes)];
+  return item;
+}
+
+/** Reads `name(args)` with the name at `i`. Never throws. */
+export function readCall(ix: ReplyIndex, i: number): CallRead {
+  const { src } = ix;
   NAME.lastIndex = i;
   const name = NAME.exec(src)?.[0];
   const afterName = i + (name?.length ?? 0);
@@ -125,74 +173,62 @@ export function parseCallAt(ix: ReplyIndex, start: number): CallParse {
     const error =
       `${snippet(src[afterName] ?? '')} after ${name} is a full-width character: write the ` +
       `protocol's ASCII ( ) , and quotes instead. ${expectedForm(name)}`;
-    return recover(ix, start, afterName, error, name);
+    return { ok: false, from: afterName, error, name };
   }
   if (name === undefined || /[^\s()[\]"',;]/.test(src[afterName] ?? ' ')) {
     const token = /^[^\s(]*/.exec(src.slice(i, i + 40))?.[0] ?? '';
     const error =
       `invalid tool name ${snippet(token)}: a name starts with a letter or _ and uses only ` +
       `letters, digits, _ . and -. ${expectedForm()}`;
-    return recover(ix, start, i, error);
+    return { ok: false, from: i, error };
   }
-  i = skipWs(src, afterName);
-  if (src[i] !== '(') {
+  const open = skipWs(src, afterName);
+  if (src[open] !== '(') {
     const error =
       `missing parentheses after ${name}: put the arguments inside ( ), and write ` +
       `${name}() when there are none. ${expectedForm(name)}`;
-    return recover(ix, start, i, error, name);
+    return { ok: false, from: open, error, name };
   }
-
-  const parsed = parseArgs(ix, i + 1, name);
-  if (!parsed.ok) return recover(ix, start, parsed.from, parsed.error, name);
-  i = skipWs(src, parsed.end);
-
-  if (tagAt(src, i) !== 'close') {
-    return recover(ix, start, i, `${afterCallError(ix, i, name)} ${expectedForm(name)}`, name);
-  }
-  const end = i + CLOSE_TAG.length;
-  const raw = src.slice(start, end);
-  if (parsed.error !== undefined) {
-    return { item: { type: 'malformed', name, raw, start, end, error: parsed.error }, resume: end };
-  }
-  return { item: { type: 'call', name, args: parsed.args, raw, start, end }, resume: end };
+  const parsed = parseArgs(ix, open + 1, name);
+  return parsed.ok ? { ...parsed, name } : { ...parsed, name };
 }
 
 type ArgsParse =
-  | { ok: true; args: ToolArg[]; end: number; error?: string }
-  | { ok: false; error: string; from: number };
+  (Omit<CallBody, 'name'> & { ok: true }) | { ok: false; error: string; from: number };
 
 /** Parses the argument list from just after `(` through the closing `)`. */
 function parseArgs(ix: ReplyIndex, open: number, name: string): ArgsParse {
   const { src } = ix;
-  const args: ToolArg[] = [];
-  let error: string | undefined;
+  const got: Omit<CallBody, 'name' | 'end' | 'ok'> = { args: [], named: [], bare: [], notes: [] };
+  const jsonLimit = Math.min(firstAtOrAfter(ix.openTags, open), src.length);
   let i = skipWs(src, open);
-  if (src[i] === ')') return { ok: true, args, end: i + 1 };
+  if (src[i] === ')') return done(got, i + 1);
   for (;;) {
     i = skipWs(src, i);
-    const argN = args.length + 1;
+    const argN = got.args.length + got.named.length + 1;
     const stopped = argsStop(ix, i, name);
     if (stopped !== undefined)
       return { ok: false, from: i, error: `${stopped} ${expectedForm(name)}` };
     if (src[i] === ',') {
-      error ??= `empty argument ${argN}: remove the extra comma. ${expectedForm(name)}`;
+      got.error ??= `empty argument ${argN}: remove the extra comma. ${expectedForm(name)}`;
       i += 1;
       continue;
     }
-    if (src[i] === ')') return done(args, i + 1, error);
+    if (src[i] === ')') return done(got, i + 1);
 
-    const value = readValue(src, i, argN);
+    const value = readValue(src, i, argN, true, jsonLimit);
     if (!value.ok)
       return { ok: false, from: value.from, error: `${value.error} ${expectedForm(name)}` };
-    if (value.error !== undefined) error ??= `${value.error} ${expectedForm(name)}`;
-    args.push(value.value);
+    if (value.error !== undefined) got.error ??= `${value.error} ${expectedForm(name)}`;
+    const problem = place(got, value, argN);
+    if (problem !== undefined) got.error ??= `${problem} ${expectedForm(name)}`;
     const valueStart = i;
     i = skipWs(src, value.end);
     if (src[i] === ',') {
       i += 1;
       continue;
     }
-    if (src[i] === ')') return done(args, i + 1, error);
+    if (src[i] === ')') return done(got, i + 1);
 
     const afterValue = argsStop(ix, i, name);
     if (afterValue !== undefined) {
@@ -221,8 +257,43 @@ function parseArgs(ix: ReplyIndex, open: number, name: string): ArgsParse {
   }
 }
 
-function done(args: ToolArg[], end: number, error: string | undefined): ArgsParse {
-  return error === undefined ? { ok: true, args, end } : { ok: true, args, end, error };
+/** Adds one value to the call: by position, by name, or all of a JSON object's keys. */
+function place(
+  got: Omit<CallBody, 'name' | 'end' | 'ok'>,
+  value: Extract<ValueRead, { ok: true }>,
+  argN: number,
+): string | undefined {
+  if (value.note !== undefined) got.notes.push(value.note);
+  if (value.fields !== undefined) {
+    if (got.args.length > 0 || got.named.length > 0) {
+      return `argument ${argN} is a JSON object: pass either one object with all the arguments, or values in order.`;
+    }
+    got.named.push(...value.fields);
+    got.notes.push('a JSON object of arguments');
+    return undefined;
+  }
+  if (value.key !== undefined) {
+    if (got.named.some((n) => n.name === value.key)) {
+      return `argument ${value.key} is given twice: give each argument once.`;
+    }
+    got.named.push(
+      value.bare === true
+        ? { name: value.key, value: value.value, bare: true }
+        : { name: value.key, value: value.value },
+    );
+    got.notes.push('keyword arguments');
+    return undefined;
+  }
+  if (got.named.length > 0) {
+    return `argument ${argN} has no name but follows a named one: put values in order first, or name them all.`;
+  }
+  if (value.bare === true) got.bare.push(got.args.length);
+  got.args.push(value.value);
+  return undefined;
+}
+
+function done(got: Omit<CallBody, 'name' | 'end' | 'ok'>, end: number): ArgsParse {
+  return { ok: true, ...got, end };
 }
 
 /** Whether a `[TOOL]` or `[/TOOL]` tag starts inside `[from, to)`. */

@@ -1,17 +1,36 @@
 /**
- * Reads one argument value of a tool call: a quoted string, a number, or true/false/null.
+ * Reads one argument value of a tool call: a quoted string, a number, or true/false/null;
+ * also what models write instead when its meaning is clear: `name=value`, a JSON object of
+ * all the arguments, typographic quotes, a bare word (kept for resolve.ts to judge).
  *
- * Errors come in two strengths. A *recoverable* error (bad escape, bare word, bad number)
+ * Errors come in two strengths. A *recoverable* error (bad escape, `True`, a huge number)
  * still yields a value and an end, so the call parser can carry on to `[/TOOL]` and report
  * the whole call as one malformed item. A *fatal* error (unterminated string, a backtick
  * where a value should be) leaves the structure unknown, so the parser must recover by
  * looking for the next landmark.
  */
 import type { ToolArg } from '../tools/types.js';
+import { readJsonObject } from './jsonArgs.js';
 import { describeChar, snippet } from './messages.js';
+import type { NamedArg } from './types.js';
+import { readTypographic, TYPOGRAPHIC_CLOSERS } from './typographic.js';
 
 export type ValueRead =
-  | { ok: true; value: ToolArg; end: number; isString: boolean; error?: string }
+  | {
+      ok: true;
+      value: ToolArg;
+      end: number;
+      isString: boolean;
+      error?: string;
+      /** Given by name: `key=value` or `key: value`. */
+      key?: string;
+      /** A bare word, valid only where the tool takes a string (resolve.ts decides). */
+      bare?: boolean;
+      /** A JSON object: all the arguments, by name. */
+      fields?: NamedArg[];
+      /** A form other than the canonical one that was read, e.g. "typographic quotes". */
+      note?: string;
+    }
   | { ok: false; error: string; /** where recovery should start looking */ from: number };
 
 const BACKSLASH = 0x5c;
@@ -105,9 +124,22 @@ function matchAt(re: RegExp, src: string, i: number): string | undefined {
  * Reads argument number `argN` (1-based, for messages) starting at `i`. `allowNamed` is
  * false for the value after `name=`, so `a=a=a=…` cannot recurse without bound.
  */
-export function readValue(src: string, i: number, argN: number, allowNamed = true): ValueRead {
+export function readValue(
+  src: string,
+  i: number,
+  argN: number,
+  allowNamed = true,
+  /** Where a JSON object or typographic string must end by (the next `[TOOL]`): bounds scans. */
+  jsonLimit = src.length,
+): ValueRead {
   const c = src[i] ?? '';
   if (c === '"' || c === "'") return readStringValue(src, i, argN);
+  if (TYPOGRAPHIC_CLOSERS[c] !== undefined) return readTypographic(src, i, argN, jsonLimit);
+  if (c === '{' && allowNamed) {
+    const obj = readJsonObject(src, i, argN, jsonLimit);
+    if (!obj.ok) return obj;
+    return { ok: true, value: null, end: obj.end, isString: false, fields: obj.fields };
+  }
   if (c === '`') {
     return {
       ok: false,
@@ -116,6 +148,7 @@ export function readValue(src: string, i: number, argN: number, allowNamed = tru
     };
   }
   if (c === '[' || c === '{') {
+    // An array anywhere, or an object after `name=` (one level of naming only).
     return {
       ok: false,
       from: i,
@@ -176,15 +209,8 @@ function readNumberValue(src: string, i: number, argN: number): ValueRead {
       error: `argument ${argN} (${num}) is too large for a number. Quote it as text: "${num}".`,
     };
   }
-  return {
-    ok: true,
-    value: word,
-    end: i + word.length,
-    isString: false,
-    error:
-      `argument ${argN} is not a valid number: ${word}. Write numbers like 42, -3.5 or 1e6, ` +
-      `or quote it as text: "${word}".`,
-  };
+  // `./notes.md`, `12px`: a bare word (resolve.ts accepts it where the tool takes a string).
+  return { ok: true, value: word, end: i + word.length, isString: false, bare: true };
 }
 
 function readWordValue(
@@ -212,16 +238,16 @@ function readWordValue(
   }
   const named = allowNamed ? namedArgument(src, i, word, argN) : undefined;
   if (named !== undefined) return named;
-  return {
-    ok: true,
-    value: word,
-    end,
-    isString: false,
-    error: `argument ${argN} is a bare word: ${word}. Quote strings, e.g. "${word}".`,
-  };
+  // Kept as a string for now: resolve.ts accepts it where the tool takes a string.
+  return { ok: true, value: word, end, isString: false, bare: true };
 }
 
-/** `path="a"` or `path: "a"`: reads the value after the name and reports the form. */
+const KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * `path="a"` or `path: "a"`: the value after the name, with the name as its key. The tool's
+ * parameter names place it (resolve.ts). Undefined when the word is not followed by = or :.
+ */
 function namedArgument(src: string, i: number, word: string, argN: number): ValueRead | undefined {
   let j = i + word.length;
   while (/\s/.test(src[j] ?? '')) j += 1;
@@ -230,11 +256,16 @@ function namedArgument(src: string, i: number, word: string, argN: number): Valu
   if (!colon) j += 1;
   while (/\s/.test(src[j] ?? '')) j += 1;
   const name = colon ? word.slice(0, -1) : word;
-  const error =
-    `argument ${argN} is named (${name}${colon ? ':' : '='}…): named arguments are not ` +
-    `supported. Pass values in order, e.g. name("value", 2).`;
   const next = src[j];
-  if (next === undefined || /[,)[]/.test(next)) return { ok: false, from: j, error };
+  if (!KEY.test(name) || next === undefined || /[,)[]/.test(next)) {
+    return {
+      ok: false,
+      from: j,
+      error:
+        `argument ${argN} is named (${name}${colon ? ':' : '='}…) but has no value: write ` +
+        `name="value", or pass values in order, e.g. name("value", 2).`,
+    };
+  }
   const inner = readValue(src, j, argN, false);
-  return inner.ok ? { ...inner, error } : { ok: false, from: inner.from, error };
+  return inner.ok ? { ...inner, key: name } : inner;
 }

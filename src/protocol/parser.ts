@@ -12,14 +12,16 @@ import { parseCallAt, type CallParse } from './callParser.js';
 import { backtickRunLength, fenceAt, fenceBlockEnd, isLineStart } from './codeSpans.js';
 import { firstAtOrAfter, indexReplySteps, tagAt, type ReplyIndex } from './replyIndex.js';
 import { drain, drainYielding } from '../core/steps.js';
+import { NativeReader, type NativeParse } from './nativeCalls.js';
 import type { CallItem, ParsedReply } from './types.js';
 
-export type { CallItem, MalformedCall, ParsedCall, ParsedReply } from './types.js';
+export type { CallItem, MalformedCall, NamedArg, ParsedCall, ParsedReply } from './types.js';
 
 /**
  * Parses a model reply into its tool calls (well-formed or not, in order), whether it ends
  * with `[WAIT]`, and the text left for display. Never throws; every `[TOOL]` outside code
- * yields exactly one item.
+ * yields exactly one item, and so does each call in a model's native format (nativeCalls.ts).
+ * Named and bare-word arguments are placed later, against the tool (resolve.ts).
  */
 export function parseReply(reply: string): ParsedReply {
   return drain(parseReplySteps(reply));
@@ -55,6 +57,12 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
     return parsed;
   };
 
+  const reader = new NativeReader(ix);
+  const nativeMemo = new Map<number, NativeParse | undefined>();
+  const nativeAt = (at: number): NativeParse | undefined => {
+    if (!nativeMemo.has(at)) nativeMemo.set(at, reader.at(at));
+    return nativeMemo.get(at);
+  };
   const items: CallItem[] = [];
   const code: [number, number][] = [];
   let i = 0;
@@ -73,7 +81,7 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
     const c = src.charCodeAt(i);
     if (c === 0x60) {
       const len = backtickRunLength(src, i);
-      const end = inlineCodeEnd(ix, i, len, callAt);
+      const end = inlineCodeEnd(ix, i, len, callAt, nativeAt);
       if (end !== undefined) code.push([i, end]);
       i = end ?? i + len;
     } else if (c === 0x5b && tagAt(src, i) === 'open') {
@@ -85,6 +93,16 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
       const parsed = callAt(i);
       items.push(parsed.item);
       i = parsed.resume;
+    } else if (c === 0x3c || c === 0x5b || c === 0x7b) {
+      // `<`, `[`, `{`: maybe a model's native call format (nativeCalls.ts). Read even past
+      // `maxItems`, so calls past the cap are counted as not run rather than dropped.
+      const found = nativeAt(i);
+      if (found === undefined) {
+        i += 1;
+      } else {
+        items.push(...found.items);
+        i = found.resume;
+      }
     } else {
       i += 1;
     }
@@ -109,6 +127,7 @@ function inlineCodeEnd(
   p: number,
   len: number,
   callAt: (at: number) => CallParse,
+  nativeAt: (at: number) => NativeParse | undefined,
 ): number | undefined {
   const q = firstAtOrAfter(ix.runs.get(len) ?? [], p + 1);
   if (q === Infinity) return undefined;
@@ -120,8 +139,18 @@ function inlineCodeEnd(
     if (item.end > q) return undefined;
     t = firstAtOrAfter(ix.openTags, item.end);
   }
+  // The same for a native tag (`<tool_call>` …) whose JSON holds the closing backtick.
+  // Only the span is searched: it is consumed when it is code, so this stays linear.
+  for (const m of ix.src.slice(p, q).matchAll(NATIVE_TAG)) {
+    const found = nativeAt(p + m.index);
+    if (found?.items.every((it) => it.type === 'call') === true && found.resume > q)
+      return undefined;
+  }
   return q + len;
 }
+
+/** Where a tagged native call may start (nativeCalls.ts), to check inside inline code. */
+const NATIVE_TAG = /<tool_call>|<\|python_tag\|>|<function=|\[TOOL_CALLS?\]|<[|｜]tool[▁_ ]calls/gi;
 
 function isHorizontalSpace(ch: string | undefined): boolean {
   return ch === ' ' || ch === '\t';

@@ -4,11 +4,33 @@
  */
 import type { ToolArg } from '../tools/types.js';
 
-/** A well-formed `[TOOL] name(args) [/TOOL]` block. Arity and tool existence are unchecked. */
+/** An argument given by name: `path="a.md"`, or a key of a JSON object. */
+export interface NamedArg {
+  name: string;
+  value: ToolArg;
+  /** Written as a bare word (`path=notes.md`): accepted only for a string parameter. */
+  bare?: boolean;
+}
+
+/**
+ * A call that could be read: a `[TOOL] name(args) [/TOOL]` block, or one of the other forms
+ * models write (see nativeCalls.ts). Arity and tool existence are unchecked; `named` and
+ * `bare` wait for the tool's parameters (resolve.ts) before the call can run.
+ */
 export interface ParsedCall {
   type: 'call';
   name: string;
+  /** Positional arguments. */
   args: ToolArg[];
+  /** Arguments by name, placed onto the tool's parameters by resolve.ts. */
+  named?: NamedArg[];
+  /** Indices into `args` written as bare words (`read(notes.md)`). */
+  bare?: number[];
+  /**
+   * How a form other than the canonical one was read ("keyword arguments", "Qwen/Hermes
+   * <tool_call> JSON"…), so the model can be shown the canonical form; absent when canonical.
+   */
+  readAs?: string[];
   raw: string;
   start: number;
   end: number;

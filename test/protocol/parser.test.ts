@@ -235,16 +235,50 @@ const waits: Case[] = [
   },
 ];
 
+/** Forms read but noted; named and bare words are placed later, against the tool (resolve.ts). */
+const readVariants: Case[] = [
+  { name: 'missing [/TOOL] at the very end', reply: '[TOOL] ls(".")  \n', items: [['ls', ['.']]] },
+  { name: 'bare word', reply: T('ls(foo)'), items: [['ls', ['foo']]] },
+  { name: 'bare word that looks numeric', reply: T('f(12px)'), items: [['f', ['12px']]] },
+  { name: 'keyword argument', reply: T('read(path="a.txt")'), items: [['read', []]] },
+  { name: 'typographic quotes', reply: T('read(“a.txt”, ‘b’)'), items: [['read', ['a.txt', 'b']]] },
+  {
+    name: 'typographic quote with an apostrophe inside',
+    reply: T('f(‘it’s fine’)'),
+    items: [['f', ['it’s fine']]],
+  },
+  {
+    name: 'missing [/TOOL] with [WAIT] after is still an error',
+    reply: '[TOOL] ls(".") [WAIT]',
+    items: [{ bad: /missing \[\/TOOL\] before \[WAIT\]/ }],
+  },
+  {
+    name: 'named value with no value',
+    reply: T('read(path=)'),
+    items: [{ bad: /named \(path=…\) but has no value/, name: 'read' }],
+  },
+  {
+    name: 'a name given twice',
+    reply: T('read(path="a", path="b")'),
+    items: [{ bad: /path is given twice/ }],
+  },
+  {
+    name: 'a JSON object after a value',
+    reply: T('read("a", {"limit": 2})'),
+    items: [{ bad: /either one object with all the arguments/ }],
+  },
+  {
+    name: 'a broken JSON object',
+    reply: T("read({'path': 'a'})"),
+    items: [{ bad: /not a JSON object/ }],
+  },
+];
+
 const malformed: Case[] = [
   {
     name: 'unterminated string at the end',
     reply: '[TOOL] create("a.txt", "half',
     items: [{ bad: /unterminated string in argument 2/, name: 'create' }],
-  },
-  {
-    name: 'missing [/TOOL] at the end',
-    reply: '[TOOL] ls(".")',
-    items: [{ bad: /missing \[\/TOOL\]: the reply ended/, name: 'ls' }],
   },
   {
     name: 'missing [/TOOL] before another call',
@@ -260,11 +294,6 @@ const malformed: Case[] = [
     name: 'arguments without parentheses',
     reply: T('read "a.txt"'),
     items: [{ bad: /missing parentheses after read/ }],
-  },
-  {
-    name: 'bare word argument',
-    reply: T('ls(foo)'),
-    items: [{ bad: /bare word: foo\. Quote strings, e\.g\. "foo"/, name: 'ls' }],
   },
   {
     name: 'garbage after )',
@@ -300,11 +329,6 @@ const malformed: Case[] = [
     items: [{ bad: /missing \) before \[\/TOOL\]/ }],
   },
   {
-    name: 'named argument',
-    reply: T('read(path="a.txt")'),
-    items: [{ bad: /named arguments are not supported/, name: 'read' }],
-  },
-  {
     name: 'array argument',
     reply: T('f([1, 2])'),
     items: [{ bad: /arrays and objects are not supported/ }],
@@ -321,7 +345,6 @@ const malformed: Case[] = [
   },
   { name: 'full-width comma', reply: T('f("a"，"b")'), items: [{ bad: /use the ASCII ,/ }] },
   { name: 'Python-style True', reply: T('f(True)'), items: [{ bad: /lowercase/ }] },
-  { name: 'bad number', reply: T('f(12px)'), items: [{ bad: /not a valid number: 12px/ }] },
   { name: 'number too large', reply: T('f(1e999)'), items: [{ bad: /too large/ }] },
   {
     name: 'empty argument',
@@ -368,6 +391,30 @@ describe('parseReply: [WAIT]', () => {
   it.each(waits)('$name', ({ reply, items, wait }) => {
     check(reply, items);
     expect(parseReply(reply).wait).toBe(wait);
+  });
+});
+
+describe('parseReply: variants read as calls', () => {
+  it.each(readVariants)('$name', ({ reply, items }) => check(reply, items));
+
+  it('keeps named arguments and bare words for the tool to place', () => {
+    const [named] = parseReply(T('read(path: "a", limit=2)')).items;
+    expect(named).toMatchObject({
+      named: [
+        { name: 'path', value: 'a' },
+        { name: 'limit', value: 2 },
+      ],
+    });
+    expect(named).toMatchObject({ readAs: ['keyword arguments'] });
+    const [bare] = parseReply(T('read(notes.md, 3)')).items;
+    expect(bare).toMatchObject({ args: ['notes.md', 3], bare: [0] });
+    const [json] = parseReply(T('read({"path": "a", "deep": [1, {"b": 2}]})')).items;
+    expect(json).toMatchObject({
+      named: [
+        { name: 'path', value: 'a' },
+        { name: 'deep', value: '[1,{"b":2}]' },
+      ],
+    });
   });
 });
 
@@ -498,6 +545,21 @@ describe('parseReply: robustness', () => {
     const chained = parseReply(`[TOOL] f(${'a='.repeat(200_000)}1) [/TOOL]`);
     expect(chained.items.map((it) => it.type)).toEqual(['malformed']);
   });
+
+  it('copes with hostile input in the native formats (each near miss answered once)', () => {
+    const kb = (s: string): string => s.repeat(Math.ceil((256 << 10) / s.length));
+    const n = (s: string): number => Math.ceil((256 << 10) / s.length);
+    const open = '<tool_call>{"name": "read", "arguments": {';
+    expect(parseReply(kb(open)).items).toHaveLength(n(open));
+    const lines = '{"name": "read", "arguments": {"path": "a"}\n';
+    const broken = parseReply(kb(lines)).items;
+    expect(broken).toHaveLength(n(lines));
+    expect(broken.every((it) => it.type === 'malformed' && it.name === 'read')).toBe(true);
+    expect(parseReply(kb('[TOOL_CALLS]')).items).toHaveLength(n('[TOOL_CALLS]'));
+    expect(parseReply(kb('[TOOL] f(“')).items).toHaveLength(n('[TOOL] f(“'));
+    expect(parseReply(kb('{')).items).toHaveLength(0);
+    expect(parseReply(kb('<｜tool▁calls▁begin｜>')).items).toHaveLength(1);
+  });
 });
 
 describe('parseReply: [WAIT] is cut from the shown text', () => {
@@ -505,5 +567,40 @@ describe('parseReply: [WAIT] is cut from the shown text', () => {
     const parsed = parseReply(reply);
     expect(parsed.wait).toBe(true);
     expect(parsed.text).not.toMatch(/WAIT|\*/);
+  });
+});
+
+describe('parseReply: native call formats', () => {
+  it('splits a block of several calls where each call starts', () => {
+    const reply =
+      'Both: [TOOL_CALLS] [{"name": "read", "arguments": {"path": "a"}}, {"name": "ls", "arguments": {}}] done';
+    const { items, text } = parseReply(reply);
+    expect(items.map((it) => [it.name, it.raw])).toEqual([
+      ['read', '[TOOL_CALLS] [{"name": "read", "arguments": {"path": "a"}}, '],
+      ['ls', '{"name": "ls", "arguments": {}}]'],
+    ]);
+    expect(text).toBe('Both: done');
+  });
+
+  it('reads DeepSeek V3.1 calls without the function prefix', () => {
+    const reply =
+      '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read<｜tool▁sep｜>{"path":"a"}<｜tool▁call▁end｜>' +
+      '<｜tool▁call▁begin｜>ls<｜tool▁sep｜>{}<｜tool▁call▁end｜><｜tool▁calls▁end｜>';
+    expect(parseReply(reply).items.map((it) => it.name)).toEqual(['read', 'ls']);
+  });
+
+  it('a [WAIT] after a native call still ends the reply', () => {
+    const parsed = parseReply('<tool_call>{"name": "ls", "arguments": {}}</tool_call>\n[WAIT]');
+    expect(parsed.items.map((it) => it.type)).toEqual(['call']);
+    expect(parsed.wait).toBe(true);
+  });
+
+  it('a <tool_call> whose closing tag is missing ends before the next one', () => {
+    const reply =
+      '<tool_call>{"name": "ls", "arguments": {}}\n<tool_call>{"name": "read", "arguments": {"path": "a"}}</tool_call>';
+    expect(parseReply(reply).items.map((it) => [it.type, it.name])).toEqual([
+      ['call', 'ls'],
+      ['call', 'read'],
+    ]);
   });
 });

@@ -136,7 +136,10 @@ export async function runToolCalls(
       outside === undefined ? undefined : truncateForModel(outside, deps.resultBudgetChars);
     const note = readAsNote(item);
     const forModel = safety.forModel(tool, result.ok, text, cutOutside?.text);
-    const body = note === undefined ? forModel : `${note}
+    const body =
+      note === undefined
+        ? forModel
+        : `${note}
 ${forModel}`;
     const truncatedChars = cutChars + (cutOutside?.cutChars ?? 0);
     const outcome = { call: callText, ok: result.ok, body, truncatedChars };

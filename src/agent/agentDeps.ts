@@ -32,6 +32,8 @@ export interface AgentSettings {
   tokenBudgetPerDay?: number;
   /** Tool calls run per reply at most; the rest come back as not run (default 25). */
   maxToolCallsPerReply?: number;
+  /** Requests one turn's tool chain may make before it pauses (default 25). */
+  maxStepsPerTurn?: number;
 }
 
 /**

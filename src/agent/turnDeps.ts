@@ -57,7 +57,7 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
         : {}),
       ownWrites: agent.ownWrites,
     },
-    buildRequest: (history, t) =>
+    buildRequest: (history, t, step) =>
       buildTurnRequest({
         systemPrompt: deps.systemPrompt(),
         history,
@@ -66,7 +66,9 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
         contextWindow: settings.contextWindow,
         sendReasoning: settings.sendReasoningInHistory,
         counter: agent.counter,
-        note: alwaysOn.noteFor(t.trigger, t.cycle, history),
+        // The turn's note (time, reason, news) goes with its first request only: a later
+        // step follows the results of its own calls, in the same turn.
+        note: step === 1 ? alwaysOn.noteFor(t.trigger, t.cycle, history) : undefined,
         notes: alwaysOn.notes.map,
       }),
     preflight: (promptTokens) => alwaysOn.budget.check(promptTokens)?.reason,

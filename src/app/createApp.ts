@@ -312,6 +312,7 @@ function agentSettings(
     backoff: config.backoff,
     toolResultBudgetChars: config.toolResultBudgetChars,
     maxToolCallsPerReply: config.maxToolCallsPerReply,
+    maxStepsPerTurn: config.maxStepsPerTurn,
     approval: { ...config.approval },
     sendReasoningInHistory: config.quirks.sendReasoningInHistory,
     lang: resolveLanguage(config.language, env),

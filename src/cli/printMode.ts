@@ -135,6 +135,8 @@ function createTextPrinter(reply: ReplyWriter, progress: ProgressWriter): (e: Ag
         progress.line(`${mark} ${clean(e.entry.call)} → ${clean(e.entry.summary ?? '')}`);
         break;
       }
+      // Each reply of a turn's tool chain, and each turn, starts on its own line.
+      case 'request_start':
       case 'turn_end':
         reply.endReply();
         break;

@@ -88,6 +88,8 @@ export const en = {
     'paused after {max} autonomous cycles without input (maxAutonomousCycles); press Ctrl+P or type a message to go on',
   'pause.tokenBudget':
     'paused: {used} tokens used in the last hour, over the budget of {limit} (tokenBudgetPerHour); press Ctrl+P to go on anyway',
+  'pause.stepLimit':
+    'paused: the turn reached its limit of {max} requests in one tool chain (maxStepsPerTurn); press Ctrl+P or type a message to go on',
   'pause.loopGuard':
     'paused by the loop guard: the same tool call ran {count} times in a row ({call})',
   'pause.apiFailures': 'paused after {count} failed requests in a row; last error: {error}',

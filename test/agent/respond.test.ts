@@ -5,6 +5,7 @@ import type { TurnFacts } from '../../src/pipeline/turn.js';
 
 const facts = (over: Partial<TurnFacts> = {}): TurnFacts => ({
   turnId: 7,
+  step: 1,
   outcome: 'ok',
   wait: false,
   reply: 'r',

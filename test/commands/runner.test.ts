@@ -107,9 +107,10 @@ describe('the command runner', () => {
             startedAt: 0,
             durationMs: 12,
             outcome: 'ok',
+            steps: 1,
             phases: [
-              { phase: 'RESTORE', startMs: 0, durationMs: 1, outcome: 'next' },
-              { phase: 'COMMAND', startMs: 1, durationMs: 2, outcome: 'shortcut' },
+              { phase: 'RESTORE', step: 1, startMs: 0, durationMs: 1, outcome: 'next' },
+              { phase: 'COMMAND', step: 1, startMs: 1, durationMs: 2, outcome: 'shortcut' },
             ],
           },
         ],

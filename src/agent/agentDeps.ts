@@ -42,6 +42,14 @@ export interface AgentSettings {
  */
 export type CommandHandler = (text: string, signal: AbortSignal) => Promise<CommandOutcome>;
 
+/** Tool sources still connecting, and a bounded wait for them. */
+export interface ToolsReady {
+  /** The names of the sources whose first start is still under way. */
+  starting(): string[];
+  /** Resolves once none is starting, after the configured bound at most, or on `signal`. */
+  settled(signal: AbortSignal): Promise<void>;
+}
+
 export interface AgentDeps {
   store: AgentStore;
   provider: Provider;
@@ -62,6 +70,11 @@ export interface AgentDeps {
    */
   restore?(): Promise<RecoveryReport>;
   counter?: TokenCounter;
+  /**
+   * Tool sources that start in the background (the MCP servers): a request is not built while
+   * one is still making its first connection, so the first request already offers its tools.
+   */
+  toolsReady?: ToolsReady;
   /** API keys to remove from tool results (a key found in a file goes no further). */
   secrets?: readonly string[];
   timers?: Timers;

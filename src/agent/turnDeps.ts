@@ -1,6 +1,7 @@
+import { t } from '../i18n/messages.js';
 import type { TurnDeps } from '../pipeline/turn.js';
 import type { Agent } from './agent.js';
-import type { AgentDeps, CommandHandler } from './agentDeps.js';
+import type { AgentDeps, CommandHandler, ToolsReady } from './agentDeps.js';
 import type { ToolRunnerDeps } from './toolRunner.js';
 import { buildTurnRequest } from './request.js';
 
@@ -24,6 +25,24 @@ function commandPhase(agent: Agent, commands: CommandHandler): NonNullable<TurnD
     const outcome = await commands(text, signal);
     if (outcome.after === 'listen') agent.listen();
     return true;
+  };
+}
+
+/**
+ * BUILD's wait for tools still connecting (MCP servers), shown on the status bar while it
+ * lasts. Nothing is shown, and nothing waits, once every source has connected or failed.
+ */
+function toolsReadyWait(agent: Agent, tools: ToolsReady): NonNullable<TurnDeps['ready']> {
+  return async (signal) => {
+    const names = tools.starting();
+    if (names.length === 0) return;
+    const what = t(agent.settings.lang, 'status.connectingMcp', { names: names.join(', ') });
+    agent.emit({ type: 'preparing', what });
+    try {
+      await tools.settled(signal);
+    } finally {
+      agent.emit({ type: 'preparing' });
+    }
   };
 }
 
@@ -81,5 +100,6 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
         }
       : {}),
     ...(deps.commands ? { runCommand: commandPhase(agent, deps.commands) } : {}),
+    ...(deps.toolsReady ? { ready: toolsReadyWait(agent, deps.toolsReady) } : {}),
   };
 }

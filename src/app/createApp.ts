@@ -166,6 +166,11 @@ async function startApp(
     restore: () => finishCrashRecord(session, journals.current(), workspace),
     initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
     mcp,
+    // The first request waits (bounded) for the servers, so it already offers their tools.
+    toolsReady: {
+      starting: () => mcp.starting(),
+      settled: (signal) => mcp.settled(config.mcpConnectTimeoutMs, signal),
+    },
     reminders,
     alwaysOn: opts.background === false ? { idleSkip: false } : { watch: {} },
   });
@@ -180,7 +185,8 @@ async function startApp(
     stack.defer('the agent', () => agent.stop());
   }
   // After this function returns, so spawning and handshakes never hold up the first frame;
-  // their tools join the prompt from the turn after they connect (a no-op once stopped).
+  // the first request waits for them (up to mcpConnectTimeoutMs), not the screen (a no-op
+  // once stopped).
   setImmediate(() => mcp.start());
 
   if (opts.exit) stack.defer('the quit listener', listenForExit(agent, opts.exit));

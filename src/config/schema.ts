@@ -133,6 +133,8 @@ export const configSchema = z
     maxToolCallsPerReply: positiveInt().default(25),
     /** Requests one turn's tool chain may make; reaching it pauses with a notice. */
     maxStepsPerTurn: positiveInt().default(25),
+    /** How long the first request waits for MCP servers to connect or fail (0: not at all). */
+    mcpConnectTimeoutMs: nonNegativeInt().default(10_000),
     approval: approvalSchema,
     search: searchSchema,
     fetch: fetchSchema,

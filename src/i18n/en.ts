@@ -389,6 +389,7 @@ export const en = {
   'pause.budgetDay':
     'paused before sending: the next request (~{estimate} tokens) would pass the daily token budget ({used} of {limit} used in the last 24 hours). It refills at {at}; raise tokenBudgetPerDay to go on now.',
   'state.resting': 'Resting · next look in {in}',
+  'status.connectingMcp': 'connecting MCP: {names}…',
   'state.pausedBecause': 'Paused · {reason}',
   'status.cached': 'cached {n}',
   'status.budgetDayOf': '{used}/{limit} today',

@@ -360,6 +360,7 @@ export const zh = {
   'pause.budgetDay':
     '发送前已暂停：下一个请求（约 {estimate} 个 token）会超出每日 token 预算（最近 24 小时已用 {used}/{limit}）。{at} 恢复额度；如需立即继续，请调高 tokenBudgetPerDay。',
   'state.resting': '休息中 · {in}后再看',
+  'status.connectingMcp': '正在连接 MCP：{names}…',
   'state.pausedBecause': '已暂停 · {reason}',
   'status.cached': '缓存 {n}',
   'status.budgetDayOf': '今日 {used}/{limit}',

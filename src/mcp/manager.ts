@@ -60,6 +60,32 @@ export class McpManager implements ToolSource {
     return this.connections.map((c) => ({ ...c.state, name: c.name, restarts: c.restarts }));
   }
 
+  /** The servers whose first start is still under way (neither connected nor failed yet). */
+  starting(): string[] {
+    return this.connections.filter((c) => c.state.state === 'starting').map((c) => c.name);
+  }
+
+  /**
+   * Resolves once every server has connected or failed its first start (so the first
+   * request can offer their tools), after `timeoutMs` at most, or when `signal` aborts.
+   */
+  async settled(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.starting().length === 0 || signal?.aborted) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        unsubscribe();
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      const unsubscribe = this.subscribe(() => {
+        if (this.starting().length === 0) done();
+      });
+      signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+
   /** Called after any server's state or tool list changes; returns the unsubscribe. */
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);

@@ -33,6 +33,8 @@ const command: Handler = async ({ deps, turn, work }) => {
 };
 
 const build: Handler = async ({ deps, turn, work, chain }) => {
+  if (deps.ready) await deps.ready(turn.signal);
+  if (turn.signal.aborted) return 'aborted';
   const request = deps.buildRequest(deps.history.messages(), turn, chain.step);
   work.messages = request.messages;
   work.promptTokens = request.promptTokens;

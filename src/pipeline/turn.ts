@@ -40,6 +40,11 @@ export interface TurnDeps {
   /** RESTORE: the user's input queued for this turn (none: an autonomous turn). */
   takeInput?(): TakenInput | undefined;
   /**
+   * BUILD, before the request is built: waits (bounded, abortable) for tools that are still
+   * connecting, so the request offers them. Resolves at once once they have.
+   */
+  ready?(signal: AbortSignal): Promise<void>;
+  /**
    * BUILD: the request's messages for this step of the turn (from 1; a later step follows
    * the results of the step before) and their size in tokens.
    */

@@ -30,7 +30,8 @@ function commandPhase(agent: Agent, commands: CommandHandler): NonNullable<TurnD
 
 /**
  * BUILD's wait for tools still connecting (MCP servers), shown on the status bar while it
- * lasts. Nothing is shown, and nothing waits, once every source has connected or failed.
+ * lasts. Nothing is shown, and nothing waits, once every source has connected or failed;
+ * the bound is the sources' own (one shared deadline, not one per request).
  */
 function toolsReadyWait(agent: Agent, tools: ToolsReady): NonNullable<TurnDeps['ready']> {
   return async (signal) => {

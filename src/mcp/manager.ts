@@ -24,6 +24,8 @@ export class McpManager implements ToolSource {
   private seenLists: readonly unknown[] = [];
   private started = false;
   private stopped = false;
+  /** When waiting for the first starts ends (set by the first wait): the bound is shared. */
+  private settleBy: number | undefined;
   private readonly onExit = (): void => this.killChildren();
 
   constructor(options: McpManagerOptions) {
@@ -67,10 +69,15 @@ export class McpManager implements ToolSource {
 
   /**
    * Resolves once every server has connected or failed its first start (so the first
-   * request can offer their tools), after `timeoutMs` at most, or when `signal` aborts.
+   * request can offer their tools), or when `signal` aborts; at the latest `timeoutMs` after
+   * the first call, for every call (a server that hangs in its handshake delays one request,
+   * not each one).
    */
   async settled(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     if (this.starting().length === 0 || signal?.aborted) return;
+    this.settleBy ??= Date.now() + timeoutMs;
+    const left = this.settleBy - Date.now();
+    if (left <= 0) return;
     await new Promise<void>((resolve) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -78,7 +85,7 @@ export class McpManager implements ToolSource {
         signal?.removeEventListener('abort', done);
         resolve();
       };
-      const timer = setTimeout(done, timeoutMs);
+      const timer = setTimeout(done, left);
       const unsubscribe = this.subscribe(() => {
         if (this.starting().length === 0) done();
       });

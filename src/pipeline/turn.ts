@@ -119,7 +119,8 @@ export interface TurnResult extends TurnFacts {
 
 /**
  * Runs one turn through RESTORE → COMPACT → COMMAND → BUILD → RUN → SAVE → RESPOND → DONE,
- * from RESPOND back to COMPACT for each further step of its tool chain. Each phase does its work in its handler ({@link PHASE_HANDLERS}), so the trace is true.
+ * from RESPOND back to COMPACT for each further step of its tool chain. Each phase does its
+ * work in its handler ({@link PHASE_HANDLERS}), so the trace is true.
  * Never throws: a failure in a phase is recorded, the turn still saves what it produced,
  * and the result carries the error for the scheduler's back-off.
  */

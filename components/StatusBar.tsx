@@ -80,6 +80,7 @@ type StatusFields = Pick<
   | 'toolsRunning'
   | 'nextTurnAt'
   | 'pauseReason'
+  | 'preparing'
 >;
 
 const pickFields = (st: AgentStoreState): StatusFields => ({
@@ -101,6 +102,7 @@ const pickFields = (st: AgentStoreState): StatusFields => ({
   toolsRunning: st.toolsRunning,
   nextTurnAt: st.nextTurnAt,
   pauseReason: st.pauseReason,
+  preparing: st.preparing,
 });
 
 /** Yellow once `used` passes 80 % of `limit`. */

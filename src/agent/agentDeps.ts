@@ -36,6 +36,8 @@ export interface AgentSettings {
   cacheTtlMs?: number;
   /** watch.minWakeIntervalMs and watch.maxWakesPerHour (absent: 30 s and 20 an hour). */
   changeWakes?: { minIntervalMs: number; maxPerHour: number };
+  /** Requests one turn's tool chain may make before it pauses (default 25). */
+  maxStepsPerTurn?: number;
 }
 
 /**
@@ -43,6 +45,14 @@ export interface AgentSettings {
  * the COMMAND phase acts on the outcome it returns.
  */
 export type CommandHandler = (text: string, signal: AbortSignal) => Promise<CommandOutcome>;
+
+/** Tool sources still connecting, and a bounded wait for them. */
+export interface ToolsReady {
+  /** The names of the sources whose first start is still under way. */
+  starting(): string[];
+  /** Resolves once none is starting, after the configured bound at most, or on `signal`. */
+  settled(signal: AbortSignal): Promise<void>;
+}
 
 export interface AgentDeps {
   store: AgentStore;
@@ -64,6 +74,11 @@ export interface AgentDeps {
    */
   restore?(): Promise<RecoveryReport>;
   counter?: TokenCounter;
+  /**
+   * Tool sources that start in the background (the MCP servers): a request is not built while
+   * one is still making its first connection, so the first request already offers its tools.
+   */
+  toolsReady?: ToolsReady;
   /** API keys to remove from tool results (a key found in a file goes no further). */
   secrets?: readonly string[];
   timers?: Timers;

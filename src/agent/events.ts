@@ -67,6 +67,8 @@ export type AgentEvent =
   | { type: 'error'; turnId?: number; error: ProviderError | { kind: string; message: string } }
   | { type: 'notice'; level: 'info' | 'warn'; text: string }
   | { type: 'scheduled'; at: number | undefined }
+  /** What the next request waits for (MCP servers connecting); absent: nothing any more. */
+  | { type: 'preparing'; what?: string }
   | {
       type: 'settings_changed';
       model?: string;

@@ -10,7 +10,12 @@ export interface GuardSettings {
   /** 0 = unlimited */
   maxAutonomousCycles: number;
   maxConsecutiveFailures: number;
+  /** Requests one turn may make for its tool chain (absent: {@link DEFAULT_MAX_STEPS}). */
+  maxStepsPerTurn?: number;
 }
+
+/** Requests one turn may make when the config says nothing. */
+export const DEFAULT_MAX_STEPS = 25;
 
 const REPEAT_LIMIT = 3;
 
@@ -18,6 +23,15 @@ const REPEAT_LIMIT = 3;
 export function cycleLimitReason(s: GuardSettings, cycle: number): string | undefined {
   const max = s.maxAutonomousCycles;
   return max > 0 && cycle >= max ? t(s.lang, 'pause.cycleLimit', { max }) : undefined;
+}
+
+/**
+ * The per-turn step limit: the reason to end the turn once its `step`-th reply still called
+ * tools. A runaway chain stops here instead of calling tools without end.
+ */
+export function stepLimitReason(s: GuardSettings, step: number): string | undefined {
+  const max = s.maxStepsPerTurn ?? DEFAULT_MAX_STEPS;
+  return step >= max ? t(s.lang, 'pause.stepLimit', { max }) : undefined;
 }
 
 /** Repeated API failures: the reason to pause after `consecutive` failures in a row. */

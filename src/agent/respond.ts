@@ -3,7 +3,13 @@ import type { MachineEvent } from '../machine/machine.js';
 import type { TurnFacts } from '../pipeline/turn.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
 import type { AgentEvent } from './events.js';
-import { cycleLimitReason, failuresReason, loopCheck, type GuardSettings } from './guards.js';
+import {
+  cycleLimitReason,
+  failuresReason,
+  loopCheck,
+  stepLimitReason,
+  type GuardSettings,
+} from './guards.js';
 
 /** Errors that retrying cannot fix. */
 const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
@@ -39,9 +45,12 @@ export interface Response {
   recentCalls: readonly string[];
   /** What the scheduler learns: a failure to back off from. */
   report: TurnReport;
+  /** The turn goes on: the step's results go back to the model at once, in the same turn. */
+  more: boolean;
 }
 
 const goOn = (g: RespondGuards): Response => ({
+  more: false,
   errors: [],
   countTokens: false,
   recentCalls: g.recentCalls,
@@ -49,12 +58,13 @@ const goOn = (g: RespondGuards): Response => ({
 });
 
 /**
- * RESPOND, pure: what the machine does after a turn (wait, pause with a reason, or go on),
- * and what the scheduler learns. A failed history write pauses; a model error is reported
- * (redacted) and backs off, pausing at once when retrying cannot help or after too many in a
- * row; a blocked turn (a budget it would have passed) pauses with the budget's reason; a turn
- * that went through counts its tokens, then [WAIT] listens, the loop guard or the cycle limit
- * pauses.
+ * RESPOND, pure, after each step of a turn: what the machine does (wait, pause with a reason,
+ * or go on), whether the turn goes on with its next step, and what the scheduler learns. A
+ * failed history write pauses; a model error is reported (redacted) and backs off, pausing at
+ * once when retrying cannot help or after too many in a row; a blocked step (a budget it would
+ * have passed) pauses with the budget's reason; a step that went through counts its tokens,
+ * then [WAIT] listens, the loop guard pauses, a reply that called tools goes on to the next
+ * step (up to the step limit, which pauses), and the cycle limit pauses at the turn's end.
  */
 export function respond(result: TurnFacts, g: RespondGuards): Response {
   if (result.saveFailed) {
@@ -69,11 +79,16 @@ export function respond(result: TurnFacts, g: RespondGuards): Response {
   if (result.outcome !== 'ok') return goOn(g);
   if (result.wait) return { ...goOn(g), countTokens: true, event: 'WAIT' };
   const loop = loopCheck(g, g.recentCalls, result.calls);
-  const reason = loop.reason ?? cycleLimitReason(g, g.cycle);
+  const called = result.calls.length > 0;
+  const reason =
+    loop.reason ??
+    (called ? stepLimitReason(g, result.step) : undefined) ??
+    (called ? undefined : cycleLimitReason(g, g.cycle));
   return {
     ...goOn(g),
     countTokens: true,
     recentCalls: loop.recent,
+    more: called && reason === undefined,
     ...(reason ? { event: 'AUTO_PAUSE' as const, reason } : {}),
   };
 }

@@ -1,6 +1,7 @@
+import { t } from '../i18n/messages.js';
 import type { TurnDeps } from '../pipeline/turn.js';
 import type { Agent } from './agent.js';
-import type { AgentDeps, CommandHandler } from './agentDeps.js';
+import type { AgentDeps, CommandHandler, ToolsReady } from './agentDeps.js';
 import type { ToolRunnerDeps } from './toolRunner.js';
 import { buildTurnRequest } from './request.js';
 
@@ -24,6 +25,25 @@ function commandPhase(agent: Agent, commands: CommandHandler): NonNullable<TurnD
     const outcome = await commands(text, signal);
     if (outcome.after === 'listen') agent.listen();
     return true;
+  };
+}
+
+/**
+ * BUILD's wait for tools still connecting (MCP servers), shown on the status bar while it
+ * lasts. Nothing is shown, and nothing waits, once every source has connected or failed;
+ * the bound is the sources' own (one shared deadline, not one per request).
+ */
+function toolsReadyWait(agent: Agent, tools: ToolsReady): NonNullable<TurnDeps['ready']> {
+  return async (signal) => {
+    const names = tools.starting();
+    if (names.length === 0) return;
+    const what = t(agent.settings.lang, 'status.connectingMcp', { names: names.join(', ') });
+    agent.emit({ type: 'preparing', what });
+    try {
+      await tools.settled(signal);
+    } finally {
+      agent.emit({ type: 'preparing' });
+    }
   };
 }
 
@@ -57,7 +77,7 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
         : {}),
       ownWrites: agent.ownWrites,
     },
-    buildRequest: (history, t) =>
+    buildRequest: (history, t, step) =>
       buildTurnRequest({
         systemPrompt: deps.systemPrompt(),
         history,
@@ -66,7 +86,9 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
         contextWindow: settings.contextWindow,
         sendReasoning: settings.sendReasoningInHistory,
         counter: agent.counter,
-        note: alwaysOn.noteFor(t.trigger, t.cycle, history),
+        // The turn's note (time, reason, news) goes with its first request only: a later
+        // step follows the results of its own calls, in the same turn.
+        note: step === 1 ? alwaysOn.noteFor(t.trigger, t.cycle, history) : undefined,
         notes: alwaysOn.notes.map,
       }),
     preflight: (promptTokens) => alwaysOn.budget.check(promptTokens)?.reason,
@@ -79,5 +101,6 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
         }
       : {}),
     ...(deps.commands ? { runCommand: commandPhase(agent, deps.commands) } : {}),
+    ...(deps.toolsReady ? { ready: toolsReadyWait(agent, deps.toolsReady) } : {}),
   };
 }

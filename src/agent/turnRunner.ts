@@ -1,6 +1,12 @@
 import { can, type MachineEvent } from '../machine/machine.js';
 import type { TurnTrigger } from '../pipeline/phases.js';
-import { runTurn, type TakenInput, type TurnFacts, type TurnResult } from '../pipeline/turn.js';
+import {
+  runTurn,
+  type StepVerdict,
+  type TakenInput,
+  type TurnFacts,
+  type TurnResult,
+} from '../pipeline/turn.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
 import type { Agent } from './agent.js';
 import type { AgentDeps } from './agentDeps.js';
@@ -142,8 +148,11 @@ export class TurnRunner {
     return input;
   }
 
-  /** RESPOND: the pure policy decides; the agent reports, counts and moves the machine. */
-  private respond(facts: TurnFacts): TurnReport {
+  /**
+   * RESPOND, after each step: the pure policy decides; the agent reports, counts and moves
+   * the machine, and the turn goes on with its next step when the policy says so.
+   */
+  private respond(facts: TurnFacts): StepVerdict {
     const { agent } = this.p;
     const settings = agent.settings;
     this.unbudgetedTokens += facts.tokens.total;
@@ -152,6 +161,9 @@ export class TurnRunner {
       lang: settings.lang,
       maxAutonomousCycles: settings.maxAutonomousCycles,
       maxConsecutiveFailures: settings.maxConsecutiveFailures,
+      ...(settings.maxStepsPerTurn !== undefined
+        ? { maxStepsPerTurn: settings.maxStepsPerTurn }
+        : {}),
       failures: this.p.failures(),
       cycle: this.cycle,
       recentCalls: this.recentCalls,
@@ -163,7 +175,7 @@ export class TurnRunner {
     if (facts.outcome === 'ok') this.unbudgetedTokens = 0;
     this.recentCalls = r.recentCalls;
     if (r.event) this.settle(r.event, r.reason);
-    return r.report;
+    return { report: r.report, more: r.more };
   }
 
   private countTokens(): void {

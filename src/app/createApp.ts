@@ -175,6 +175,11 @@ async function startApp(
     restore: () => finishCrashRecord(session, journals.current(), workspace),
     initialState: opts.initialState ?? (opts.flags.paused ? 'PAUSED' : 'THINKING'),
     mcp,
+    // The first request waits (bounded) for the servers, so it already offers their tools.
+    toolsReady: {
+      starting: () => mcp.starting(),
+      settled: (signal) => mcp.settled(config.mcpConnectTimeoutMs, signal),
+    },
     reminders,
     alwaysOn:
       opts.background === false
@@ -192,7 +197,8 @@ async function startApp(
     stack.defer('the agent', () => agent.stop());
   }
   // After this function returns, so spawning and handshakes never hold up the first frame;
-  // their tools join the prompt from the turn after they connect (a no-op once stopped).
+  // the first request waits for them (up to mcpConnectTimeoutMs), not the screen (a no-op
+  // once stopped).
   setImmediate(() => mcp.start());
 
   if (opts.exit) stack.defer('the quit listener', listenForExit(agent, opts.exit));
@@ -337,6 +343,7 @@ function agentSettings(
     backoff: config.backoff,
     toolResultBudgetChars: config.toolResultBudgetChars,
     maxToolCallsPerReply: config.maxToolCallsPerReply,
+    maxStepsPerTurn: config.maxStepsPerTurn,
     approval: { ...config.approval },
     sendReasoningInHistory: config.quirks.sendReasoningInHistory,
     lang: resolveLanguage(config.language, env),

@@ -45,6 +45,8 @@ export interface AgentParts {
   reminders?: Reminders;
   /** Finishes the last run's crash record (the first turn's RESTORE calls it). */
   restore?: AgentDeps['restore'];
+  /** Tool sources still connecting (the MCP servers): BUILD waits for them, bounded. */
+  toolsReady?: AgentDeps['toolsReady'];
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -92,6 +94,7 @@ export function wireAgent(parts: AgentParts): WiredAgent {
     ...(parts.alwaysOn?.timers ? { timers: parts.alwaysOn.timers } : {}),
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
     ...(parts.restore ? { restore: parts.restore } : {}),
+    ...(parts.toolsReady ? { toolsReady: parts.toolsReady } : {}),
     compact: createCompactHook(
       compactor,
       compactPort(() => agent, current),

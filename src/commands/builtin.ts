@@ -92,9 +92,14 @@ function trace({ ctx }: CommandCall): AfterCommand {
   }
   const out = traces.map(
     (t) =>
-      `turn ${t.turnId} (${t.trigger}, ${t.outcome}, ${t.durationMs} ms): ` +
+      `turn ${t.turnId} (${t.trigger}, ${t.outcome}, ${t.steps > 1 ? `${t.steps} steps, ` : ''}${t.durationMs} ms): ` +
       t.phases
-        .map((p) => `${p.phase} ${p.durationMs}ms${p.outcome === 'next' ? '' : ` ${p.outcome}`}`)
+        .map(
+          (p, i) =>
+            // A tool chain's later steps are marked where they start.
+            `${p.step > 1 && t.phases[i - 1]?.step !== p.step ? `[step ${p.step}] ` : ''}` +
+            `${p.phase} ${p.durationMs}ms${p.outcome === 'next' ? '' : ` ${p.outcome}`}`,
+        )
         .join(' → '),
   );
   ctx.say(out.join('\n'));

@@ -154,6 +154,10 @@ export const configSchema = z
     toolResultBudgetChars: positiveInt().default(8_000),
     /** Tool calls run per reply at most; the rest come back to the model as not run. */
     maxToolCallsPerReply: positiveInt().default(25),
+    /** Requests one turn's tool chain may make; reaching it pauses with a notice. */
+    maxStepsPerTurn: positiveInt().default(25),
+    /** How long the first request waits for MCP servers to connect or fail (0: not at all). */
+    mcpConnectTimeoutMs: nonNegativeInt().default(10_000),
     approval: approvalSchema,
     search: searchSchema,
     fetch: fetchSchema,

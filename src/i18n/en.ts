@@ -88,6 +88,8 @@ export const en = {
     'paused after {max} autonomous cycles without input (maxAutonomousCycles); press Ctrl+P or type a message to go on',
   'pause.tokenBudget':
     'paused: {used} tokens used in the last hour, over the budget of {limit} (tokenBudgetPerHour); press Ctrl+P to go on anyway',
+  'pause.stepLimit':
+    'paused: the turn reached its limit of {max} requests in one tool chain (maxStepsPerTurn); press Ctrl+P or type a message to go on',
   'pause.loopGuard':
     'paused by the loop guard: the same tool call ran {count} times in a row ({call})',
   'pause.apiFailures': 'paused after {count} failed requests in a row; last error: {error}',
@@ -387,6 +389,7 @@ export const en = {
   'pause.budgetDay':
     'paused before sending: the next request (~{estimate} tokens) would pass the daily token budget ({used} of {limit} used in the last 24 hours). It refills at {at}; raise tokenBudgetPerDay to go on now.',
   'state.resting': 'Resting · next look in {in}',
+  'status.connectingMcp': 'connecting MCP: {names}…',
   'state.pausedBecause': 'Paused · {reason}',
   'status.cached': 'cached {n}',
   'status.budgetDayOf': '{used}/{limit} today',

@@ -80,6 +80,8 @@ export const zh = {
     '已暂停：连续 {max} 轮自主思考没有收到你的消息（maxAutonomousCycles）；按 Ctrl+P 或发送消息继续',
   'pause.tokenBudget':
     '已暂停：最近一小时用了 {used} 个令牌，超过预算 {limit}（tokenBudgetPerHour）；仍要继续请按 Ctrl+P',
+  'pause.stepLimit':
+    '已暂停：这一轮的工具调用链达到了 {max} 次请求的上限（maxStepsPerTurn）；按 Ctrl+P 或发送消息继续',
   'pause.loopGuard': '已暂停（循环保护）：同一个工具调用连续执行了 {count} 次（{call}）',
   'pause.apiFailures': '已暂停：请求连续失败 {count} 次；最后一次错误：{error}',
   'pause.resumeHint': '按暂停键或输入 /resume 继续。',
@@ -358,6 +360,7 @@ export const zh = {
   'pause.budgetDay':
     '发送前已暂停：下一个请求（约 {estimate} 个 token）会超出每日 token 预算（最近 24 小时已用 {used}/{limit}）。{at} 恢复额度；如需立即继续，请调高 tokenBudgetPerDay。',
   'state.resting': '休息中 · {in}后再看',
+  'status.connectingMcp': '正在连接 MCP：{names}…',
   'state.pausedBecause': '已暂停 · {reason}',
   'status.cached': '缓存 {n}',
   'status.budgetDayOf': '今日 {used}/{limit}',

@@ -24,8 +24,13 @@ export interface PathBefore {
 export interface ChangeStart {
   readonly id: string;
   readonly at: number;
-  /** The reply the call came from: changes are grouped by it ("turns" in /changes). */
+  /**
+   * The turn the call came from (the id of its first reply with calls): changes are grouped
+   * by it ("turns" in /changes, what `/undo` takes back at once).
+   */
   readonly turn: string;
+  /** The reply holding the call, when it is not the turn's first (a later step of its chain). */
+  readonly reply?: string;
   /** What started the turn: `timer` is autonomous, `user` an answer. */
   readonly trigger: string;
   /** The call's position in its reply, to match its result in the history. */

@@ -43,7 +43,9 @@ export async function finishCrashRecord(
   let results = 0;
   for (const [index, item] of items.entries()) {
     if (have.has(index)) continue;
-    const change = journal?.entries().find((e) => e.turn === reply.id && e.callIndex === index);
+    const change = journal
+      ?.entries()
+      .find((e) => (e.reply ?? e.turn) === reply.id && e.callIndex === index);
     let body: string;
     let ok = false;
     if (change?.state === 'done') {

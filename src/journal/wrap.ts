@@ -101,6 +101,9 @@ async function runJournaled(
     id,
     at: now,
     turn: ctx.change?.turn ?? `t${now.toString(36)}`,
+    ...(ctx.change?.reply !== undefined && ctx.change.reply !== ctx.change.turn
+      ? { reply: ctx.change.reply }
+      : {}),
     trigger: ctx.change?.trigger ?? 'user',
     ...(ctx.change ? { callIndex: ctx.change.callIndex } : {}),
     tool: tool.name,

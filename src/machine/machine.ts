@@ -27,7 +27,7 @@ export const MACHINE_EVENTS = [
   'AUTO_PAUSE',
   /** A tool call needs the user's yes / no. */
   'REQUEST_APPROVAL',
-  /** The approval was answered; the turn goes on autonomously. */
+  /** The approval was answered; the turn goes on. */
   'APPROVAL_DONE',
   /** The approval was answered during an answering turn while paused: back to paused. */
   'APPROVAL_DONE_PAUSED',

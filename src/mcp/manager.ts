@@ -24,6 +24,8 @@ export class McpManager implements ToolSource {
   private seenLists: readonly unknown[] = [];
   private started = false;
   private stopped = false;
+  /** When waiting for the first starts ends (set by the first wait): the bound is shared. */
+  private settleBy: number | undefined;
   private readonly onExit = (): void => this.killChildren();
 
   constructor(options: McpManagerOptions) {
@@ -58,6 +60,37 @@ export class McpManager implements ToolSource {
   /** One row per configured server, in configuration order. */
   status(): McpServerStatus[] {
     return this.connections.map((c) => ({ ...c.state, name: c.name, restarts: c.restarts }));
+  }
+
+  /** The servers whose first start is still under way (neither connected nor failed yet). */
+  starting(): string[] {
+    return this.connections.filter((c) => c.state.state === 'starting').map((c) => c.name);
+  }
+
+  /**
+   * Resolves once every server has connected or failed its first start (so the first
+   * request can offer their tools), or when `signal` aborts; at the latest `timeoutMs` after
+   * the first call, for every call (a server that hangs in its handshake delays one request,
+   * not each one).
+   */
+  async settled(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    if (this.starting().length === 0 || signal?.aborted) return;
+    this.settleBy ??= Date.now() + timeoutMs;
+    const left = this.settleBy - Date.now();
+    if (left <= 0) return;
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        unsubscribe();
+        signal?.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, left);
+      const unsubscribe = this.subscribe(() => {
+        if (this.starting().length === 0) done();
+      });
+      signal?.addEventListener('abort', done, { once: true });
+    });
   }
 
   /** Called after any server's state or tool list changes; returns the unsubscribe. */

@@ -16,6 +16,7 @@ export function factsOf(run: TurnRun): TurnFacts {
   const outcome = outcomeOf(run);
   return {
     turnId: turn.turnId,
+    step: run.chain.step,
     outcome,
     wait: work.wait && outcome === 'ok',
     reply: work.reply,

@@ -4,7 +4,7 @@ import { parseReplyYielding } from '../protocol/parser.js';
 import type { Phase, PhaseOutcome } from './phases.js';
 import { streamReply } from './stream.js';
 import { factsOf } from './facts.js';
-import type { TurnRun } from './work.js';
+import { joinChain, nextStep, type TurnRun } from './work.js';
 
 type Handler = (run: TurnRun) => Promise<PhaseOutcome>;
 
@@ -32,8 +32,10 @@ const command: Handler = async ({ deps, turn, work }) => {
   return work.handled ? 'shortcut' : 'next';
 };
 
-const build: Handler = async ({ deps, turn, work }) => {
-  const request = deps.buildRequest(deps.history.messages(), turn);
+const build: Handler = async ({ deps, turn, work, chain }) => {
+  if (deps.ready) await deps.ready(turn.signal);
+  if (turn.signal.aborted) return 'aborted';
+  const request = deps.buildRequest(deps.history.messages(), turn, chain.step);
   work.messages = request.messages;
   work.promptTokens = request.promptTokens;
   const blocked = deps.preflight?.(request.promptTokens);
@@ -47,7 +49,7 @@ const build: Handler = async ({ deps, turn, work }) => {
 };
 
 const run: Handler = async (r) => {
-  const { deps, turn, work, saver } = r;
+  const { deps, turn, work, saver, chain } = r;
   await streamReply(r);
   if (work.error) return 'error';
   if (turn.signal.aborted) return 'aborted';
@@ -60,7 +62,9 @@ const run: Handler = async (r) => {
   work.shown = parsed.text;
   if (parsed.items.length === 0) return 'next';
   const replyId = saver.replyAhead(work.reply, work.reasoning, parsed.items.length);
-  const change = { turn: replyId, trigger: turn.trigger, callIndex: 0 };
+  // The turn's changes are one group, whichever step made them: /undo takes the turn back.
+  chain.group ??= replyId;
+  const change = { turn: chain.group, reply: replyId, trigger: turn.trigger, callIndex: 0 };
   work.outcomes = await runToolCalls(
     parsed.items,
     { workspace: deps.workspace, signal: turn.signal, change },
@@ -99,10 +103,18 @@ const save: Handler = async ({ turn, work, saver }) => {
   return 'next';
 };
 
-/** RESPOND: the agent's policy decides what follows (and moves the machine) from the facts. */
+/**
+ * RESPOND: the agent's policy decides what follows (and moves the machine) from the facts:
+ * the turn's next step at once, with the results of the calls just made, or its end.
+ */
 const respond: Handler = async (r) => {
-  r.work.report = r.deps.respond?.(factsOf(r));
-  return 'next';
+  const facts = factsOf(r);
+  joinChain(r, facts.calls, facts.results);
+  const verdict = r.deps.respond?.(facts);
+  r.work.report = verdict?.report;
+  if (verdict?.more !== true) return 'next';
+  nextStep(r);
+  return 'step';
 };
 
 export const PHASE_HANDLERS: Readonly<Record<Exclude<Phase, 'DONE'>, Handler>> = Object.freeze({

@@ -1,7 +1,10 @@
 /**
  * The turn pipeline as data. Every turn, a think cycle or a user turn, walks these phases
  * in order; `COMMAND` may short-cut to `DONE` (a slash command needs no model call), and an
- * abort or a failure anywhere jumps to `SAVE` so whatever was produced is kept.
+ * abort or a failure anywhere jumps to `SAVE` so whatever was produced is kept. A reply that
+ * called tools is one step of the turn: RESPOND sends it round again (`step`, back to COMPACT)
+ * so the results go back at once, until a reply without calls, `[WAIT]`, a stop rule or the
+ * per-turn step limit ends the turn.
  */
 export const PHASES = [
   'RESTORE',
@@ -15,8 +18,11 @@ export const PHASES = [
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
-/** How a phase ended: `next` goes on, `shortcut` is COMMAND handling the turn itself. */
-export type PhaseOutcome = 'next' | 'shortcut' | 'aborted' | 'error';
+/**
+ * How a phase ended: `next` goes on, `shortcut` is COMMAND handling the turn itself (or BUILD
+ * not sending a request), `step` is RESPOND starting the turn's next step.
+ */
+export type PhaseOutcome = 'next' | 'shortcut' | 'step' | 'aborted' | 'error';
 
 export const PHASE_TRANSITIONS: Readonly<
   Record<Phase, Readonly<Partial<Record<PhaseOutcome, Phase>>>>
@@ -29,7 +35,8 @@ export const PHASE_TRANSITIONS: Readonly<
   RUN: { next: 'SAVE', aborted: 'SAVE', error: 'SAVE' },
   // SAVE and RESPOND always go on: an abort or error there still finishes the turn.
   SAVE: { next: 'RESPOND', aborted: 'RESPOND', error: 'RESPOND' },
-  RESPOND: { next: 'DONE', aborted: 'DONE', error: 'DONE' },
+  // The reply called tools and nothing stops the turn: its next step, with the results.
+  RESPOND: { next: 'DONE', step: 'COMPACT', aborted: 'DONE', error: 'DONE' },
   DONE: {},
 });
 
@@ -42,6 +49,8 @@ export function nextPhase(phase: Phase, outcome: PhaseOutcome): Phase {
 /** One row of a turn's trace, shown by /trace. */
 export interface PhaseRecord {
   phase: Phase;
+  /** The turn's step (1 for the first request; each reply with calls starts the next). */
+  step: number;
   /** ms since the turn started */
   startMs: number;
   durationMs: number;
@@ -55,6 +64,8 @@ export interface TurnTrace {
   startedAt: number;
   durationMs: number;
   phases: PhaseRecord[];
+  /** Requests the turn made (its steps). */
+  steps: number;
   outcome: TurnOutcomeKind;
 }
 

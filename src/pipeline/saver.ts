@@ -23,7 +23,8 @@ export interface ReplyToSave {
 }
 
 /**
- * Every message of a turn is written here, in history order, and shown as it is written:
+ * Every message of a turn is written here, in history order, and shown as it is written
+ * (a turn of several steps writes each step's reply and results in turn):
  * the user's messages (RESTORE, before the request is built, so a crash keeps them), the
  * reply ahead of its tools and each result as its call finishes (RUN: the crash record), and
  * the reply or the results an interrupt kept from running (SAVE).
@@ -65,6 +66,12 @@ export class TurnSaver {
     this.persist(assistant);
     this.replyId = assistant.id;
     return assistant.id;
+  }
+
+  /** The turn's next step: its reply and results are new ones. */
+  nextStep(): void {
+    this.replyId = undefined;
+    this.results.clear();
   }
 
   /** Whether the reply went ahead of its tools (then SAVE only completes its results). */

@@ -39,10 +39,19 @@ export interface TurnDeps {
   recover?(): Promise<void>;
   /** RESTORE: the user's input queued for this turn (none: an autonomous turn). */
   takeInput?(): TakenInput | undefined;
-  /** BUILD: the request's messages for this turn and their size in tokens. */
+  /**
+   * BUILD, before the request is built: waits (bounded, abortable) for tools that are still
+   * connecting, so the request offers them. Resolves at once once they have.
+   */
+  ready?(signal: AbortSignal): Promise<void>;
+  /**
+   * BUILD: the request's messages for this step of the turn (from 1; a later step follows
+   * the results of the step before) and their size in tokens.
+   */
   buildRequest(
     history: readonly HistoryMessage[],
     turn: TurnInput,
+    step: number,
   ): { messages: ChatMessage[]; promptTokens: number };
   /** Counts tokens of a text, for usage estimates when the server sends none. */
   countTokens(text: string): number;
@@ -56,10 +65,18 @@ export interface TurnDeps {
    */
   preflight?(promptTokens: number): string | undefined;
   /**
-   * RESPOND: the agent's policy decides what follows the turn and moves the machine; returns
-   * what the scheduler learns (absent: a failure is an error outcome, nothing else).
+   * RESPOND, after each step: the agent's policy decides what follows and moves the machine
+   * (absent: one step per turn, and a failure is an error outcome, nothing else).
    */
-  respond?(facts: TurnFacts): TurnReport;
+  respond?(facts: TurnFacts): StepVerdict;
+}
+
+/** What RESPOND decided after a step. */
+export interface StepVerdict {
+  /** What the scheduler learns if the turn ends here. */
+  report: TurnReport;
+  /** The turn goes on: its next request carries the results of this step's calls, at once. */
+  more: boolean;
 }
 
 export interface TurnInput {
@@ -69,9 +86,14 @@ export interface TurnInput {
   cycle: number;
 }
 
-/** What RESPOND decides from: how the turn ended and what it produced. */
+/**
+ * What RESPOND decides from: how the step ended and what it produced. In the turn's result
+ * (`TurnResult`), `calls`, `results` and `tokens.total` cover all of the turn's steps.
+ */
 export interface TurnFacts {
   turnId: number;
+  /** The step (request) of the turn, from 1. */
+  step: number;
   outcome: TurnOutcomeKind;
   wait: boolean;
   reply: string;
@@ -96,8 +118,9 @@ export interface TurnResult extends TurnFacts {
 }
 
 /**
- * Runs one turn through RESTORE → COMPACT → COMMAND → BUILD → RUN → SAVE → RESPOND → DONE.
- * Each phase does its work in its handler ({@link PHASE_HANDLERS}), so the trace is true.
+ * Runs one turn through RESTORE → COMPACT → COMMAND → BUILD → RUN → SAVE → RESPOND → DONE,
+ * from RESPOND back to COMPACT for each further step of its tool chain. Each phase does its
+ * work in its handler ({@link PHASE_HANDLERS}), so the trace is true.
  * Never throws: a failure in a phase is recorded, the turn still saves what it produced,
  * and the result carries the error for the scheduler's back-off.
  */
@@ -106,6 +129,7 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
   const t0 = performance.now();
   const run = startRun(turn, deps);
   const phases = await walkPhases(run, t0);
+  const { chain } = run;
   const facts = factsOf(run);
   const trace: TurnTrace = {
     turnId: turn.turnId,
@@ -113,9 +137,18 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
     startedAt,
     durationMs: Math.round(performance.now() - t0),
     phases,
+    steps: chain.step,
     outcome: facts.outcome,
   };
-  return { ...facts, trace, report: run.work.report ?? { failed: facts.outcome === 'error' } };
+  return {
+    ...facts,
+    // The turn as a whole: every step's calls, results and tokens.
+    calls: chain.calls,
+    results: chain.results,
+    tokens: { ...facts.tokens, total: chain.totalTokens },
+    trace,
+    report: run.work.report ?? { failed: facts.outcome === 'error' },
+  };
 }
 
 /** Walks the phase table from RESTORE to DONE, recording each phase's time and outcome. */
@@ -124,6 +157,7 @@ async function walkPhases(run: TurnRun, t0: number): Promise<PhaseRecord[]> {
   let phase: Phase = 'RESTORE';
   while (phase !== 'DONE') {
     const start = performance.now();
+    const step = run.chain.step;
     let outcome: PhaseOutcome;
     let note: string | undefined;
     // Abort checks between phases: an abort skips straight to SAVE (keep what was made).
@@ -140,6 +174,7 @@ async function walkPhases(run: TurnRun, t0: number): Promise<PhaseRecord[]> {
     }
     phases.push({
       phase,
+      step,
       startMs: Math.round(start - t0),
       durationMs: Math.round(performance.now() - start),
       outcome,

@@ -6,7 +6,7 @@ import type { TurnReport } from '../scheduler/scheduler.js';
 import { TurnSaver } from './saver.js';
 import type { TurnDeps, TurnInput } from './turn.js';
 
-/** What a turn has produced so far; each phase adds its part. */
+/** What the turn's current step has produced so far; each phase adds its part. */
 export interface Work {
   /** RESTORE: the slash command the user typed, handled in COMMAND. */
   command?: string;
@@ -34,12 +34,42 @@ export interface Work {
   report?: TurnReport;
 }
 
+/** What the turn's steps made together: the turn is one unit for the ledger and /undo. */
+export interface Chain {
+  /** The step in flight, from 1: each reply with calls starts the next one. */
+  step: number;
+  /** Every call of the turn, and each with the result the model saw. */
+  calls: string[];
+  results: string[];
+  /** Tokens of all the turn's requests. */
+  totalTokens: number;
+  /** The id of the turn's first reply with calls: the change journal groups the turn by it. */
+  group?: string;
+}
+
 /** One turn in flight: its input, its deps, what it made and the one writer of its messages. */
 export interface TurnRun {
   turn: TurnInput;
   deps: TurnDeps;
   work: Work;
+  chain: Chain;
   saver: TurnSaver;
+}
+
+function freshWork(): Work {
+  return {
+    handled: false,
+    messages: [],
+    promptTokens: 0,
+    reply: '',
+    reasoning: '',
+    shown: '',
+    items: [],
+    wait: false,
+    outcomes: [],
+    gotUsage: false,
+    totalTokens: 0,
+  };
 }
 
 export function startRun(turn: TurnInput, deps: TurnDeps): TurnRun {
@@ -47,18 +77,29 @@ export function startRun(turn: TurnInput, deps: TurnDeps): TurnRun {
     turn,
     deps,
     saver: new TurnSaver(deps.history, deps.emit),
-    work: {
-      handled: false,
-      messages: [],
-      promptTokens: 0,
-      reply: '',
-      reasoning: '',
-      shown: '',
-      items: [],
-      wait: false,
-      outcomes: [],
-      gotUsage: false,
-      totalTokens: 0,
-    },
+    work: freshWork(),
+    chain: { step: 1, calls: [], results: [], totalTokens: 0 },
   };
+}
+
+/**
+ * The next step of the turn: what the step made joins the chain, and the work starts fresh
+ * (the context size stays: it is the last prompt's, until the next one reports).
+ */
+export function nextStep(run: TurnRun): void {
+  const { contextTokens } = run.work;
+  run.work = { ...freshWork(), ...(contextTokens !== undefined ? { contextTokens } : {}) };
+  run.saver.nextStep();
+  run.chain.step += 1;
+}
+
+/** Adds the finished step's calls, results and tokens to the turn's. */
+export function joinChain(
+  run: TurnRun,
+  calls: readonly string[],
+  results: readonly string[],
+): void {
+  run.chain.calls.push(...calls);
+  run.chain.results.push(...results);
+  run.chain.totalTokens += run.work.totalTokens;
 }

@@ -36,6 +36,8 @@ export interface AgentViewState {
   /** All tokens used this session (prompt + completion). */
   sessionTokens: number;
   nextTurnAt: number | undefined;
+  /** What the request in preparation waits for ("connecting MCP: fx…"), for the status bar. */
+  preparing: string | undefined;
   model: string;
   persona: string;
   /** The model's context window, for the status bar's context use. */
@@ -84,6 +86,7 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     contextTokens: 0,
     sessionTokens: 0,
     nextTurnAt: undefined,
+    preparing: undefined,
     model: '',
     persona: '',
     contextWindow: 0,
@@ -217,6 +220,7 @@ type StatusEvent =
   | 'error'
   | 'notice'
   | 'scheduled'
+  | 'preparing'
   | 'settings_changed'
   | 'budget'
   | 'files_changed'
@@ -231,6 +235,8 @@ const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
       return addNotice(state, event.level, event.text, now);
     case 'scheduled':
       return { nextTurnAt: event.at };
+    case 'preparing':
+      return { preparing: event.what };
     case 'settings_changed':
       return settingsChanged(event);
     case 'budget':

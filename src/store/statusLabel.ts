@@ -12,6 +12,8 @@ export interface LabelFacts {
   /** When the scheduler looks next (epoch ms), if it is waiting. */
   nextTurnAt: number | undefined;
   pauseReason: string | undefined;
+  /** What the request in preparation waits for (MCP servers connecting). */
+  preparing?: string | undefined;
 }
 
 /** The reason cut to fit a status line: the full text stays on the line below. */
@@ -25,7 +27,8 @@ export function untilText(ms: number): string {
 
 /**
  * What the agent is doing, in words: `Thinking` only while a request or a tool is in flight,
- * `Resting · next look in 4m` while the scheduler waits, `Your turn`, `Paused · <reason>`,
+ * `Resting · next look in 4m` while the scheduler waits, `Thinking · connecting MCP: fx…`
+ * while the first request waits for MCP servers, `Your turn`, `Paused · <reason>`,
  * `Needs approval`. Pure: the bar passes the clock in.
  */
 export function stateLabel(f: LabelFacts, now: number, lang: Lang): string {
@@ -42,6 +45,7 @@ export function stateLabel(f: LabelFacts, now: number, lang: Lang): string {
       return t(lang, 'state.pausedBecause', { reason });
     }
     case 'THINKING': {
+      if (f.preparing !== undefined) return `${t(lang, 'state.THINKING')} · ${f.preparing}`;
       const inFlight = f.streaming || f.toolsRunning > 0;
       if (!inFlight && f.nextTurnAt !== undefined) {
         return t(lang, 'state.resting', { in: untilText(f.nextTurnAt - now) });

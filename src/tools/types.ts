@@ -66,10 +66,15 @@ export interface ToolContext {
   redact?(text: string): string;
 }
 
-/** The reply and position of a call, so a journaled change can be matched to its result. */
+/** The turn, reply and position of a call, so a journaled change can be matched to its result. */
 export interface ChangeContext {
-  /** The id of the assistant message holding the call. */
+  /**
+   * The turn the call belongs to: the id of its first reply with calls. A turn's tool chain
+   * (several replies) is one group for /changes and /undo.
+   */
   turn: string;
+  /** The id of the assistant message holding the call (absent: the same as `turn`). */
+  reply?: string;
   /** What started the turn: `timer` (autonomous), `user` (an answer), `start`. */
   trigger: string;
   /** The call's index among the reply's calls. */

@@ -15,18 +15,24 @@ describe('append-only, cache-friendly requests', () => {
 
   it('over 6 autonomous turns with tool calls, each request starts with the previous one, byte for byte', async () => {
     h = await createHarness({ initialState: 'THINKING' });
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 12; i++) {
       await writeFile(path.join(h.workspaceDir, `f${i}.txt`), `file ${i}`);
     }
-    h.server.setDefault((req) => ({
-      kind: 'stream',
-      content: `Reading file ${req.index}.\n[TOOL] read("f${req.index}.txt") [/TOOL]`,
-    }));
+    // Each turn is two requests: a reply that reads a file, then (its result back at once,
+    // in the same turn) a reply without calls that ends the turn.
+    h.server.setDefault((req) =>
+      req.index % 2 === 0
+        ? {
+            kind: 'stream',
+            content: `Reading file ${req.index}.\n[TOOL] read("f${req.index}.txt") [/TOOL]`,
+          }
+        : { kind: 'stream', content: `Read file ${req.index - 1}.` },
+    );
     h.agent.start();
-    await h.server.waitForRequest(6);
+    await h.server.waitForRequest(11);
     h.agent.pause();
     await h.agent.idle();
-    const bodies = h.server.requests.slice(0, 7).map((r) => JSON.stringify(r.body.messages));
+    const bodies = h.server.requests.slice(0, 12).map((r) => JSON.stringify(r.body.messages));
     for (let i = 1; i < bodies.length; i++) {
       // The previous list without its closing bracket is a prefix of this one.
       expect(bodies[i]!.startsWith(bodies[i - 1]!.slice(0, -1))).toBe(true);
@@ -35,9 +41,18 @@ describe('append-only, cache-friendly requests', () => {
     // The system prompt carries no clock: the per-turn time is in the note at the end.
     expect(sent(h, 0)[0]!.content).not.toMatch(/Now:/);
     expect(new Set(h.server.requests.map((r) => r.body.messages[0].content)).size).toBe(1);
-    expect(sent(h, 6).at(-1)!.content).toMatch(
-      /Autonomous cycle 7\. Now: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z/,
+    expect(sent(h, 10).at(-1)!.content).toMatch(
+      /Autonomous cycle 6\. Now: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z/,
     );
+    // A turn's second step answers its own call's result: no new note, no new cycle.
+    expect(sent(h, 11).at(-1)!.content).toContain('file 10');
+    expect(JSON.stringify(sent(h, 11))).not.toMatch(/Autonomous cycle 7/);
+    expect(
+      h.agent.store
+        .getState()
+        .ledger.slice(0, 5)
+        .map((r) => r.tools.length),
+    ).toEqual([1, 1, 1, 1, 1]);
   });
 
   it('records cached prompt tokens (OpenAI style and DeepSeek style) for the status bar and /cost', async () => {
@@ -141,11 +156,8 @@ describe('pacing and the zero-token idle path (fake clock)', () => {
     expect(sent(h, 2).at(-1)!.content).toMatch(
       /Woke up for a reminder.*Reminder due: check the build log/s,
     );
-    expect(h.agent.store.getState().ledger.map((r) => r.reason)).toEqual([
-      'timer',
-      'timer',
-      'schedule',
-    ]);
+    // The remind call and the reply after its result are one turn.
+    expect(h.agent.store.getState().ledger.map((r) => r.reason)).toEqual(['timer', 'schedule']);
   });
 });
 

@@ -5,6 +5,7 @@ import type { TurnFacts } from '../../src/pipeline/turn.js';
 
 const facts = (over: Partial<TurnFacts> = {}): TurnFacts => ({
   turnId: 7,
+  step: 1,
   outcome: 'ok',
   wait: false,
   reply: 'r',
@@ -103,6 +104,28 @@ describe('respond(facts, guards)', () => {
     expect(r.report.failed).toBe(failed);
     if (event === 'AUTO_PAUSE') expect(r.reason).toBeTruthy();
     else expect(r.reason).toBeUndefined();
+  });
+
+  it('a reply with calls goes on at once with the next step; one without ends the turn', () => {
+    expect(respond(facts({ calls: ['ls(".")'] }), guards()).more).toBe(true);
+    expect(respond(facts(), guards()).more).toBe(false);
+    expect(respond(facts({ calls: ['ls(".")'], wait: true }), guards()).more).toBe(false);
+    expect(respond(facts({ calls: ['ls(".")'], outcome: 'aborted' }), guards()).more).toBe(false);
+    // The cycle limit counts turns: it waits for the end of the chain.
+    const limited = guards({ maxAutonomousCycles: 2, cycle: 2 });
+    expect(respond(facts({ calls: ['ls(".")'] }), limited)).toMatchObject({ more: true });
+    expect(respond(facts({ calls: ['ls(".")'] }), limited).event).toBeUndefined();
+  });
+
+  it('the step limit ends a runaway chain with a pause that names maxStepsPerTurn', () => {
+    const g = guards({ maxStepsPerTurn: 3 });
+    expect(respond(facts({ calls: ['a()'], step: 2 }), g).more).toBe(true);
+    const stopped = respond(facts({ calls: ['b()'], step: 3 }), g);
+    expect(stopped).toMatchObject({ more: false, event: 'AUTO_PAUSE', countTokens: true });
+    expect(stopped.reason).toContain('limit of 3 requests in one tool chain (maxStepsPerTurn)');
+    // The default is 25.
+    expect(respond(facts({ calls: ['c()'], step: 24 }), guards()).more).toBe(true);
+    expect(respond(facts({ calls: ['c()'], step: 25 }), guards()).event).toBe('AUTO_PAUSE');
   });
 
   it('reasons say why, in the turn language', () => {

@@ -48,11 +48,13 @@ describe('wake-ups on workspace changes (real time)', () => {
       { kind: 'stream', content: 'Writing notes.\n[TOOL] create("mine.txt", "my notes") [/TOOL]' },
       { kind: 'stream', content: 'Done for now.' },
     ]);
-    // The write, then a "nothing new" turn: now resting for 30 s.
+    // The write and the reply after its result (one turn, two requests), then a "nothing
+    // new" turn: now resting for 30 s.
     await waitForStore(h.agent.store, (s) => s.ledger.length === 2, 'the write and a rest');
     expect(h.agent.store.getState().ledger[0]!.files).toEqual(['mine.txt']);
+    expect(h.server.requests).toHaveLength(3);
     await writeFile(path.join(h.workspaceDir, 'theirs.txt'), 'from the user');
-    const req = await h.server.waitForRequest(2, 2000);
+    const req = await h.server.waitForRequest(3, 2000);
     const note = JSON.stringify(req.body.messages.at(-1));
     expect(note).toMatch(/created: theirs\.txt/);
     expect(note).not.toMatch(/mine\.txt/);

@@ -107,9 +107,24 @@ describe('the command runner', () => {
             startedAt: 0,
             durationMs: 12,
             outcome: 'ok',
+            steps: 1,
             phases: [
-              { phase: 'RESTORE', startMs: 0, durationMs: 1, outcome: 'next' },
-              { phase: 'COMMAND', startMs: 1, durationMs: 2, outcome: 'shortcut' },
+              { phase: 'RESTORE', step: 1, startMs: 0, durationMs: 1, outcome: 'next' },
+              { phase: 'COMMAND', step: 1, startMs: 1, durationMs: 2, outcome: 'shortcut' },
+            ],
+          },
+          {
+            turnId: 8,
+            trigger: 'user',
+            startedAt: 0,
+            durationMs: 30,
+            outcome: 'ok',
+            steps: 2,
+            phases: [
+              { phase: 'BUILD', step: 1, startMs: 0, durationMs: 1, outcome: 'next' },
+              { phase: 'RESPOND', step: 1, startMs: 1, durationMs: 1, outcome: 'step' },
+              { phase: 'COMPACT', step: 2, startMs: 2, durationMs: 1, outcome: 'next' },
+              { phase: 'RESPOND', step: 2, startMs: 3, durationMs: 1, outcome: 'next' },
             ],
           },
         ],
@@ -124,7 +139,11 @@ describe('the command runner', () => {
       },
     });
     await runCommand('/trace', ctx, signal);
-    expect(ctx.said[0]).toBe('turn 7 (user, ok, 12 ms): RESTORE 1ms → COMMAND 2ms shortcut');
+    expect(ctx.said[0]).toBe(
+      'turn 7 (user, ok, 12 ms): RESTORE 1ms → COMMAND 2ms shortcut\n' +
+        // A tool chain: one turn, its steps marked where they start.
+        'turn 8 (user, ok, 2 steps, 30 ms): BUILD 1ms → RESPOND 1ms step → [step 2] COMPACT 1ms → RESPOND 1ms',
+    );
     await runCommand('/cost', ctx, signal);
     expect(ctx.said[1]).toContain('1.5k');
     expect(ctx.said[1]).toContain('10k');

@@ -167,7 +167,15 @@ describe.skipIf(!hasTmux)(hasTmux ? TITLE : `${TITLE} (skipped: tmux is not inst
 
   step('Ctrl+P pauses (no request for three think intervals) and resumes', async () => {
     keys('C-p');
-    await waitForScreen((x) => status(x).includes('Paused'), 'the paused status');
+    const shown = await waitForScreen((x) => status(x).includes('Paused'), 'the paused status');
+    // A look that started just before the key (the answer's turn ended one interval ago) may
+    // still be on its way to the server, which runs in this process: let it land first.
+    const settledAt = Date.now();
+    await waitUntil(() => Date.now() - settledAt >= INTERVAL_MS, 'a look in flight to land', {
+      timeoutMs: 5000,
+      intervalMs: 50,
+    });
+    expect(status(shown)).toContain('Paused');
     const count = server.requests.length;
     const pausedAt = Date.now();
     await waitUntil(() => Date.now() - pausedAt >= 3 * INTERVAL_MS + 200, 'three intervals', {
@@ -215,6 +223,44 @@ describe.skipIf(!hasTmux)(hasTmux ? TITLE : `${TITLE} (skipped: tmux is not inst
     for (const line of s.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     tmux('resize-window', '-t', 'app', '-x', '100', '-y', '30');
   });
+
+  step(
+    'a typed request with a tool chain is one turn, and /undo takes all of it back',
+    async () => {
+      const before = server.requests.length;
+      server.push(
+        { kind: 'stream', content: '[TOOL] create("plan.md", "# Plan") [/TOOL]' },
+        { kind: 'stream', content: '[TOOL] create("steps.md", "1. go") [/TOOL]' },
+        { kind: 'stream', content: 'Both written. [WAIT]' },
+      );
+      keys('-l', 'write plan.md');
+      keys('Enter');
+      const s = await waitForScreen(
+        (x) => x.includes('Both written.') && status(x).includes('Your turn'),
+        'the end of the chain',
+      );
+      // Still the user's turn: no autonomous cycle was counted for its continuations.
+      expect(status(s)).toMatch(/Cycle 0\//);
+      expect(server.requests.length - before).toBe(3);
+      // What follows the user's words (earlier autonomous turns keep their notes in place).
+      for (const r of server.requests.slice(before)) {
+        const sent = JSON.stringify(r.body.messages);
+        const after = sent.slice(sent.lastIndexOf('write plan.md'));
+        expect(after).not.toMatch(/Autonomous|user is not here/);
+      }
+      const ws = path.join(tmp, 'ws');
+      expect(
+        fs.existsSync(path.join(ws, 'plan.md')) && fs.existsSync(path.join(ws, 'steps.md')),
+      ).toBe(true);
+      keys('-l', '/undo');
+      keys('Enter');
+      await waitUntil(
+        () => !fs.existsSync(path.join(ws, 'plan.md')) && !fs.existsSync(path.join(ws, 'steps.md')),
+        'both files undone by one /undo',
+        { timeoutMs: 10_000, intervalMs: 50 },
+      );
+    },
+  );
 
   step('Ctrl+C quits with exit code 0 and restores the normal screen', async () => {
     keys('C-c');

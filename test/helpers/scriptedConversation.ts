@@ -69,6 +69,7 @@ export function scriptedConversation(): FakeController {
       startedAt: t0,
       durationMs: 900,
       phases: [],
+      steps: 1,
       outcome: 'ok',
     },
   });

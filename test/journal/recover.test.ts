@@ -88,6 +88,28 @@ describe('finishing the crash record', () => {
     },
   );
 
+  it("finds a later step's change by its reply, though the journal groups it by the turn", async () => {
+    fx = await journalFixture(seedMixed);
+    const [create] = withJournal(
+      createFileTools().filter((t) => t.name === 'create'),
+      () => fx.journal,
+    );
+    // The turn's second reply (its chain's next step) made the change; the crash came before
+    // its result was saved.
+    const change = { turn: 'reply-1', reply: 'reply-2', trigger: 'user', callIndex: 0 };
+    const signal = new AbortController().signal;
+    await create!.run(['later.txt', 'x'], { workspace: fx.workspace, signal, change });
+    expect(fx.journal.entries().at(-1)).toMatchObject({ turn: 'reply-1', reply: 'reply-2' });
+    const reply = {
+      ...makeMessage('assistant', '[TOOL] create("later.txt", "x") [/TOOL]'),
+      id: 'reply-2',
+      calls: 1,
+    };
+    const messages = [reply];
+    await finishCrashRecord(memoryHistory(messages), fx.reopen(), fx.workspace);
+    expect(messages.at(-1)!.content).toMatch(/finished, but Cogito was stopped by a crash/);
+  });
+
   it("removes the atomic writer's temporary file a kill left beside the file", async () => {
     fx = await journalFixture(seedMixed);
     const before = await treeOf(fx.ws);

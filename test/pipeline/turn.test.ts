@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ import { ToolRegistry } from '../../src/tools/registry.js';
 import { Workspace } from '../../src/tools/workspace.js';
 
 describe('the phase table', () => {
-  const OUTCOMES: PhaseOutcome[] = ['next', 'shortcut', 'aborted', 'error'];
+  const OUTCOMES: PhaseOutcome[] = ['next', 'shortcut', 'step', 'aborted', 'error'];
   const order = PHASES.filter((p) => p !== 'DONE');
 
   it.each(order.flatMap((p) => OUTCOMES.map((o) => [p, o] as const)))(
@@ -30,6 +30,8 @@ describe('the phase table', () => {
       if (outcome === 'next') expected = PHASES[i + 1];
       else if (outcome === 'shortcut')
         expected = phase === 'COMMAND' ? 'DONE' : phase === 'BUILD' ? 'RESPOND' : undefined;
+      // Only RESPOND starts a turn's next step, and it starts at COMPACT (RESTORE is once).
+      else if (outcome === 'step') expected = phase === 'RESPOND' ? 'COMPACT' : undefined;
       else expected = beforeSave ? 'SAVE' : PHASES[i + 1];
       if (expected === undefined) {
         expect(PHASE_TRANSITIONS[phase][outcome]).toBeUndefined();
@@ -118,6 +120,82 @@ describe('runTurn', () => {
     ]);
     expect(r.trace.phases.every((p) => p.durationMs >= 0 && p.startMs >= 0)).toBe(true);
     expect(history.map((m) => m.content)).toEqual(['hello']);
+  });
+
+  it('a reply with calls is one step: RESPOND sends the results back at once, in the same turn', async () => {
+    await writeFile(path.join(dir, 'a.txt'), 'alpha');
+    const replies: ProviderEvent[][] = [
+      [
+        { type: 'text_delta', text: '[TOOL] read("a.txt") [/TOOL]' },
+        { type: 'done', reason: 'stop' },
+      ],
+      [
+        { type: 'text_delta', text: '[TOOL] create("b.txt", "beta") [/TOOL]' },
+        { type: 'done', reason: 'stop' },
+      ],
+      [
+        { type: 'text_delta', text: 'Done.' },
+        { type: 'done', reason: 'stop' },
+      ],
+    ];
+    const built: number[] = [];
+    const steps: number[] = [];
+    const r = await turn({
+      provider: () => scripted(replies.shift()!),
+      buildRequest: (_h, _t, step) => (
+        built.push(step),
+        { messages: [{ role: 'user', content: 'hi' }], promptTokens: 1 }
+      ),
+      respond: (facts) => (
+        steps.push(facts.step),
+        { report: { failed: false }, more: facts.calls.length > 0 }
+      ),
+    });
+    expect(built).toEqual([1, 2, 3]);
+    expect(steps).toEqual([1, 2, 3]);
+    expect(r.trace.steps).toBe(3);
+    // The turn as a whole: both calls, and RESTORE once, COMPACT to RESPOND per step.
+    expect(r.calls).toEqual(['read(["a.txt"])', 'create(["b.txt","beta"])']);
+    const trace = r.trace.phases.map((p) => `${p.step}:${p.phase}:${p.outcome}`);
+    expect(trace.filter((p) => p.endsWith('RESTORE:next'))).toEqual(['1:RESTORE:next']);
+    expect(trace.filter((p) => p.includes('RESPOND'))).toEqual([
+      '1:RESPOND:step',
+      '2:RESPOND:step',
+      '3:RESPOND:next',
+    ]);
+    expect(trace.filter((p) => p.includes('COMPACT'))).toEqual([
+      '1:COMPACT:next',
+      '2:COMPACT:next',
+      '3:COMPACT:next',
+    ]);
+    expect(history.map((m) => m.role)).toEqual([
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(await readFile(path.join(dir, 'b.txt'), 'utf8')).toBe('beta');
+  });
+
+  it('an abort between steps ends the turn without another request', async () => {
+    let requests = 0;
+    const r = await turn({
+      provider: () => {
+        requests += 1;
+        return scripted([
+          { type: 'text_delta', text: '[TOOL] ls(".") [/TOOL]' },
+          { type: 'done', reason: 'stop' },
+        ]);
+      },
+      respond: (facts) => {
+        if (facts.step === 2) controller.abort();
+        return { report: { failed: false }, more: facts.outcome === 'ok' };
+      },
+    });
+    expect(requests).toBe(2);
+    expect(r.outcome).toBe('aborted');
+    expect(r.trace.phases.at(-1)).toMatchObject({ phase: 'RESPOND', step: 3, outcome: 'next' });
   });
 
   it('a command short-cuts from COMMAND to DONE, without a model call or a save', async () => {
@@ -230,7 +308,7 @@ describe('runTurn', () => {
     const r = await turn({
       respond: (facts) => {
         seen = { outcome: facts.outcome, reply: facts.reply, saved: history.length };
-        return { failed: true, retryAfterMs: 5 };
+        return { report: { failed: true, retryAfterMs: 5 }, more: false };
       },
     });
     expect(seen).toEqual({ outcome: 'ok', reply: 'hello', saved: 1 });

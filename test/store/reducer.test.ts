@@ -76,6 +76,7 @@ describe('the store reduces agent events', () => {
       startedAt: 0,
       durationMs: 1,
       phases: [],
+      steps: 1,
       outcome: 'ok' as const,
     };
     for (let i = 0; i < MAX_TRACES + 5; i++)

@@ -65,6 +65,9 @@ describe('the protocol corpus through cogito -p', () => {
     home = await mkdtemp(path.join(os.tmpdir(), 'cogito-styles-home-'));
     await writeFile(path.join(ws, 'notes.md'), '# Notes\nTODO: buy tea\n');
     await writeFile(path.join(ws, '笔记.md'), '买茶\n');
+    // Every scripted reply but the last calls a tool, so the whole run is one tool chain:
+    // room for all of its steps.
+    await writeFile(path.join(home, 'config.json'), JSON.stringify({ maxStepsPerTurn: 500 }));
   });
   afterAll(async () => {
     await server.close();

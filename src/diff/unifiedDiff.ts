@@ -8,8 +8,13 @@ import { structuredPatch } from 'diff';
 
 /** Larger sides are not diffed: the card then shows the new content and says why. */
 export const DIFF_MAX_BYTES = 1_000_000;
-/** Most edit steps the diff explores before giving up (bounds time on unrelated texts). */
-const MAX_EDIT_LENGTH = 5_000;
+/**
+ * Most edit steps, and most milliseconds, the line matching may take before it gives up: on
+ * unrelated texts jsdiff's cost grows with lines × edits (two unrelated 100 KB texts took
+ * over 4 s unbounded; bench/cards.ts). Past either, the change is shown as a whole.
+ */
+const MAX_EDIT_LENGTH = 2_000;
+const MAX_DIFF_MS = 250;
 /** Unchanged lines shown around each change. */
 const CONTEXT_LINES = 3;
 
@@ -20,6 +25,8 @@ export type UnifiedDiff =
       text: string;
       added: number;
       removed: number;
+      /** True when the texts were too different to match: every old line out, every new in. */
+      whole: boolean;
     }
   | { ok: false; reason: string };
 
@@ -35,13 +42,9 @@ export function unifiedDiff(rel: string, before: string, after: string): Unified
   const patch = structuredPatch(`a/${rel}`, `b/${rel}`, before, after, '', '', {
     context: CONTEXT_LINES,
     maxEditLength: MAX_EDIT_LENGTH,
+    timeout: MAX_DIFF_MS,
   });
-  if (patch === undefined) {
-    return {
-      ok: false,
-      reason: `too different to compare (over ${MAX_EDIT_LENGTH} changed lines)`,
-    };
-  }
+  if (patch === undefined) return wholeChange(rel, before, after);
   const lines = [`--- a/${rel}`, `+++ b/${rel}`];
   let added = 0;
   let removed = 0;
@@ -54,7 +57,23 @@ export function unifiedDiff(rel: string, before: string, after: string): Unified
     }
   }
   if (patch.hunks.length === 0) lines.push('(no change: the new content is the same as the file)');
-  return { ok: true, text: lines.join('\n'), added, removed };
+  return { ok: true, text: lines.join('\n'), added, removed, whole: false };
+}
+
+/** The change as one hunk replacing every line: still a true unified diff, found at once. */
+function wholeChange(rel: string, before: string, after: string): UnifiedDiff {
+  const split = (t: string): string[] => (t === '' ? [] : t.replace(/\n$/, '').split('\n'));
+  const old = split(before);
+  const now = split(after);
+  const text = [
+    `--- a/${rel}`,
+    `+++ b/${rel}`,
+    '(too different to match line by line: every old line is removed, every new line added)',
+    `@@ -${old.length === 0 ? 0 : 1},${old.length} +${now.length === 0 ? 0 : 1},${now.length} @@`,
+    ...old.map((l) => `-${l}`),
+    ...now.map((l) => `+${l}`),
+  ].join('\n');
+  return { ok: true, text, added: now.length, removed: old.length, whole: true };
 }
 
 /** How a diff line reads: the file names, a hunk header, a removed, added or unchanged line. */

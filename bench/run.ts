@@ -3,8 +3,9 @@
  *
  *   npm run bench                 full run (~5 minutes on 2 cores); results in bench/results/
  *   npm run bench -- --quick      fewer samples, shorter stream; results in bench/results/tmp/
- *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, reply, tornFrames, memory, history, safety, journal, mcp, watch)
+ *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, reply, tornFrames, memory, history, safety, journal, cards, mcp, watch)
  */
+import { cards } from './cards.js';
 import { echo } from './echo.js';
 import { history } from './history.js';
 import { install } from './install.js';
@@ -40,6 +41,7 @@ const ALL: Bench[] = [
   history,
   safety,
   journal,
+  cards,
   mcp,
   watch,
 ];

@@ -1,27 +1,47 @@
-import React from 'react';
+import React, { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { ApprovalRequest } from '../src/agent/events.js';
 import { t } from '../src/i18n/messages.js';
 import { useLang } from './i18n.js';
-import { sanitize } from './text/sanitize.js';
+import { approvalRows, cardWindow } from './approval/cardRows.js';
+import type { Row } from './panes/rows.js';
+import { PaneRows, TitleRule } from './panes/PaneRows.js';
 import { truncate } from './text/wrap.js';
-import { TitleRule } from './panes/PaneRows.js';
 
 export interface ApprovalPromptProps {
   request: ApprovalRequest;
   width: number;
-  /** 4 or more: title, call, reason, detail rows, keys; 2: call and keys; 1: keys only. */
+  /** 4 or more: title, content rows, keys; 2: one row and keys; 1: keys only. */
   height: number;
+  /** The card's rows (approvalRows), when the screen has already computed them. */
+  rows?: readonly Row[];
+  /** Rows scrolled down from the top (the card clamps it). */
+  offset?: number;
 }
 
-/** A tool call waiting for the user's yes / no / always. */
-export function ApprovalPrompt({ request, width, height }: ApprovalPromptProps): React.JSX.Element {
+/**
+ * A tool call waiting for the user's yes / no / always. Everything it asks about is in its
+ * rows, wrapped; the card shows a window of them, and when they do not fit it says which
+ * lines are shown and how to see the rest (PgDn, ↓), never that anything is shown elsewhere.
+ */
+export function ApprovalPrompt(p: ApprovalPromptProps): React.JSX.Element {
   const lang = useLang();
-  const call = truncate(`  ${sanitize(request.call).replace(/\s+/g, ' ')}`, width);
+  const { request, width, height } = p;
+  const computed = useMemo(
+    () => p.rows ?? approvalRows(request, width, lang),
+    [p.rows, request, width, lang],
+  );
+  const win = cardWindow(computed.length, height, p.offset ?? 0);
+  const shown = computed.slice(win.start, win.start + win.body);
   const ask = truncate(t(lang, 'approval.prompt', { tool: request.tool }), width);
+  const position = t(lang, 'approval.position', {
+    from: win.start + 1,
+    to: win.start + shown.length,
+    total: computed.length,
+  });
   return (
     <Box flexDirection="column" width={width}>
-      {height >= 4 && (
+      {win.title && (
         <TitleRule
           title={`⚠ ${t(lang, 'approval.title')}`}
           right={t(lang, 'approval.kind', { kind: request.kind })}
@@ -30,46 +50,15 @@ export function ApprovalPrompt({ request, width, height }: ApprovalPromptProps):
           color="yellow"
         />
       )}
-      {height >= 2 && (
-        <Text wrap="truncate-end" color="magenta">
-          {call}
+      {win.body > 0 && <PaneRows rows={shown} height={win.body} width={width} />}
+      {win.position && (
+        <Text wrap="truncate-end" color="yellow" dimColor>
+          {truncate(`  ${position}`, width)}
         </Text>
       )}
-      {height >= 4 && (
-        <Text wrap="truncate-end" dimColor>
-          {truncate(`  ${t(lang, 'approval.reason', { reason: sanitize(request.reason) })}`, width)}
-        </Text>
-      )}
-      {detailRows(request.detail, height - 4, width, (count) =>
-        t(lang, 'approval.moreLines', { count }),
-      ).map((line, i) => (
-        <Text key={i} wrap="truncate-end" color="cyan">
-          {line}
-        </Text>
-      ))}
       <Text wrap="truncate-end" color="yellow" bold>
         {ask}
       </Text>
     </Box>
   );
-}
-
-/**
- * The detail (exact content to be written, the command to be run) in at most `rows` rows,
- * each cut to the width; when it does not fit, the last row says how much is not shown.
- */
-function detailRows(
-  detail: string | undefined,
-  rows: number,
-  width: number,
-  more: (count: number) => string,
-): string[] {
-  if (detail === undefined || rows <= 0) return [];
-  const lines = sanitize(detail).split('\n');
-  const fit = lines.length <= rows ? lines : lines.slice(0, rows - 1);
-  const out = fit.map((line) => truncate(`  │ ${line}`, width));
-  if (fit.length < lines.length) {
-    out.push(truncate(`  │ ${more(lines.length - fit.length)}`, width));
-  }
-  return out;
 }

@@ -80,7 +80,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
   );
 
   const dispatch = useUiDispatch(uiStore, view.ui);
-  useApprovalTakesFloor(approval !== undefined, dispatch);
+  useApprovalTakesFloor(approval?.id, dispatch);
   useBlankFrame(ui.blank, dispatch);
   const mouse = useMouse(p.mouse ?? true, p.onMouse);
   useScreenKeys({
@@ -123,7 +123,9 @@ export function Screen(p: ScreenProps): React.JSX.Element {
         />
       )}
       <ScreenPanes store={store} view={view} ui={ui} focus={focus} />
-      {approval && <Approval request={approval} width={w} height={layout.approval} />}
+      {approval && (
+        <Approval request={approval} width={w} height={layout.approval} {...view.card} />
+      )}
       {layout.inputRule && (
         <TitleRule title={t(lang, 'pane.input')} width={w} focused={focus === 'input'} />
       )}
@@ -144,11 +146,14 @@ function drawnInput(input: InputBoxProps, layout: Layout, ui: UiState): DrawnInp
   return { ...input, top: inputTop(layout), focus: ui.focus, overlay: ui.overlay };
 }
 
-/** A tool call waiting for approval takes the floor: overlays close so y / n / a reach it. */
-function useApprovalTakesFloor(shown: boolean, dispatch: (a: UiAction) => void): void {
+/**
+ * A tool call waiting for approval takes the floor: overlays close so y / n / a reach it,
+ * and each new card starts at its first line.
+ */
+function useApprovalTakesFloor(id: number | undefined, dispatch: (a: UiAction) => void): void {
   useEffect(() => {
-    if (shown) dispatch({ type: 'approvalShown' });
-  }, [shown, dispatch]);
+    if (id !== undefined) dispatch({ type: 'approvalShown' });
+  }, [id, dispatch]);
 }
 
 /** Ends Ctrl+L's blank frame after REDRAW_BLANK_MS (so Ink writes the whole frame again). */

@@ -7,6 +7,7 @@ import { useSpinner } from './hooks/useSpinner.js';
 import { shallowEqual, useStoreNow, useThrottledStore } from './hooks/useThrottledStore.js';
 import { useLang } from './i18n.js';
 import { formatTokens, shortenPath } from './text/format.js';
+import { sanitize } from './text/sanitize.js';
 import { displayWidth, truncate } from './text/wrap.js';
 import type { Tone } from './panes/rows.js';
 import { stateLabel } from '../src/store/statusLabel.js';
@@ -180,7 +181,13 @@ export function StatusBar(p: StatusBarProps): React.JSX.Element {
     ...(s.persona ? [{ text: s.persona, keep: 50 }] : []),
     ...(s.model ? [{ text: s.model, keep: 60 }] : []),
     ...(p.workspace
-      ? [{ text: shortenPath(p.workspace, Math.max(8, Math.floor(p.width / 4))), keep: 40 }]
+      ? [
+          {
+            // A folder name is shown with its invisible characters marked, like every path.
+            text: shortenPath(sanitize(p.workspace), Math.max(8, Math.floor(p.width / 4))),
+            keep: 40,
+          },
+        ]
       : []),
     ...countSegments(s, lang),
     ...limitSegments(s, lang),

@@ -15,8 +15,8 @@ export interface LayoutInput {
   /** The status bar has a second line to show (pause reason, a fresh notice). */
   statusMessage: boolean;
   approval: boolean;
-  /** Lines of the approval's detail (content to be written, command to be run), if any. */
-  approvalDetailLines?: number;
+  /** Rows of the approval card's content (call, reason, detail, wrapped), if any. */
+  approvalRows?: number;
 }
 
 export interface Layout {
@@ -49,13 +49,13 @@ export function computeLayout(inp: LayoutInput): Layout {
   const inputRule = height >= 8;
   const maxInput = height >= 20 ? 6 : height >= 12 ? 3 : 1;
   let input = clamp(inp.inputLines, 1, maxInput);
-  // The detail gets rows beyond the usual four while the conversation keeps at least half.
-  const detailRows = clamp(
-    inp.approvalDetailLines ?? 0,
-    0,
-    Math.min(12, Math.floor((height - 14) / 2)),
-  );
-  const approval = !inp.approval ? 0 : height >= 14 ? 4 + detailRows : height >= 8 ? 2 : 1;
+  const approval = !inp.approval
+    ? 0
+    : height >= 14
+      ? 2 + cardSpace(inp.approvalRows ?? 2, height)
+      : height >= 8
+        ? 2
+        : 1;
 
   let free = height - status - (hint ? 1 : 0) - (inputRule ? 1 : 0) - input - approval;
   // Only on absurdly small terminals: the approval question outranks the status line, and
@@ -86,6 +86,16 @@ export function computeLayout(inp: LayoutInput): Layout {
     tools: 0,
     panes: Math.max(0, free),
   };
+}
+
+/**
+ * Rows for the approval card's content (title and question aside): all of it when it fits
+ * in two plus the spare rows, else the spare rows and a "lines X–Y of N" line. The spare rows
+ * grow with the terminal while the conversation keeps at least half of it.
+ */
+function cardSpace(contentRows: number, height: number): number {
+  const spare = clamp(Math.floor((height - 14) / 2), 0, 12);
+  return contentRows <= 2 + spare ? Math.max(2, contentRows) : 3 + spare;
 }
 
 /** The input box's first row on screen (0-based): below the status, panes, approval and rule. */

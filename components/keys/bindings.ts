@@ -179,6 +179,38 @@ export const BINDINGS: readonly Binding[] = [
   },
   // Enter never sends while a call waits (sending would deny it), nor does an early Esc.
   { keys: ['*'], match: m.either(m.esc, m.enter), when: APPROVAL, action: 'ignore' },
+  // The card scrolls: what it asks about can be longer than the card (armed or not).
+  {
+    keys: ['PgDn'],
+    match: m.pgDn,
+    when: APPROVAL,
+    action: 'cardPageDown',
+    description: 'keys.cardPage',
+    hint: { label: 'hint.readCard', order: 4, keys: 'PgDn/PgUp ↑↓' },
+  },
+  {
+    keys: ['PgUp'],
+    match: m.pgUp,
+    when: APPROVAL,
+    action: 'cardPageUp',
+    description: 'keys.cardPage',
+  },
+  { keys: ['↓'], match: m.down, when: APPROVAL, action: 'cardDown', description: 'keys.cardLine' },
+  { keys: ['↑'], match: m.up, when: APPROVAL, action: 'cardUp', description: 'keys.cardLine' },
+  {
+    keys: ['Home'],
+    match: m.home,
+    when: { ...APPROVAL, input: 'empty' },
+    action: 'cardTop',
+    description: 'keys.cardEnds',
+  },
+  {
+    keys: ['End'],
+    match: m.end,
+    when: { ...APPROVAL, input: 'empty' },
+    action: 'cardBottom',
+    description: 'keys.cardEnds',
+  },
 
   // Help and focus.
   {
@@ -306,12 +338,18 @@ export const BINDINGS: readonly Binding[] = [
   {
     keys: ['↑'],
     match: m.up,
-    when: INPUT,
+    when: { ...INPUT, states: NOT_APPROVAL },
     action: 'historyPrev',
     description: 'keys.history',
     hint: { label: 'hint.history', order: 30, keys: '↑↓' },
   },
-  { keys: ['↓'], match: m.down, when: INPUT, action: 'historyNext', description: 'keys.history' },
+  {
+    keys: ['↓'],
+    match: m.down,
+    when: { ...INPUT, states: NOT_APPROVAL },
+    action: 'historyNext',
+    description: 'keys.history',
+  },
   { keys: ['←'], match: m.left, when: INPUT, action: 'cursorLeft', description: 'keys.cursor' },
   { keys: ['→'], match: m.right, when: INPUT, action: 'cursorRight', description: 'keys.cursor' },
   {

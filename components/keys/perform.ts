@@ -44,6 +44,12 @@ const UI: Partial<Record<Action, (r: Resolved) => UiAction>> = {
   wheelUp: (r) => ({ type: 'wheel', lines: WHEEL_LINES, row: r.row ?? 0 }),
   wheelDown: (r) => ({ type: 'wheel', lines: -WHEEL_LINES, row: r.row ?? 0 }),
   expand: () => ({ type: 'expand' }),
+  cardUp: () => ({ type: 'scrollCard', by: 1 }),
+  cardDown: () => ({ type: 'scrollCard', by: -1 }),
+  cardPageUp: () => ({ type: 'scrollCard', by: 'pageUp' }),
+  cardPageDown: () => ({ type: 'scrollCard', by: 'pageDown' }),
+  cardTop: () => ({ type: 'scrollCard', by: 'top' }),
+  cardBottom: () => ({ type: 'scrollCard', by: 'bottom' }),
 };
 
 /** Key actions that are one call on the agent. */

@@ -2,6 +2,7 @@
 import type { ToolLogEntry } from '../../src/agent/events.js';
 import type { Lang } from '../../src/i18n/messages.js';
 import { t } from '../../src/i18n/messages.js';
+import { diffRows } from '../text/diffRows.js';
 import { firstLine, sanitize } from '../text/sanitize.js';
 import { formatDuration } from '../text/format.js';
 import { displayWidth, padTo, truncate, wrapText } from '../text/wrap.js';
@@ -30,7 +31,7 @@ export function toolRow(e: ToolLogEntry, width: number, selected: boolean, spinn
   const call = sanitize(e.call).replace(/\s+/g, ' ');
   const done = e.summary ? firstLine(e.summary) : '';
   // A journaled change says how to take it back, right after its result.
-  const summary = e.undo ? `${done}${done ? ' · ' : ''}undo: ${e.undo}` : done;
+  const summary = e.undo ? `${done}${done ? ' · ' : ''}undo: ${sanitize(e.undo)}` : done;
   const right = duration ? ` ${duration}` : '';
   const room = Math.max(1, width - 2 - displayWidth(right));
   const callW = summary
@@ -77,6 +78,11 @@ export function detailRows(e: ToolLogEntry, width: number, lang: Lang): Row[] {
   const tone: Tone = e.status === 'error' ? 'error' : 'plain';
   if (e.errorKind) rows.push({ text: `  [${e.errorKind}]`, tone: 'error' });
   rows.push(...prefixed(wrapText(sanitize(result).trimEnd() || '—', inner), '  ', '  ', tone));
-  if (e.undo) rows.push({ text: t(lang, 'tool.undo', { command: e.undo }), tone: 'notice' });
+  // An edit or overwrite: what it changed, as a unified diff.
+  if (e.diff)
+    rows.push({ text: t(lang, 'tool.changes'), tone: 'label' }, ...diffRows(e.diff, width, '  '));
+  if (e.undo) {
+    rows.push({ text: t(lang, 'tool.undo', { command: sanitize(e.undo) }), tone: 'notice' });
+  }
   return rows;
 }

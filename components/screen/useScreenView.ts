@@ -5,7 +5,9 @@
  * ever reports anything back up.
  */
 import { useMemo } from 'react';
+import type { ApprovalRequest } from '../../src/agent/events.js';
 import type { Lang } from '../../src/i18n/messages.js';
+import { approvalRows, cardWindow } from '../approval/cardRows.js';
 import type { AgentStore } from '../../src/store/agentStore.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
 import { inputRowsNeeded } from '../input/inputRows.js';
@@ -13,6 +15,7 @@ import { computeLayout, type Layout } from '../layout.js';
 import { useOverlayRows, type OverlayRows } from '../overlayView.js';
 import { useReasoningView, type ReasoningView } from '../panes/reasoningView.js';
 import { useReplyView, type PaneView } from '../panes/replyView.js';
+import type { Row } from '../panes/rows.js';
 import type { ScrollView, UiView } from '../ui/uiReducer.js';
 import type { Scroller, UiState } from '../ui/uiState.js';
 
@@ -22,6 +25,8 @@ export interface ScreenView {
   reasoning: ReasoningView;
   /** The open scrolling overlay's rows, and the window of them shown. */
   overlay: (OverlayRows & { offset: number; max: number }) | undefined;
+  /** The approval card's rows and the first one shown, while a call waits. */
+  card: { rows: readonly Row[]; offset: number } | undefined;
   /** What the key reducer measures against. */
   ui: UiView;
 }
@@ -31,13 +36,8 @@ export interface FrameInput {
   rows: number;
   /** The status bar has a second line to show. */
   statusMessage: boolean;
-  /** The detail of the approval on screen, when one is (undefined: none). */
-  approval: { detail?: string | undefined } | undefined;
-}
-
-/** How many lines an approval's detail has (0 without one). */
-function detailLineCount(detail: string | undefined): number {
-  return detail === undefined ? 0 : detail.split('\n').length;
+  /** The approval on screen, when one is (undefined: none). */
+  approval: ApprovalRequest | undefined;
 }
 
 export function useScreenView(
@@ -47,13 +47,19 @@ export function useScreenView(
   lang: Lang,
   complete: (prefix: string) => readonly string[],
 ): ScreenView {
+  const { approval } = frame;
+  const cardWidth = Math.max(1, Math.floor(frame.columns));
+  const cardRows = useMemo(
+    () => approval && approvalRows(approval, cardWidth, lang),
+    [approval, cardWidth, lang],
+  );
   const layout = computeLayout({
     columns: frame.columns,
     rows: frame.rows,
     inputLines: inputRowsNeeded(ui.line.value, frame.columns),
     statusMessage: frame.statusMessage,
-    approval: frame.approval !== undefined,
-    approvalDetailLines: detailLineCount(frame.approval?.detail),
+    approval: approval !== undefined,
+    approvalRows: cardRows?.length ?? 0,
   });
   const w = layout.width;
   const reply = useReplyView(store, { width: w, height: layout.reply }, ui.scroll.reply, lang);
@@ -77,6 +83,11 @@ export function useScreenView(
   });
   const onOverlay = (which: 'help' | 'detail'): ScrollView =>
     ui.overlay === which && overlay ? at(which, overlay.offset, max) : at(which, 0, 0);
+  const win = cardWindow(cardRows?.length ?? 0, layout.approval, ui.scroll.card.offset);
+  const card = useMemo(
+    () => cardRows && { rows: cardRows, offset: win.start },
+    [cardRows, win.start],
+  );
   const view: UiView = {
     layout,
     toolIds,
@@ -85,9 +96,10 @@ export function useScreenView(
       reasoning: at('reasoning', reasoning.offset, reasoning.max),
       help: onOverlay('help'),
       detail: onOverlay('detail'),
+      card: at('card', win.start, win.max),
     },
   };
-  return { layout, reply, reasoning, overlay, ui: view };
+  return { layout, reply, reasoning, overlay, card, ui: view };
 }
 
 function overlayOffset(ui: UiState): number {

@@ -54,6 +54,8 @@ export type UiAction =
   /** Open the selected (else the newest) tool call in full. */
   | { type: 'expand' }
   | { type: 'scroll'; by: ScrollBy }
+  /** The approval card's own scroll keys (its content can be longer than the card). */
+  | { type: 'scrollCard'; by: ScrollBy }
   /** A wheel turn on screen row `row` (1-based): it scrolls the pane under the pointer. */
   | { type: 'wheel'; lines: number; row: number }
   | { type: 'ctrlC'; at: number }
@@ -93,6 +95,8 @@ function pageOf(t: Scroller | 'tools', l: Layout): number {
   if (t === 'reasoning') return Math.max(1, l.reasoning - 1);
   if (t === 'tools') return Math.max(1, l.tools - 1);
   if (t === 'help' || t === 'detail') return Math.max(1, l.panes - 2);
+  // The card's content rows (title, question and position line aside), less one kept in view.
+  if (t === 'card') return Math.max(1, l.approval - 4);
   return Math.max(1, l.reply - 1);
 }
 
@@ -118,7 +122,7 @@ function scroll(ui: UiState, view: UiView, by: ScrollBy, t = target(ui)): UiStat
   const rows =
     by === 'pageUp' ? pageOf(t, view.layout) : by === 'pageDown' ? -pageOf(t, view.layout) : by;
   if (t === 'tools') return scrollTools(ui, view, rows);
-  const fromTop = t === 'help' || t === 'detail';
+  const fromTop = t === 'help' || t === 'detail' || t === 'card';
   const { shown, max, mark } = view.scroll[t];
   const pos = ui.scroll[t];
   if (rows === 'top')
@@ -191,6 +195,8 @@ export function reduceUi(ui: UiState, a: UiAction, view: UiView): UiState {
       return expand(ui, view);
     case 'scroll':
       return scroll(ui, view, a.by);
+    case 'scrollCard':
+      return scroll(ui, view, a.by, 'card');
     case 'wheel': {
       const to = wheelTarget(ui, view.layout, a.row);
       return to ? scroll(ui, view, a.lines, to) : ui;
@@ -199,8 +205,11 @@ export function reduceUi(ui: UiState, a: UiAction, view: UiView): UiState {
       return { ...ui, lastCtrlC: a.at };
     case 'blank':
       return ui.blank === a.on ? ui : { ...ui, blank: a.on };
-    case 'approvalShown':
-      return ui.overlay === 'none' ? ui : { ...ui, overlay: 'none' };
+    case 'approvalShown': {
+      // A new card starts at its first line (the same state when nothing changes).
+      const closed = ui.overlay === 'none' ? ui : { ...ui, overlay: 'none' as const };
+      return closed.scroll.card.offset === 0 ? closed : scrollTo(closed, 'card', 0);
+    }
     case 'cameBack':
       return { ...ui, overlay: 'away', away: { since: a.since, until: a.until } };
     default:

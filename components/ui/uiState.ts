@@ -7,8 +7,11 @@ import type { Focus, Overlay } from '../keys/bindings.js';
 import { EMPTY_LINE, type LineState } from '../input/lineEditor.js';
 import { emptyHistory, type InputHistory } from '../input/history.js';
 
-/** Things that scroll: reply and reasoning count rows from the bottom, overlays from the top. */
-export type Scroller = 'reply' | 'reasoning' | 'help' | 'detail';
+/**
+ * Things that scroll: reply and reasoning count rows from the bottom, overlays and the
+ * approval card from the top.
+ */
+export type Scroller = 'reply' | 'reasoning' | 'help' | 'detail' | 'card';
 
 /** Where a scroller was asked to be. */
 export interface ScrollPos {
@@ -52,7 +55,13 @@ export function initialUiState(): UiState {
     overlay: 'none',
     line: EMPTY_LINE,
     history: emptyHistory(),
-    scroll: { reply: AT_START, reasoning: AT_START, help: AT_START, detail: AT_START },
+    scroll: {
+      reply: AT_START,
+      reasoning: AT_START,
+      help: AT_START,
+      detail: AT_START,
+      card: AT_START,
+    },
     toolSel: undefined,
     toolTop: 0,
     detailId: undefined,

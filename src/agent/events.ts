@@ -15,6 +15,8 @@ export interface ApprovalRequest {
   reason: string;
   /** What will really happen, shown in full: content written, the resolved command line. */
   detail?: string;
+  /** `diff`: the detail is a unified diff against the file as it is now. */
+  detailKind?: 'text' | 'diff';
 }
 
 export type ApprovalAnswer = 'yes' | 'no' | 'always';
@@ -31,6 +33,8 @@ export interface ToolLogEntry {
   /** The whole result as the model saw it, before truncation. */
   full?: string;
   errorKind?: ToolErrorKind;
+  /** The unified diff of the change an edit or overwrite made (for the tool detail). */
+  diff?: string;
   /** For a change the journal recorded: the command that reverts it (`/undo notes.md`). */
   undo?: string;
   durationMs?: number;

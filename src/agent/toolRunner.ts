@@ -198,14 +198,19 @@ function finished(
     ...entry,
     status,
     summary: result.ok ? (result.display ?? oneLine(full)) : oneLine(full),
-    full:
-      full.length > LOG_RESULT_CAP
-        ? `${full.slice(0, LOG_RESULT_CAP)}\n[… ${full.length - LOG_RESULT_CAP} more characters not kept in the log]`
-        : full,
+    full: capped(full),
     ...(result.ok ? {} : { errorKind: result.error.kind }),
     ...(result.ok && result.undo !== undefined ? { undo: result.undo } : {}),
+    ...(result.ok && result.diff !== undefined ? { diff: capped(result.diff) } : {}),
     durationMs: Math.round(performance.now() - started),
   };
+}
+
+/** Text kept in the log, cut at LOG_RESULT_CAP with a note saying how much was left out. */
+function capped(text: string): string {
+  return text.length > LOG_RESULT_CAP
+    ? `${text.slice(0, LOG_RESULT_CAP)}\n[… ${text.length - LOG_RESULT_CAP} more characters not kept in the log]`
+    : text;
 }
 
 function isWrite(kind: ToolKind | undefined): boolean {
@@ -246,7 +251,9 @@ async function decide(
   if (!everyTime && deps.alwaysAllowed.has(name)) return { allow: true };
   const request = { tool: name, kind: tool.kind, call, reason: egress ?? reason ?? '' };
   const answer = await deps.askApproval(
-    need.detail === undefined ? request : { ...request, detail: need.detail },
+    need.detail === undefined
+      ? request
+      : { ...request, detail: need.detail, detailKind: need.detailKind ?? 'text' },
     ctx.signal,
   );
   if (answer === 'always' && !everyTime) deps.alwaysAllowed.add(name);

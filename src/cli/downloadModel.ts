@@ -73,6 +73,7 @@ export async function runDownloadModel(spec: string, io: DownloadModelIo): Promi
     url: plan.source.url,
     dir,
     file: plan.source.file,
+    ...(plan.source.model ? { catalogueBytes: plan.source.model.approxBytes } : {}),
     onProgress: progressWriter(io.stderr),
     ...(io.fetch ? { fetch: io.fetch } : {}),
     ...(io.signal ? { signal: io.signal } : {}),

@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { formatCall } from '../protocol/format.js';
 import { TRASH_DIR } from '../tools/files/common.js';
-import type { Tool, ToolArg, ToolContext, ToolResult } from '../tools/types.js';
+import type { ApprovalNeed, Tool, ToolArg, ToolContext, ToolResult } from '../tools/types.js';
 import type { Journal } from './journal.js';
 import { TOOL_PLANS, type ToolPlan } from './plan.js';
 import type { PathBefore } from './records.js';
@@ -45,10 +45,7 @@ function journaled(tool: Tool, plan: ToolPlan, journalRef: JournalRef): Tool {
       const inner = await tool.needsApproval?.(args, ctx);
       const journal = journalRef();
       const big = target && journal ? await backupNeed(target, args, journal) : undefined;
-      if (big === undefined) return inner;
-      if (inner === undefined) return big;
-      if (typeof inner === 'string') return `${inner} ${big}`;
-      return { ...inner, reason: inner.reason === undefined ? big : `${inner.reason} ${big}` };
+      return withReason(inner, big);
     },
     async run(args, ctx) {
       const journal = journalRef();
@@ -273,4 +270,15 @@ async function listNames(abs: string): Promise<Set<string>> {
 /** Paths with spaces are quoted so the hint can be typed back as it is shown. */
 function quoteIfNeeded(rel: string): string {
   return /\s/.test(rel) ? JSON.stringify(rel) : rel;
+}
+
+/** The tool's own approval need with the journal's reason added (its detail kept). */
+function withReason(
+  inner: string | ApprovalNeed | undefined,
+  extra: string | undefined,
+): string | ApprovalNeed | undefined {
+  if (extra === undefined) return inner;
+  if (inner === undefined) return extra;
+  if (typeof inner === 'string') return `${inner} ${extra}`;
+  return { ...inner, reason: inner.reason ? `${inner.reason} ${extra}` : extra };
 }

@@ -6,6 +6,10 @@
  * - Finished, the file is verified: the size the server announced, the GGUF magic, and the
  *   SHA-256 where the source publishes one (Hugging Face's `X-Linked-Etag`). Only then is it
  *   renamed to its final name. A file that fails verification is deleted, part and all.
+ * - It stops at the announced size: more bytes than the smallest size announced (by the
+ *   server's headers, or the catalogue with a margin) end it with an error, the part file
+ *   deleted; announced or not, it never takes the disk under a free-space reserve
+ *   (sizeGuard.ts).
  * - Never throws: every outcome is a result with a message that names the fix.
  */
 import { createHash } from 'node:crypto';
@@ -15,6 +19,13 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { parseContentRange, rangedGet, type SourceFacts } from './http.js';
 import { createProgressMeter, formatBytes, type DownloadProgress } from './progress.js';
+import {
+  CATALOGUE_MARGIN,
+  DEFAULT_DISK_RESERVE_BYTES,
+  createSizeGuard,
+  freeBytesOf,
+  smallestClaim,
+} from './sizeGuard.js';
 
 export interface DownloadRequest {
   url: string;
@@ -31,6 +42,12 @@ export interface DownloadRequest {
   /** Pause before a resume, times the attempt number; default 500 ms. */
   retryDelayMs?: number;
   progressEveryMs?: number;
+  /** The catalogue's (rounded) size of the file: more than this plus a margin is refused. */
+  catalogueBytes?: number;
+  /** Free disk the download leaves at least; default 1 GiB. */
+  diskReserveBytes?: number;
+  /** Reads the free disk of a folder (tests pass their own); default `fs.statfs`. */
+  freeBytes?(dir: string): Promise<number>;
 }
 
 export type DownloadErrorKind = 'aborted' | 'network' | 'http' | 'verify' | 'disk';
@@ -130,27 +147,50 @@ async function fetchOnce(
     response.status === 206 ? parseContentRange(response.headers.get('content-range')) : undefined;
   if (!range || range.start !== have) have = 0; // A full response (200): start over.
   const length = Number(response.headers.get('content-length'));
-  const total =
-    range?.total ??
-    facts.size ??
-    (Number.isSafeInteger(length) && length > 0 ? have + length : undefined);
-  return writeBody(req, response, part, have, total, facts, signal);
+  const fromLength = Number.isSafeInteger(length) && length > 0 ? have + length : undefined;
+  const total = range?.total ?? facts.size ?? fromLength;
+  // The body may not be longer than the smallest size anyone announced for the file.
+  const cap = smallestClaim([
+    { bytes: fromLength, by: 'Content-Length' },
+    { bytes: range?.total, by: 'the Content-Range total' },
+    { bytes: facts.size, by: 'X-Linked-Size' },
+    {
+      bytes: req.catalogueBytes && Math.ceil(req.catalogueBytes * CATALOGUE_MARGIN),
+      by: "the catalogue's size with a 10 % margin",
+    },
+  ]);
+  return writeBody(req, response, { part, have, total, cap }, facts, signal);
 }
 
 function stop(kind: DownloadErrorKind, message: string): Attempt {
   return { done: false, retry: false, kind, message };
 }
 
+/** Where one response's body goes, and the sizes it is held to. */
+interface BodyTarget {
+  part: string;
+  /** Bytes already in the part file. */
+  have: number;
+  total: number | undefined;
+  cap: { bytes: number; by: string } | undefined;
+}
+
 async function writeBody(
   req: DownloadRequest,
   response: Response,
-  part: string,
-  have: number,
-  total: number | undefined,
+  { part, have, total, cap }: BodyTarget,
   facts: SourceFacts,
   signal: AbortSignal,
 ): Promise<Attempt> {
   const meter = createProgressMeter(have);
+  const guard = createSizeGuard({
+    url: req.url,
+    dir: path.dirname(part),
+    cap,
+    reserveBytes: req.diskReserveBytes ?? DEFAULT_DISK_RESERVE_BYTES,
+    freeBytes: req.freeBytes ?? freeBytesOf,
+  });
+  let stopped: { kind: DownloadErrorKind; message: string } | undefined;
   const every = req.progressEveryMs ?? 100;
   let received = have;
   let lastReport = 0;
@@ -164,6 +204,8 @@ async function writeBody(
   try {
     if (!response.body) throw new Error('the response has no body');
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      stopped = await guard(received, chunk.byteLength);
+      if (stopped) break; // leaving the loop cancels the body: the connection closes
       await handle.write(chunk);
       received += chunk.byteLength;
       if (Date.now() - lastReport >= every) {
@@ -179,6 +221,10 @@ async function writeBody(
   } finally {
     await handle.close().catch(() => undefined);
     req.onProgress?.(meter(received, total));
+  }
+  if (stopped) {
+    await rm(part, { force: true });
+    return stop(stopped.kind, stopped.message);
   }
   return { done: true, total, facts };
 }

@@ -84,10 +84,11 @@ export function createSetupServices(opts: SetupServiceOptions): SetupServices {
     downloadModel: async (id, onProgress, signal) => {
       const resolved = resolveModelSpec(id, opts.env ?? process.env);
       if (!resolved.ok) return { ok: false, kind: 'http', message: resolved.message };
-      const { url, file } = resolved.source;
+      const { url, file, model } = resolved.source;
       return downloadModel({
         url,
         file,
+        ...(model ? { catalogueBytes: model.approxBytes } : {}),
         dir: appPaths(opts.home).models,
         onProgress,
         signal,

@@ -43,6 +43,8 @@ export type ToolResult =
       display?: string;
       /** For a journaled change: the command that reverts it, e.g. `/undo notes.md`. */
       undo?: string;
+      /** For the screen, not the model: the unified diff of the change (an edit, an overwrite). */
+      diff?: string;
     }
   | { ok: false; error: ToolError };
 
@@ -138,6 +140,8 @@ export interface ApprovalNeed {
   reason?: string;
   /** What will actually happen: the exact content written, the command line run. */
   detail?: string;
+  /** `diff`: the detail is a unified diff against the file as it is (the card colours it). */
+  detailKind?: 'text' | 'diff';
   /** Ask every time: an earlier "always" for this tool does not cover it. */
   everyTime?: boolean;
 }
@@ -147,6 +151,10 @@ export type ToolApprovalPolicy = 'auto' | 'ask' | 'deny';
 
 export const ok = (data: unknown, display?: string): ToolResult =>
   display === undefined ? { ok: true, data } : { ok: true, data, display };
+
+/** A success that also carries the unified diff of the change, for the tool detail. */
+export const okWithDiff = (data: unknown, display: string, diff: string | undefined): ToolResult =>
+  diff === undefined ? { ok: true, data, display } : { ok: true, data, display, diff };
 
 export const fail = (kind: ToolErrorKind, message: string, outside?: string): ToolResult => ({
   ok: false,

@@ -30,6 +30,7 @@ function viewOf(ui: UiState, over: Partial<UiView['scroll']> = {}, toolIds: stri
       reasoning: at(0, 0, 'reasoning'),
       help: at(0, 0, 'help'),
       detail: at(0, 0, 'detail'),
+      card: at(0, 0, 'card'),
       ...over,
     },
   };

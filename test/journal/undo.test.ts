@@ -126,9 +126,13 @@ describe('/undo', () => {
       workspace: fx.workspace,
       signal,
     });
-    expect(reason).toMatch(/undo\.maxFileBytes/);
-    expect(
-      await tool.needsApproval!(['new.log', 'small'], { workspace: fx.workspace, signal }),
-    ).toBe(undefined);
+    // The card keeps the tool's diff; the journal's reason is added to the tool's own.
+    expect(reason).toMatchObject({ reason: expect.stringMatching(/undo\.maxFileBytes/) });
+    expect(reason).toMatchObject({ detailKind: 'diff' });
+    const fresh = await tool.needsApproval!(['new.log', 'small'], {
+      workspace: fx.workspace,
+      signal,
+    });
+    expect(typeof fresh === 'object' ? fresh.reason : fresh).toBe(undefined);
   });
 });

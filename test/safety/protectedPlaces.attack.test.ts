@@ -201,7 +201,9 @@ describe('protected places under attack (approvals declined)', () => {
     // The card shows exactly what would be written.
     expect(asked[0]!.detail).toBe(HOOK);
     expect(asked[1]!.detail).toContain(PAYLOAD);
-    expect(asked[2]!.detail).toContain(`# end\n${PAYLOAD}`);
+    // An edit is shown as a unified diff against the file as it is.
+    expect(asked[2]!.detailKind).toBe('diff');
+    expect(asked[2]!.detail).toContain(` # end\n+${PAYLOAD}`);
     expect(asked[5]!.detail).toBe(desktop);
     expect(await snapshot(dir)).toEqual(before);
   });

@@ -28,9 +28,19 @@ describe('create', () => {
 
   it('asks for approval only when the file exists', async () => {
     const create = f.registry.get('create');
-    expect(await create?.needsApproval?.(['fresh.txt', 'x'], f.ctx)).toBeUndefined();
-    expect(await create?.needsApproval?.(['sub/a.txt', 'x'], f.ctx)).toBe(
-      'create would overwrite the existing file "sub/a.txt" (13 B).',
+    // A new file: no reason to ask (the kind's policy decides), the content for the card.
+    expect(await create?.needsApproval?.(['fresh.txt', 'x'], f.ctx)).toEqual({
+      detail: 'x',
+      detailKind: 'text',
+    });
+    const over = await create?.needsApproval?.(['sub/a.txt', 'x'], f.ctx);
+    expect(over).toMatchObject({
+      reason: 'create would overwrite the existing file "sub/a.txt" (13 B).',
+      detailKind: 'diff',
+    });
+    // The card's diff is against the file as it is now.
+    expect(typeof over === 'object' && over.detail).toMatch(
+      /^--- a\/sub\/a\.txt\n\+\+\+ b\/sub\/a\.txt\n@@ /,
     );
     expect(await create?.needsApproval?.(['../outside/secret.txt', 'x'], f.ctx)).toBeUndefined();
   });

@@ -4,15 +4,17 @@
  * `run`, which then replaces the file atomically (a crash leaves old or new, never half).
  */
 import type { ApprovalNeed, Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
-import { fail, ok } from '../types.js';
+import { fail, okWithDiff } from '../types.js';
 import type { FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { formatSize, fsFailure, q, resolvePath, strArg } from './common.js';
 import { writeNeed } from './protection.js';
+import { changeView, currentText } from './changeView.js';
+import { unifiedDiff } from '../../diff/unifiedDiff.js';
 
 /** Creates the `create` tool. */
 export function createCreateTool(deps?: FileToolDeps): Tool {
-  const { fs, writeAtomic } = resolveDeps(deps);
+  const { fs, writeAtomic, readWhole } = resolveDeps(deps);
 
   async function existing(abs: string): Promise<{ dir: boolean; size: number } | undefined> {
     try {
@@ -36,13 +38,22 @@ export function createCreateTool(deps?: FileToolDeps): Tool {
       args: readonly ToolArg[],
       ctx: ToolContext,
     ): Promise<string | ApprovalNeed | undefined> {
-      const planted = await writeNeed(ctx, args, strArg(args, 1));
-      if (planted !== undefined) return planted;
+      const content = strArg(args, 1);
+      const planted = await writeNeed(ctx, args, content);
       const r = await resolvePath(ctx, strArg(args, 0));
-      if (!r.ok) return undefined; // run() reports the problem
+      if (!r.ok) return planted; // run() reports the problem
       const found = await existing(r.path.abs);
-      if (found === undefined || found.dir) return undefined;
-      return `create would overwrite the existing file ${q(r.path.rel)} (${formatSize(found.size)}).`;
+      if (found?.dir === true) return planted;
+      // The card shows the change against the file as it is now, or the new file whole.
+      const now =
+        found === undefined ? undefined : await currentText(r.path.abs, ctx, { fs, readWhole });
+      const view = changeView(r.path.rel, now, content);
+      if (planted !== undefined) return { ...planted, ...view };
+      if (found === undefined) return view;
+      return {
+        reason: `create would overwrite the existing file ${q(r.path.rel)} (${formatSize(found.size)}).`,
+        ...view,
+      };
     },
     async run(args: readonly ToolArg[], ctx: ToolContext): Promise<ToolResult> {
       const content = strArg(args, 1);
@@ -59,6 +70,8 @@ export function createCreateTool(deps?: FileToolDeps): Tool {
           `${q(rel)} is a folder. Choose a file name, such as ${q(`${rel}/notes.md`)}.`,
         );
       }
+      const before =
+        found === undefined ? undefined : await currentText(abs, ctx, { fs, readWhole });
       try {
         await writeAtomic(abs, content, ctx.workspace);
       } catch (e) {
@@ -66,7 +79,16 @@ export function createCreateTool(deps?: FileToolDeps): Tool {
       }
       const size = formatSize(Buffer.byteLength(content));
       const verb = found === undefined ? 'Created' : 'Overwrote';
-      return ok(`${verb} ${rel} (${size}).`, `${verb.toLowerCase()} ${rel} (${size})`);
+      // The tool detail shows what an overwrite changed.
+      const diff =
+        before !== undefined && 'text' in before
+          ? unifiedDiff(rel, before.text, content)
+          : undefined;
+      return okWithDiff(
+        `${verb} ${rel} (${size}).`,
+        `${verb.toLowerCase()} ${rel} (${size})`,
+        diff?.ok === true ? diff.text : undefined,
+      );
     },
   };
 }

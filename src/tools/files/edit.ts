@@ -4,12 +4,14 @@
  * of the tool guessing which occurrence was meant.
  */
 import type { Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
-import { fail, ok } from '../types.js';
+import { fail, okWithDiff } from '../types.js';
+import { unifiedDiff } from '../../diff/unifiedDiff.js';
 import type { FileToolDeps } from './deps.js';
-import { resolveDeps } from './deps.js';
+import { resolveDeps, type ResolvedDeps } from './deps.js';
 import { fsFailure, q, resolvePath, strArg } from './common.js';
 import { decodeText } from './text.js';
 import { writeNeed } from './protection.js';
+import { changeView, currentText, type ChangeView } from './changeView.js';
 
 /** Creates the `edit` tool. */
 export function createEditTool(deps?: FileToolDeps): Tool {
@@ -24,8 +26,17 @@ export function createEditTool(deps?: FileToolDeps): Tool {
       { name: 'old', type: 'string', description: 'exact text to replace (must be unique)' },
       { name: 'new', type: 'string', description: 'replacement text' },
     ],
-    needsApproval: (args, ctx) =>
-      writeNeed(ctx, args, `replace:\n${strArg(args, 1)}\nwith:\n${strArg(args, 2)}`),
+    async needsApproval(args, ctx) {
+      const planted = await writeNeed(
+        ctx,
+        args,
+        `replace:\n${strArg(args, 1)}\nwith:\n${strArg(args, 2)}`,
+      );
+      // The card shows the edit as a diff against the file as it is now, when it applies.
+      const view = await editView({ fs, readWhole }, args, ctx);
+      if (view === undefined) return planted;
+      return planted === undefined ? view : { ...planted, ...view };
+    },
     async run(args: readonly ToolArg[], ctx: ToolContext): Promise<ToolResult> {
       const oldText = strArg(args, 1);
       const newText = strArg(args, 2);
@@ -63,19 +74,43 @@ export function createEditTool(deps?: FileToolDeps): Tool {
       const text = decoded.text;
       const match = findUnique(text, oldText, newText);
       if (!match.ok) return fail(match.kind, `${match.message.replace('{file}', q(rel))}`);
-      const updated =
-        text.slice(0, match.index) +
-        match.replacement +
-        text.slice(match.index + match.needle.length);
+      const updated = applyMatch(text, match);
       try {
         await writeAtomic(abs, decoded.bom ? `\uFEFF${updated}` : updated, ctx.workspace);
       } catch (e) {
         return fsFailure(e, rel, 'edit');
       }
       const line = lineOf(text, match.index);
-      return ok(`Edited ${rel}: replaced 1 occurrence at line ${line}.`, `edited ${rel}:${line}`);
+      const diff = unifiedDiff(rel, text, updated);
+      return okWithDiff(
+        `Edited ${rel}: replaced 1 occurrence at line ${line}.`,
+        `edited ${rel}:${line}`,
+        diff.ok ? diff.text : undefined,
+      );
     },
   };
+}
+
+/** The edit as the card shows it; undefined when it would fail (run() then reports why). */
+async function editView(
+  deps: Pick<ResolvedDeps, 'fs' | 'readWhole'>,
+  args: readonly ToolArg[],
+  ctx: ToolContext,
+): Promise<ChangeView | undefined> {
+  const r = await resolvePath(ctx, strArg(args, 0), { mustExist: true });
+  if (!r.ok) return undefined;
+  const now = await currentText(r.path.abs, ctx, deps);
+  if (now === undefined || 'why' in now) return undefined;
+  const match = findUnique(now.text, strArg(args, 1), strArg(args, 2));
+  if (!match.ok || strArg(args, 1) === '') return undefined;
+  return changeView(r.path.rel, now, applyMatch(now.text, match));
+}
+
+function applyMatch(
+  text: string,
+  m: { index: number; needle: string; replacement: string },
+): string {
+  return text.slice(0, m.index) + m.replacement + text.slice(m.index + m.needle.length);
 }
 
 type Match =

@@ -1,0 +1,61 @@
+/**
+ * What an overwrite or an edit will do, as the user should see it: a unified diff against
+ * the file as it is now (on the approval card before, in the tool detail after). When no
+ * diff can be made (a new file, a binary or too large a file) the new content is shown
+ * instead, and the first line says why, so the card never passes it off as a diff.
+ */
+import { DIFF_MAX_BYTES, unifiedDiff } from '../../diff/unifiedDiff.js';
+import type { ToolContext } from '../types.js';
+import type { ResolvedDeps } from './deps.js';
+import { decodeText } from './text.js';
+
+export interface ChangeView {
+  detail: string;
+  detailKind: 'diff' | 'text';
+}
+
+/** The file's text now: undefined when it does not exist, or why it cannot be compared. */
+export async function currentText(
+  abs: string,
+  ctx: ToolContext,
+  deps: Pick<ResolvedDeps, 'fs' | 'readWhole'>,
+): Promise<{ text: string } | { why: string } | undefined> {
+  const st = await deps.fs.stat(abs).catch(() => undefined);
+  if (st === undefined) return undefined;
+  if (!st.isFile()) return { why: 'the target is not a regular file' };
+  if (st.size > DIFF_MAX_BYTES) {
+    return { why: `the file is too large to compare (${st.size} bytes)` };
+  }
+  try {
+    const decoded = decodeText(await deps.readWhole(abs, ctx.workspace, { signal: ctx.signal }));
+    if (decoded.kind === 'binary') return { why: `the file is binary (${decoded.type})` };
+    return { text: decoded.text };
+  } catch (e) {
+    return { why: `the file could not be read (${e instanceof Error ? e.message : String(e)})` };
+  }
+}
+
+/** The view of `rel` going from `before` (undefined: a new file) to `after`. */
+export function changeView(
+  rel: string,
+  before: { text: string } | { why: string } | undefined,
+  after: string,
+): ChangeView {
+  if (before === undefined) {
+    return { detail: after, detailKind: 'text' }; // a new file: its content is the change
+  }
+  if ('why' in before) {
+    return {
+      detail: `No diff: ${before.why}. The whole new content:\n${after}`,
+      detailKind: 'text',
+    };
+  }
+  const diff = unifiedDiff(rel, before.text, after);
+  if (!diff.ok) {
+    return {
+      detail: `No diff: ${diff.reason}. The whole new content:\n${after}`,
+      detailKind: 'text',
+    };
+  }
+  return { detail: diff.text, detailKind: 'diff' };
+}

@@ -300,9 +300,14 @@ export class Agent {
   }
 
   /** Switches to another conversation (e.g. /new); the store shows it at once. */
-  setHistory(history: HistoryPort): void {
+  setHistory(history: HistoryPort, loaded = false): void {
     this.history = history;
-    this.emit({ type: 'messages_replaced', messages: history.messages() });
+    // `loaded`: another session (a switch, /new), so the screen rebuilds all it shows of one;
+    // otherwise the same session's messages were replaced (compaction).
+    this.emit({
+      type: loaded ? 'history_loaded' : 'messages_replaced',
+      messages: history.messages(),
+    });
   }
 
   /** Sets the approval policy of one tool kind (/approve); the next tool call follows it. */

@@ -55,8 +55,12 @@ function approve({ ctx, args }: CommandCall): AfterCommand {
   return 'listen';
 }
 
-/** `/persona` lists the personas; `/persona NAME` switches to one for the next request. */
-function persona({ ctx, args }: CommandCall): AfterCommand {
+/**
+ * `/persona` lists the personas; `/persona NAME` switches to one from the next request on and
+ * keeps the choice in config.json, as the setup wizard does (a failed write says so: then
+ * the choice is for this run only).
+ */
+async function persona({ ctx, args }: CommandCall): Promise<AfterCommand> {
   const { say, lang, personas } = ctx;
   const name = args.trim();
   if (!name) {
@@ -79,7 +83,16 @@ function persona({ ctx, args }: CommandCall): AfterCommand {
     say(t(lang, 'cmd.personaMissing', { name, list: personas.list.map((p) => p.id).join(', ') }));
     return 'listen';
   }
-  say(t(lang, 'cmd.personaSet', { name: found.name, nameZh: found.nameZh }));
+  const saved = await ctx.saveSettings({ persona: found.id });
+  say(
+    'file' in saved
+      ? t(lang, 'cmd.personaSet', { name: found.name, nameZh: found.nameZh, file: saved.file })
+      : t(lang, 'cmd.personaRunOnly', {
+          name: found.name,
+          nameZh: found.nameZh,
+          problem: saved.problem,
+        }),
+  );
   return 'listen';
 }
 

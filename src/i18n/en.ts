@@ -108,7 +108,9 @@ export const en = {
   'cmd.messages': '{count} msgs',
   'cmd.personaNow': 'Persona: {name} ({id})',
   'cmd.personaMissing': 'no persona "{name}". Available: {list}',
-  'cmd.personaSet': 'persona: {name} ({nameZh})',
+  'cmd.personaSet': 'persona: {name} ({nameZh}), kept in {file}',
+  'cmd.personaRunOnly':
+    'persona: {name} ({nameZh}) for this run only: config.json could not be written ({problem})',
   'cmd.modelNow': 'model: {model} at {url}',
   'cmd.modelSet': 'model: {model} (for this run; set "model" in config.json to keep it)',
   'cmd.toolsTitle': 'Tools (signature, kind, approval):',

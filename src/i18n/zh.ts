@@ -98,7 +98,9 @@ export const zh = {
   'cmd.messages': '{count} 条消息',
   'cmd.personaNow': '当前角色：{name}（{id}）',
   'cmd.personaMissing': '没有角色 “{name}”。可用：{list}',
-  'cmd.personaSet': '角色：{nameZh}（{name}）',
+  'cmd.personaSet': '角色：{nameZh}（{name}），已保存到 {file}',
+  'cmd.personaRunOnly':
+    '角色：{nameZh}（{name}），仅本次运行有效：无法写入 config.json（{problem}）',
   'cmd.modelNow': '模型：{model}，地址 {url}',
   'cmd.modelSet': '模型：{model}（仅本次运行；要保留请在 config.json 中设置 "model"）',
   'cmd.toolsTitle': '工具（签名、类型、批准策略）：',

@@ -248,7 +248,11 @@ export class Agent {
     this.move('SUBMIT');
     const trimmed = text.trim();
     if (trimmed === '') {
-      this.scheduler.wake(0);
+      // An empty Enter asks for a look now (README: "lets it think again"): the pace starts
+      // over and the idle skip, which would let a timer look pass as "nothing changed",
+      // does not apply.
+      this.alwaysOn.wakeUp();
+      this.scheduler.wake(0, 'resume');
       return;
     }
     if (isCommand(trimmed)) this.inputs.push(trimmed);

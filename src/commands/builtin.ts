@@ -6,7 +6,7 @@ import type { Tool, ToolApprovalPolicy, ToolKind } from '../tools/types.js';
 import { mcpCommand } from './mcp.js';
 import { MODEL_COMMAND } from './model.js';
 import type { AfterCommand, CommandContext } from './context.js';
-import type { CommandCall, SlashCommand } from './table.js';
+import { commandRows, type CommandCall, type SlashCommand } from './table.js';
 import { sessionList } from './sessionList.js';
 import { CHANGE_COMMANDS } from './changes.js';
 import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
@@ -21,10 +21,11 @@ function toolPolicy(tool: Tool, kindPolicy: ToolApprovalPolicy): ToolApprovalPol
 
 /** `/help`: every command's usage and description, aligned. */
 function helpText(lang: CommandContext['lang']): string {
-  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
+  const rows = commandRows(COMMANDS, lang);
+  const width = Math.max(...rows.map((r) => r.usage.length));
   return [
     t(lang, 'cmd.helpTitle'),
-    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${t(lang, c.description)}`),
+    ...rows.map((r) => `  ${r.usage.padEnd(width)}  ${r.description}`),
   ].join('\n');
 }
 

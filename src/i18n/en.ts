@@ -423,6 +423,8 @@ export const en = {
   'digest.close': 'Any key closes this.',
   'keys.ledger': 'Show or hide the cycle ledger (the last cycles)',
   'keys.closeLedger': 'Close the cycle ledger',
+  'tui.resumeHint':
+    'Session {id} is saved. To go on with it: cogito --session {id} (or cogito -c: the latest session in this folder)',
   'keys.closeDigest': 'Close the summary of what happened while you were away',
   'hint.ledger': 'ledger',
   'setup.budgetDay':

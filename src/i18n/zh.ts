@@ -394,6 +394,8 @@ export const zh = {
   'digest.close': '按任意键关闭。',
   'keys.ledger': '显示或隐藏周期账本（最近的周期）',
   'keys.closeLedger': '关闭周期账本',
+  'tui.resumeHint':
+    '会话 {id} 已保存。继续这个会话：cogito --session {id}（或 cogito -c：本文件夹最近的会话）',
   'keys.closeDigest': '关闭离开期间的摘要',
   'hint.ledger': '账本',
   'setup.budgetDay':

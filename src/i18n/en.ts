@@ -67,7 +67,7 @@ export const en = {
   'approval.prompt': 'Allow {tool}? y = yes, n = no, a = always for this run',
   'approval.kind': 'Kind: {kind}',
   'approval.reason': 'Why it asks: {reason}',
-  'approval.moreLines': '… {count} more lines (the whole call is shown above)',
+  'approval.moreLines': '… {count} more {count|line|lines} (the whole call is shown above)',
   'approval.allowed': 'Allowed {tool}',
   'approval.denied': 'Denied {tool}',
   'approval.always': 'Allowing {tool} without asking for the rest of this run',
@@ -79,13 +79,13 @@ export const en = {
   'tool.ok': 'done',
   'tool.failed': 'failed',
   'tool.duration': '{ms} ms',
-  'tool.truncated': '{cut} characters cut',
+  'tool.truncated': '{cut} {cut|character|characters} cut',
   'tool.noCalls': 'No tool calls yet',
 
   // Why the agent paused by itself.
   'pause.user': 'Paused. Resume with the pause key or /resume.',
   'pause.cycleLimit':
-    'paused after {max} autonomous cycles without input (maxAutonomousCycles); press Ctrl+P or type a message to go on',
+    'paused after {max} autonomous {max|cycle|cycles} without input (maxAutonomousCycles); press Ctrl+P or type a message to go on',
   'pause.tokenBudget':
     'paused: {used} tokens used in the last hour, over the budget of {limit} (tokenBudgetPerHour); press Ctrl+P to go on anyway',
   'pause.loopGuard':
@@ -105,7 +105,7 @@ export const en = {
   'cmd.newSession': 'new session {id}; the previous one ({previous}) is kept: /sessions lists them',
   'cmd.sessionsTitle': 'Sessions (newest first; resume one with --session ID):',
   'cmd.noSessions': 'no sessions yet',
-  'cmd.messages': '{count} msgs',
+  'cmd.messages': '{count} {count|msg|msgs}',
   'cmd.personaNow': 'Persona: {name} ({id})',
   'cmd.personaMissing': 'no persona "{name}". Available: {list}',
   'cmd.personaSet': 'persona: {name} ({nameZh}), kept in {file}',
@@ -125,7 +125,7 @@ export const en = {
   'cmd.exportWritten': 'transcript written to {file}',
   'cmd.nothingToCompact': 'nothing to compress yet',
   'compact.done':
-    "compressed {count} older messages into a summary ({before} → {after} tokens); the originals are kept in the session's archive",
+    "compressed {count} older {count|message|messages} into a summary ({before} → {after} tokens); the originals are kept in the session's archive",
   'compact.failed':
     'could not compress the history ({reason}); older tool results are left out of requests instead, and nothing is lost',
 
@@ -172,7 +172,7 @@ export const en = {
   'cmd.mcpNone':
     'No MCP servers are configured. Add "mcpServers" to config.json (see docs/MCP.md).',
   'cmd.mcpTitle': 'MCP servers:',
-  'cmd.mcpConnected': 'connected ({transport}), {count} tools',
+  'cmd.mcpConnected': 'connected ({transport}), {count} {count|tool|tools}',
   'cmd.mcpRestarting': 'restarting (attempt {attempt}, next try in {seconds} s): {reason}',
   'cmd.mcpFailed': 'failed: {reason}',
   'cmd.mcpStarting': 'starting…',
@@ -182,8 +182,8 @@ export const en = {
 
   // Command feedback.
   'notice.sessionNew': 'Started a new session. The previous one is saved.',
-  'notice.sessionResumed': 'Resumed the last session ({count} messages).',
-  'notice.compacted': 'Summarised {count} older messages.',
+  'notice.sessionResumed': 'Resumed the last session ({count} {count|message|messages}).',
+  'notice.compacted': 'Summarised {count} older {count|message|messages}.',
   'notice.nothingToCompact': 'Nothing to summarise yet.',
   'notice.personaSwitched': 'Persona: {name}',
   'notice.modelSwitched': 'Model: {model}',
@@ -351,11 +351,12 @@ export const en = {
   'session.foreignAsk': 'Continue it here anyway? y yes · n no (quit)',
   // The change journal: /changes and /undo, and the status bar's count.
   'tool.undo': 'undo: {command}',
-  'status.filesChanged': '{count} files changed',
+  'status.filesChanged': '{count} {count|file|files} changed',
   'command.changes': 'What the agent changed in this session, newest first, by turn',
   'command.undo':
     "Undo the last turn's changes (N turns, all, or one path; --force over your edits)",
-  'changes.title': 'Changes in this session, newest first ({count} files changed; /undo reverts):',
+  'changes.title':
+    'Changes in this session, newest first ({count} {count|file|files} changed; /undo reverts):',
   'changes.none': 'The agent has not changed any file in this session.',
   'changes.autonomous': 'autonomous',
   'changes.answer': 'answer',
@@ -381,7 +382,7 @@ export const en = {
   'undo.modified': 'modified',
   'undo.missing': 'deleted or moved',
   'undo.added': 'added',
-  'undo.done': 'Undone ({count} changes, newest first):\n{list}',
+  'undo.done': 'Undone ({count} {count|change|changes}, newest first):\n{list}',
   'undo.problems': 'Not everything went back:\n{list}',
   // Always on (#14): budgets before a request, pacing, reminders, the ledger, the digest.
   'pause.budgetHour':
@@ -414,7 +415,7 @@ export const en = {
   'ledger.colFiles': 'files',
   'ledger.colEnd': 'ended',
   'digest.title': 'While you were away ({duration})',
-  'digest.cycles': '{n} cycles run; resting {rest} of the time',
+  'digest.cycles': '{n} {n|cycle|cycles} run; resting {rest} of the time',
   'digest.tokens': 'Tokens: {in} in ({cached} cached), {out} out',
   'digest.files': 'Files changed ({n}):',
   'digest.undo': 'Type /undo to take back the last change, /changes to see them all.',

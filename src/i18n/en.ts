@@ -196,6 +196,7 @@ export const en = {
   'setup.title': 'Welcome to Cogito',
   'setup.intro': 'A few questions and Cogito is ready. You can change any answer later in {file}.',
   'setup.step': 'Step {n} of {total}',
+  'setup.stepOnly': 'Step {n}',
   'setup.language': 'Language',
   'setup.provider': 'Where should the model run?',
   'setup.providerRemote':

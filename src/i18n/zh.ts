@@ -177,6 +177,7 @@ export const zh = {
   'setup.title': '欢迎使用 Cogito',
   'setup.intro': '回答几个问题就能开始。之后可随时在 {file} 中修改。',
   'setup.step': '第 {n} 步，共 {total} 步',
+  'setup.stepOnly': '第 {n} 步',
   'setup.language': '语言',
   'setup.provider': '模型在哪里运行？',
   'setup.providerRemote':

@@ -67,6 +67,7 @@ export const en = {
   'approval.prompt': 'Allow {tool}? y = yes, n = no, a = always for this run',
   'approval.kind': 'Kind: {kind}',
   'approval.reason': 'Why it asks: {reason}',
+  'approval.kindAsks': '{kind} tools ask before they run',
   'approval.moreLines': '… {count} more {count|line|lines} (the whole call is shown above)',
   'approval.allowed': 'Allowed {tool}',
   'approval.denied': 'Denied {tool}',

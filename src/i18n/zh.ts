@@ -61,6 +61,7 @@ export const zh = {
   'approval.prompt': '允许 {tool} 吗？y = 允许，n = 拒绝，a = 本次运行中始终允许',
   'approval.kind': '类型：{kind}',
   'approval.reason': '询问原因：{reason}',
+  'approval.kindAsks': '{kind} 类工具运行前需要确认',
   'approval.moreLines': '… 还有 {count} 行（完整调用见上方）',
   'approval.allowed': '已允许 {tool}',
   'approval.denied': '已拒绝 {tool}',

@@ -9,6 +9,8 @@ import type { AgentStore } from '../src/store/agentStore.js';
 import { useThrottledStore } from './hooks/useThrottledStore.js';
 import { plainText } from './i18n.js';
 import { helpRows } from './keys/hints.js';
+import { COMMANDS } from '../src/commands/builtin.js';
+import { commandRows } from '../src/commands/table.js';
 import type { Overlay } from './keys/types.js';
 import type { Row } from './panes/rows.js';
 import { detailRows, detailTitle } from './panes/toolRows.js';
@@ -20,8 +22,18 @@ export interface OverlayRows {
   rows: readonly Row[];
 }
 
+/** A slash command as the help lists it: its usage and what it does. */
+export interface CommandHelp {
+  usage: string;
+  description: string;
+}
+
 /** The key table (generated from the bindings) and the slash commands, as rows. */
-export function helpOverlayRows(lang: Lang, width: number, commands: readonly string[]): Row[] {
+export function helpOverlayRows(
+  lang: Lang,
+  width: number,
+  commands: readonly CommandHelp[],
+): Row[] {
   const table = helpRows();
   const keyCol = Math.min(
     24,
@@ -40,10 +52,28 @@ export function helpOverlayRows(lang: Lang, width: number, commands: readonly st
   }
   if (commands.length > 0) {
     rows.push({ text: '', tone: 'plain' }, { text: t(lang, 'help.commands'), tone: 'label' });
-    for (const line of wrapText(commands.join('  '), Math.max(1, width - 2)))
-      rows.push({ text: `  ${line}`, tone: 'call' });
+    const col = Math.min(
+      28,
+      Math.max(...commands.map((c) => displayWidth(c.usage))),
+      Math.floor(width / 3),
+    );
+    for (const c of commands) {
+      const usage = wrapText(c.usage, col);
+      const desc = wrapText(c.description, Math.max(1, width - col - 4));
+      for (let i = 0; i < Math.max(usage.length, desc.length); i++)
+        rows.push({
+          text: `  ${padTo(usage[i] ?? '', col)}  ${desc[i] ?? ''}`,
+          tone: i === 0 ? 'call' : 'plain',
+        });
+    }
   }
   return rows;
+}
+
+/** The command table's rows for the commands the input line completes (all of them). */
+function commandHelp(lang: Lang, complete: (prefix: string) => readonly string[]): CommandHelp[] {
+  const known = new Set(complete(''));
+  return commandRows(COMMANDS, lang).filter((r) => known.has(r.usage.split(' ')[0]!));
 }
 
 /** The rows of the open scrolling overlay, if one is open. */
@@ -62,7 +92,10 @@ export function useOverlayRows(
   const help = overlay === 'help';
   return useMemo(() => {
     if (help)
-      return { title: t(lang, 'help.title'), rows: helpOverlayRows(lang, width, complete('')) };
+      return {
+        title: t(lang, 'help.title'),
+        rows: helpOverlayRows(lang, width, commandHelp(lang, complete)),
+      };
     if (overlay !== 'detail') return undefined;
     if (!entry)
       return {

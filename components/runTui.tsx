@@ -27,6 +27,8 @@ export interface TuiApp {
   warnings: readonly string[];
   /** Stops the app; resolves with the stops that failed (reported on stderr). */
   close(): Promise<readonly StopFailure[] | void>;
+  /** The session in use at the end (after /new, the new one): quitting says how to resume it. */
+  currentSessionId?(): string;
 }
 
 export type TuiAppResult =
@@ -269,5 +271,8 @@ async function showApp(run: TuiRun, app: TuiApp): Promise<number> {
       }}
     />
   ));
+  // The screen is gone: say how to come back to this conversation.
+  const id = app.currentSessionId?.();
+  if (id) run.stderr.write(`${t(run.lang, 'tui.resumeHint', { id })}\n`);
   return shown.ended ? shown.code : 0;
 }

@@ -66,11 +66,11 @@ export const BINDINGS: readonly Binding[] = [
 
   // The digest shown when the user comes back: any key closes it (Ctrl+C above still works).
   {
-    keys: ['*'],
+    keys: ['any'],
     match: m.anyKey,
     when: { overlay: ['away'] },
     action: 'closeOverlay',
-    description: 'digest.close',
+    description: 'keys.closeDigest',
   },
   {
     keys: ['Ctrl+G'],

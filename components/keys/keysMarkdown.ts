@@ -14,6 +14,14 @@ const STATE_NAMES: Record<string, string> = {
   AWAITING_APPROVAL: 'a tool call waits for approval',
 };
 
+const OVERLAY_NAMES: Record<string, string> = {
+  none: 'no overlay',
+  help: 'help open',
+  detail: 'tool details open',
+  ledger: 'cycle ledger open',
+  away: 'away summary open',
+};
+
 const FOCUS_NAMES: Record<string, string> = {
   input: 'input box',
   reply: 'conversation',
@@ -25,14 +33,7 @@ const FOCUS_NAMES: Record<string, string> = {
 export function describeWhen(w: When): string {
   const parts: string[] = [];
   if (w.overlay === 'any') parts.push('always');
-  else if (w.overlay)
-    parts.push(
-      w.overlay
-        .map((o) =>
-          o === 'help' ? 'help open' : o === 'detail' ? 'tool details open' : 'no overlay',
-        )
-        .join(' or '),
-    );
+  else if (w.overlay) parts.push(w.overlay.map((o) => OVERLAY_NAMES[o] ?? o).join(' or '));
   if (w.states) parts.push(w.states.map((s) => STATE_NAMES[s] ?? s).join(' / '));
   if (w.focus) parts.push(`focus: ${w.focus.map((f) => FOCUS_NAMES[f] ?? f).join(' / ')}`);
   if (w.input === 'empty') parts.push('input empty');

@@ -50,7 +50,8 @@ export class LiveRows {
     return (t, w, i) => {
       const stream = (streams[i] ??= new MarkdownStream());
       const before = stream.lexed;
-      const lines = stream.lines(t, w);
+      // The saved message: drawn as the whole text would be (the stream has ended).
+      const lines = stream.lines(t, w, true);
       this.adopted += stream.lexed - before;
       return lines;
     };

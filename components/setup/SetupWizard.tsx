@@ -144,7 +144,11 @@ export function SetupWizard(p: SetupWizardProps): React.JSX.Element {
           <Box flexDirection="column" width={width}>
             <TitleRule
               title={t(lang, 'setup.title')}
-              right={t(lang, 'setup.step', { n, total })}
+              right={
+                total === undefined
+                  ? t(lang, 'setup.stepOnly', { n })
+                  : t(lang, 'setup.step', { n, total })
+              }
               width={width}
               focused
             />

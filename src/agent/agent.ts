@@ -264,7 +264,11 @@ export class Agent {
     this.move('SUBMIT');
     const trimmed = text.trim();
     if (trimmed === '') {
-      this.scheduler.wake(0);
+      // An empty Enter asks for a look now (README: "lets it think again"): the pace starts
+      // over and the idle skip, which would let a timer look pass as "nothing changed",
+      // does not apply.
+      this.alwaysOn.wakeUp();
+      this.scheduler.wake(0, 'resume');
       return;
     }
     if (isCommand(trimmed)) this.inputs.push(trimmed);
@@ -316,9 +320,14 @@ export class Agent {
   }
 
   /** Switches to another conversation (e.g. /new); the store shows it at once. */
-  setHistory(history: HistoryPort): void {
+  setHistory(history: HistoryPort, loaded = false): void {
     this.history = history;
-    this.emit({ type: 'messages_replaced', messages: history.messages() });
+    // `loaded`: another session (a switch, /new), so the screen rebuilds all it shows of one;
+    // otherwise the same session's messages were replaced (compaction).
+    this.emit({
+      type: loaded ? 'history_loaded' : 'messages_replaced',
+      messages: history.messages(),
+    });
   }
 
   /** Sets the approval policy of one tool kind (/approve); the next tool call follows it. */

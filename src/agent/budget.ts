@@ -29,6 +29,15 @@ export class TokenBudget {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Spending from before this run (every session of the home, from their ledgers), so the
+   * windows hold across restarts. Kept in time order with what this run records.
+   */
+  seed(earlier: readonly { at: number; tokens: number }[]): void {
+    this.spend.push(...earlier.filter((s) => s.tokens > 0));
+    this.spend.sort((a, b) => a.at - b.at);
+  }
+
   record(tokens: number): void {
     if (tokens > 0) this.spend.push({ at: this.now(), tokens });
   }

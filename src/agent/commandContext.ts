@@ -29,6 +29,8 @@ export interface CommandEnv {
   journal?(): Journal;
   /** The MCP servers' states (for /mcp); absent when the app runs without them. */
   mcp?: { status(): McpServerStatus[] };
+  /** Writes settings into the home's config.json (/persona keeps its choice there). */
+  saveSettings: CommandContext['saveSettings'];
 }
 
 /** The context for one command call (the language is the one in use at that moment). */
@@ -52,6 +54,7 @@ export function commandContext(agent: Agent, env: CommandEnv): CommandContext {
       if (found) agent.emit({ type: 'settings_changed', persona: found.id });
       return found;
     },
+    saveSettings: env.saveSettings,
     provider: () => agent.provider,
     setProvider: (provider) => agent.setProvider(provider),
     config: env.config,

@@ -13,6 +13,7 @@ import type {
   ToolResult,
 } from '../tools/types.js';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, ToolLogEntry } from './events.js';
+import { t, type Lang } from '../i18n/messages.js';
 
 export type ApprovalPolicy = 'auto' | 'ask' | 'deny';
 
@@ -20,6 +21,8 @@ export interface ToolRunnerDeps {
   registry: ToolRegistry;
   emit(event: AgentEvent): void;
   policy(kind: ToolKind): ApprovalPolicy;
+  /** The user's language: the approval prompt's reason is written in it (default English). */
+  lang?: Lang;
   /** Asks the user; resolves 'no' if the turn is aborted while waiting. */
   askApproval(request: Omit<ApprovalRequest, 'id'>, signal: AbortSignal): Promise<ApprovalAnswer>;
   /** Tool names the user allowed for the rest of the run. */
@@ -243,7 +246,9 @@ async function decide(
   const need = await toolNeed(tool, args, ctx);
   const reason =
     need.reason ??
-    (policy === 'ask' ? (own?.reason ?? `${tool.kind} tools ask before they run`) : undefined);
+    (policy === 'ask'
+      ? (own?.reason ?? t(deps.lang ?? 'en', 'approval.kindAsks', { kind: tool.kind }))
+      : undefined);
   // Data leaving the machine is asked about every time: "always" for a tool never covers it.
   const egress = safety.egressReason(tool, args);
   const everyTime = need.everyTime === true || egress !== undefined;

@@ -67,6 +67,7 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
     tools: {
       registry: deps.registry,
       policy: (kind) => settings.approval[kind],
+      lang: settings.lang,
       askApproval: p.askApproval,
       alwaysAllowed: p.alwaysAllowed,
       resultBudgetChars: settings.toolResultBudgetChars,

@@ -28,7 +28,10 @@ import { SessionJournal } from '../journal/sessionJournal.js';
 import { withJournal } from '../journal/wrap.js';
 import { finishCrashRecord } from '../journal/recover.js';
 import { McpManager } from '../mcp/manager.js';
-import { Reminders } from '../schedule/reminders.js';
+import type { Reminders } from '../schedule/reminders.js';
+import { openReminders } from '../schedule/reminderFile.js';
+import { recentSpend } from '../ledger/homeSpend.js';
+import { DAY_MS, HOUR_MS } from '../agent/budget.js';
 import { createRemindTool } from '../tools/remind.js';
 
 export interface AppOptions {
@@ -157,7 +160,9 @@ async function startApp(
   stack.defer('the change journal', () => journals.close());
   const mcp = new McpManager({ servers: config.mcpServers, workspaceRoot: workspace.root });
   stack.defer('the MCP servers', () => mcp.stop());
-  const reminders = new Reminders();
+  // The folder's reminders, kept in the home: a problem is a start-up warning, later a notice.
+  let warn = (message: string): void => void warnings.push(message);
+  const reminders = openReminders(appPaths(home).data, workspace.root, (m) => warn(m));
 
   const wired = wireAgent({
     provider,
@@ -187,6 +192,8 @@ async function startApp(
         : { watch: { ignore: config.watch.ignore, maxEntries: config.watch.maxEntries } },
   });
   const { agent } = wired;
+  warn = (message) => agent.notice(message, 'warn');
+  seedBudget(agent, store.sessionsDir);
   currentSession = () => wired.current.get();
   try {
     // Attached before the agent's stop goes on the stack, the log is detached after it and
@@ -211,6 +218,17 @@ async function startApp(
     mcp,
     close: () => stack.close(),
   };
+}
+
+/** The budgets start from what every session of this home spent in the last day. */
+function seedBudget(agent: App['agent'], sessionsDir: string): void {
+  const { budget } = agent.alwaysOn;
+  budget.seed(recentSpend(sessionsDir, Date.now() - DAY_MS));
+  agent.emit({
+    type: 'budget',
+    usedLastHour: budget.used(HOUR_MS),
+    usedLastDay: budget.used(DAY_MS),
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import { Compactor } from '../memory/compactor.js';
 import { createCompactHook, type CompactPort } from '../memory/compactHook.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import { appPaths } from '../config/paths.js';
+import { updateConfigFile } from '../config/save.js';
 import { buildSystemPrompt } from '../prompt/systemPrompt.js';
 import type { Provider } from '../providers/types.js';
 import { createAgentStore, type AgentStore } from '../store/agentStore.js';
@@ -104,7 +105,7 @@ export function wireAgent(parts: AgentParts): WiredAgent {
   // After a switch: the journal first, then the screen shows the new conversation, then the
   // new session's ledger is opened.
   if (parts.journals) wireJournal(agent, current, parts.journals);
-  current.onSwitch(() => agent.setHistory(current));
+  current.onSwitch(() => agent.setHistory(current, true));
   wireLedger(agent, current, parts);
   return { agent, current };
 }
@@ -155,6 +156,11 @@ function commandEnv(parts: AgentParts, current: CurrentSession): CommandEnv {
     modelsDir: paths.models,
     ...(journals ? { journal: () => journals.current() } : {}),
     ...(parts.mcp ? { mcp: parts.mcp } : {}),
+    saveSettings: async (patch) => {
+      const saved = await updateConfigFile(parts.home, patch);
+      if (saved.ok) return { file: saved.file };
+      return { problem: saved.errors.map((e) => `${e.field} ${e.problem}. ${e.fix}`).join(' ') };
+    },
   };
 }
 

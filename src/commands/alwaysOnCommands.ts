@@ -2,12 +2,7 @@ import { t } from '../i18n/messages.js';
 import { formatLedger, shortCount } from '../ledger/table.js';
 import { parseWhen } from '../schedule/when.js';
 import type { SlashCommand } from './table.js';
-
-function localTime(at: number): string {
-  const d = new Date(at);
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
+import { formatDateTime } from '../i18n/dates.js';
 
 /** /cost, /remind and /ledger: what the always-on agent spends, plans and did. */
 export const ALWAYS_ON_COMMANDS: readonly SlashCommand[] = [
@@ -53,7 +48,7 @@ export const ALWAYS_ON_COMMANDS: readonly SlashCommand[] = [
             ? t(lang, 'cmd.remindNone')
             : [
                 t(lang, 'cmd.remindList'),
-                ...pending.map((r) => `  ${localTime(r.at)}  ${r.what}`),
+                ...pending.map((r) => `  ${formatDateTime(r.at, lang)}  ${r.what}`),
               ].join('\n'),
         );
         return 'listen';
@@ -69,7 +64,7 @@ export const ALWAYS_ON_COMMANDS: readonly SlashCommand[] = [
       }
       const added = ctx.reminders.add(when.at, what);
       if (typeof added === 'string') say(t(lang, 'cmd.remindUsage', { error: added }));
-      else say(t(lang, 'cmd.remindSet', { at: localTime(added.at), what: added.what }));
+      else say(t(lang, 'cmd.remindSet', { at: formatDateTime(added.at, lang), what: added.what }));
       return 'listen';
     },
   },

@@ -6,7 +6,7 @@ import type { Tool, ToolApprovalPolicy, ToolKind } from '../tools/types.js';
 import { mcpCommand } from './mcp.js';
 import { MODEL_COMMAND } from './model.js';
 import type { AfterCommand, CommandContext } from './context.js';
-import type { CommandCall, SlashCommand } from './table.js';
+import { commandRows, type CommandCall, type SlashCommand } from './table.js';
 import { sessionList } from './sessionList.js';
 import { CHANGE_COMMANDS } from './changes.js';
 import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
@@ -21,10 +21,11 @@ function toolPolicy(tool: Tool, kindPolicy: ToolApprovalPolicy): ToolApprovalPol
 
 /** `/help`: every command's usage and description, aligned. */
 function helpText(lang: CommandContext['lang']): string {
-  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
+  const rows = commandRows(COMMANDS, lang);
+  const width = Math.max(...rows.map((r) => r.usage.length));
   return [
     t(lang, 'cmd.helpTitle'),
-    ...COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${t(lang, c.description)}`),
+    ...rows.map((r) => `  ${r.usage.padEnd(width)}  ${r.description}`),
   ].join('\n');
 }
 
@@ -55,8 +56,12 @@ function approve({ ctx, args }: CommandCall): AfterCommand {
   return 'listen';
 }
 
-/** `/persona` lists the personas; `/persona NAME` switches to one for the next request. */
-function persona({ ctx, args }: CommandCall): AfterCommand {
+/**
+ * `/persona` lists the personas; `/persona NAME` switches to one from the next request on and
+ * keeps the choice in config.json, as the setup wizard does (a failed write says so: then
+ * the choice is for this run only).
+ */
+async function persona({ ctx, args }: CommandCall): Promise<AfterCommand> {
   const { say, lang, personas } = ctx;
   const name = args.trim();
   if (!name) {
@@ -79,7 +84,16 @@ function persona({ ctx, args }: CommandCall): AfterCommand {
     say(t(lang, 'cmd.personaMissing', { name, list: personas.list.map((p) => p.id).join(', ') }));
     return 'listen';
   }
-  say(t(lang, 'cmd.personaSet', { name: found.name, nameZh: found.nameZh }));
+  const saved = await ctx.saveSettings({ persona: found.id });
+  say(
+    'file' in saved
+      ? t(lang, 'cmd.personaSet', { name: found.name, nameZh: found.nameZh, file: saved.file })
+      : t(lang, 'cmd.personaRunOnly', {
+          name: found.name,
+          nameZh: found.nameZh,
+          problem: saved.problem,
+        }),
+  );
   return 'listen';
 }
 

@@ -9,6 +9,7 @@ import { formatSize } from '../tools/files/common.js';
 import { t, type Lang } from '../i18n/messages.js';
 import type { AfterCommand } from './context.js';
 import type { CommandCall, SlashCommand } from './table.js';
+import { formatDateTime } from '../i18n/dates.js';
 
 /** What `/undo`'s arguments ask for, or undefined when they make no sense. */
 export function parseUndoArgs(args: string): { target: UndoTarget; force: boolean } | undefined {
@@ -73,7 +74,7 @@ function changesText(journal: Journal, lang: Lang): string {
   for (const group of [...groups.values()].reverse()) {
     const head = group[0]!;
     const kind = t(lang, head.trigger === 'timer' ? 'changes.autonomous' : 'changes.answer');
-    lines.push(`${new Date(head.at).toLocaleString()}  ${kind}`);
+    lines.push(`${formatDateTime(head.at, lang)}  ${kind}`);
     for (const e of [...group].reverse())
       lines.push(`  ${describeChange(e, lang, journal.evicted)}`);
   }

@@ -5,6 +5,7 @@
  * machine itself, apart from the pause and resume verbs the user asked for by name).
  */
 import type { LoadedConfig } from '../config/load.js';
+import type { ConfigInput } from '../config/schema.js';
 import type { HistoryMessage } from '../core/messages.js';
 import type { Session, SessionInfo } from '../history/index.js';
 import type { Lang } from '../i18n/messages.js';
@@ -70,6 +71,11 @@ export interface CommandContext {
   readonly personas: { readonly current: Persona; readonly list: readonly Persona[] };
   /** Switches by id or name; the persona, or undefined when none matches. */
   switchPersona(nameOrId: string): Persona | undefined;
+  /**
+   * Writes settings into config.json the way the setup wizard does (the rest of the file
+   * kept as written); the file written, or what went wrong and how to fix it.
+   */
+  saveSettings(patch: ConfigInput): Promise<{ file: string } | { problem: string }>;
 
   /** The provider in use (its id and model). */
   provider(): Pick<Provider, 'id' | 'model'>;

@@ -1,11 +1,12 @@
 import type { SessionInfo } from '../history/index.js';
 import { t, type Lang } from '../i18n/messages.js';
+import { formatDateTime } from '../i18n/dates.js';
 
 function row(s: SessionInfo, current: string, lang: Lang): string {
   const mark = s.id === current ? '*' : ' ';
   const count = t(lang, 'cmd.messages', { count: String(s.messageCount).padStart(5) });
   const title = (s.firstUserLine ?? '').slice(0, 50);
-  const base = `${mark} ${s.id}  ${new Date(s.updatedAt).toLocaleString()}  ${count}  ${title}`;
+  const base = `${mark} ${s.id}  ${formatDateTime(s.updatedAt, lang)}  ${count}  ${title}`;
   if (s.here) return base;
   const folder =
     s.workspace === undefined

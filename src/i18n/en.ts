@@ -69,6 +69,7 @@ export const en = {
   'approval.kind': 'Kind: {kind}',
   'approval.reason': 'Why it asks: {reason}',
   'approval.position': 'lines {from}–{to} of {total} · PgDn/PgUp ↓↑ Home/End to read it all',
+  'approval.kindAsks': '{kind} tools ask before they run',
   'approval.allowed': 'Allowed {tool}',
   'approval.denied': 'Denied {tool}',
   'approval.always': 'Allowing {tool} without asking for the rest of this run',
@@ -80,13 +81,13 @@ export const en = {
   'tool.ok': 'done',
   'tool.failed': 'failed',
   'tool.duration': '{ms} ms',
-  'tool.truncated': '{cut} characters cut',
+  'tool.truncated': '{cut} {cut|character|characters} cut',
   'tool.noCalls': 'No tool calls yet',
 
   // Why the agent paused by itself.
   'pause.user': 'Paused. Resume with the pause key or /resume.',
   'pause.cycleLimit':
-    'paused after {max} autonomous cycles without input (maxAutonomousCycles); press Ctrl+P or type a message to go on',
+    'paused after {max} autonomous {max|cycle|cycles} without input (maxAutonomousCycles); press Ctrl+P or type a message to go on',
   'pause.tokenBudget':
     'paused: {used} tokens used in the last hour, over the budget of {limit} (tokenBudgetPerHour); press Ctrl+P to go on anyway',
   'pause.stepLimit':
@@ -108,10 +109,12 @@ export const en = {
   'cmd.newSession': 'new session {id}; the previous one ({previous}) is kept: /sessions lists them',
   'cmd.sessionsTitle': 'Sessions (newest first; resume one with --session ID):',
   'cmd.noSessions': 'no sessions yet',
-  'cmd.messages': '{count} msgs',
+  'cmd.messages': '{count} {count|msg|msgs}',
   'cmd.personaNow': 'Persona: {name} ({id})',
   'cmd.personaMissing': 'no persona "{name}". Available: {list}',
-  'cmd.personaSet': 'persona: {name} ({nameZh})',
+  'cmd.personaSet': 'persona: {name} ({nameZh}), kept in {file}',
+  'cmd.personaRunOnly':
+    'persona: {name} ({nameZh}) for this run only: config.json could not be written ({problem})',
   'cmd.modelNow': 'model: {model} at {url}',
   'cmd.modelSet': 'model: {model} (for this run; set "model" in config.json to keep it)',
   'cmd.toolsTitle': 'Tools (signature, kind, approval):',
@@ -126,7 +129,7 @@ export const en = {
   'cmd.exportWritten': 'transcript written to {file}',
   'cmd.nothingToCompact': 'nothing to compress yet',
   'compact.done':
-    "compressed {count} older messages into a summary ({before} → {after} tokens); the originals are kept in the session's archive",
+    "compressed {count} older {count|message|messages} into a summary ({before} → {after} tokens); the originals are kept in the session's archive",
   'compact.failed':
     'could not compress the history ({reason}); older tool results are left out of requests instead, and nothing is lost',
 
@@ -162,7 +165,7 @@ export const en = {
   'command.new': 'Start a new session (the old one stays on disk)',
   'command.compact': 'Summarise older messages now to free context',
   'command.sessions': 'List saved sessions',
-  'command.persona': 'Show or switch the persona: /persona <name>',
+  'command.persona': 'Show or switch the persona (the choice is kept in config.json)',
   'command.model': 'Show or switch the model: /model <name>',
   'command.tools': 'List the tools and their approval policy',
   'command.trace': "Show the last turn's phases and timings",
@@ -173,7 +176,7 @@ export const en = {
   'cmd.mcpNone':
     'No MCP servers are configured. Add "mcpServers" to config.json (see docs/MCP.md).',
   'cmd.mcpTitle': 'MCP servers:',
-  'cmd.mcpConnected': 'connected ({transport}), {count} tools',
+  'cmd.mcpConnected': 'connected ({transport}), {count} {count|tool|tools}',
   'cmd.mcpRestarting': 'restarting (attempt {attempt}, next try in {seconds} s): {reason}',
   'cmd.mcpFailed': 'failed: {reason}',
   'cmd.mcpStarting': 'starting…',
@@ -183,8 +186,8 @@ export const en = {
 
   // Command feedback.
   'notice.sessionNew': 'Started a new session. The previous one is saved.',
-  'notice.sessionResumed': 'Resumed the last session ({count} messages).',
-  'notice.compacted': 'Summarised {count} older messages.',
+  'notice.sessionResumed': 'Resumed the last session ({count} {count|message|messages}).',
+  'notice.compacted': 'Summarised {count} older {count|message|messages}.',
   'notice.nothingToCompact': 'Nothing to summarise yet.',
   'notice.personaSwitched': 'Persona: {name}',
   'notice.modelSwitched': 'Model: {model}',
@@ -197,6 +200,7 @@ export const en = {
   'setup.title': 'Welcome to Cogito',
   'setup.intro': 'A few questions and Cogito is ready. You can change any answer later in {file}.',
   'setup.step': 'Step {n} of {total}',
+  'setup.stepOnly': 'Step {n}',
   'setup.language': 'Language',
   'setup.provider': 'Where should the model run?',
   'setup.providerRemote':
@@ -253,7 +257,7 @@ export const en = {
   'keys.interruptAndType': 'While thinking: stop, and start your message with that key',
   'keys.focusInput': 'Back to the input box',
   'keys.quitWord': 'Typing exit or /exit quits',
-  'keys.submit': 'Send the message (empty: resume thinking)',
+  'keys.submit': 'Send the message (empty: look again now)',
   'keys.newline': 'New line in the message',
   'keys.history': 'Earlier and later messages you sent',
   'keys.cursor': 'Move the cursor',
@@ -356,11 +360,12 @@ export const en = {
   'session.foreignAsk': 'Continue it here anyway? y yes · n no (quit)',
   // The change journal: /changes and /undo, and the status bar's count.
   'tool.undo': 'undo: {command}',
-  'status.filesChanged': '{count} files changed',
+  'status.filesChanged': '{count} {count|file|files} changed',
   'command.changes': 'What the agent changed in this session, newest first, by turn',
   'command.undo':
     "Undo the last turn's changes (N turns, all, or one path; --force over your edits)",
-  'changes.title': 'Changes in this session, newest first ({count} files changed; /undo reverts):',
+  'changes.title':
+    'Changes in this session, newest first ({count} {count|file|files} changed; /undo reverts):',
   'changes.none': 'The agent has not changed any file in this session.',
   'changes.autonomous': 'autonomous',
   'changes.answer': 'answer',
@@ -386,7 +391,7 @@ export const en = {
   'undo.modified': 'modified',
   'undo.missing': 'deleted or moved',
   'undo.added': 'added',
-  'undo.done': 'Undone ({count} changes, newest first):\n{list}',
+  'undo.done': 'Undone ({count} {count|change|changes}, newest first):\n{list}',
   'undo.problems': 'Not everything went back:\n{list}',
   // Always on (#14): budgets before a request, pacing, reminders, the ledger, the digest.
   'pause.budgetHour':
@@ -420,7 +425,7 @@ export const en = {
   'ledger.colFiles': 'files',
   'ledger.colEnd': 'ended',
   'digest.title': 'While you were away ({duration})',
-  'digest.cycles': '{n} cycles run; resting {rest} of the time',
+  'digest.cycles': '{n} {n|cycle|cycles} run; resting {rest} of the time',
   'digest.tokens': 'Tokens: {in} in ({cached} cached), {out} out',
   'digest.files': 'Files changed ({n}):',
   'digest.undo': 'Type /undo to take back the last change, /changes to see them all.',
@@ -429,6 +434,9 @@ export const en = {
   'digest.close': 'Any key closes this.',
   'keys.ledger': 'Show or hide the cycle ledger (the last cycles)',
   'keys.closeLedger': 'Close the cycle ledger',
+  'tui.resumeHint':
+    'Session {id} is saved. To go on with it: cogito --session {id} (or cogito -c: the latest session in this folder)',
+  'keys.closeDigest': 'Close the summary of what happened while you were away',
   'hint.ledger': 'ledger',
   'setup.budgetDay':
     'Daily token budget: {limit} tokens (tokenBudgetPerDay in config.json; 0 turns it off). It keeps a forgotten session cheap.',

@@ -10,9 +10,9 @@ export type Lang = 'en' | 'zh';
 /** The one table of UI strings, per language. */
 export const messages = { en, zh } as const;
 
-/** The `{name}` placeholders in a message string, as a union of names. */
+/** The `{name}` placeholders in a message string (`{n|file|files}` names `n`), as a union. */
 type Placeholders<S extends string> = S extends `${string}{${infer P}}${infer Rest}`
-  ? P | Placeholders<Rest>
+  ? (P extends `${infer N}|${string}` ? N : P) | Placeholders<Rest>
   : never;
 
 /** The values a message needs; messages without placeholders take none. */
@@ -34,18 +34,30 @@ export function t<K extends MessageKey>(lang: Lang, key: K, ...[vars]: VarsArg<K
   return interpolate(template, vars as Record<string, string | number> | undefined);
 }
 
-/** Replaces `{name}` with `vars.name`; unknown names are left as they are. */
+/** `{name}`, or `{name|one|other}`: the word for the number in `name` (English plurals). */
+const PLACEHOLDER = /\{(\w+)(?:\|([^|{}]*)\|([^|{}]*))?\}/g;
+
+/**
+ * Replaces `{name}` with `vars.name`, and `{name|one|other}` with `one` when `vars.name` is 1
+ * and `other` otherwise (`{count} {count|file|files}` → "1 file", "2 files"); unknown names
+ * are left as they are.
+ */
 export function interpolate(template: string, vars?: Record<string, string | number>): string {
   if (vars === undefined) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const value = vars[name];
-    return value === undefined ? whole : String(value);
-  });
+  return template.replace(
+    PLACEHOLDER,
+    (whole, name: string, one: string | undefined, other: string | undefined) => {
+      const value = vars[name];
+      if (value === undefined) return whole;
+      if (one === undefined) return String(value);
+      return Number(value) === 1 ? one : (other ?? '');
+    },
+  );
 }
 
 /** The placeholder names in a template, in order of first appearance. */
 export function placeholders(template: string): string[] {
-  return [...new Set([...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? ''))];
+  return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1] ?? ''))];
 }
 
 /**

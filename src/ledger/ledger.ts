@@ -50,7 +50,8 @@ export class Ledger {
   }
 }
 
-function readRecords(file: string): CycleRecord[] {
+/** Every good record of a ledger file (none when it is missing or unreadable). */
+export function readRecords(file: string): CycleRecord[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

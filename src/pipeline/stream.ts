@@ -44,9 +44,18 @@ function modelTextStreams(run: TurnRun): {
     work.reply += t;
     deps.emit({ type: 'text_delta', turnId: turn.turnId, text: t });
   };
+  // A switch of channel ends the other one's run: its tail, held back in case a secret
+  // went on in the next delta, is shown now (reasoning does not stop mid-word while the
+  // reply streams).
   return {
-    reasoning: (t) => addReasoning(reasoning ? reasoning.push(t) : t),
-    text: (t) => addText(text ? text.push(t) : t),
+    reasoning: (t) => {
+      if (text) addText(text.flush());
+      addReasoning(reasoning ? reasoning.push(t) : t);
+    },
+    text: (t) => {
+      if (reasoning) addReasoning(reasoning.flush());
+      addText(text ? text.push(t) : t);
+    },
     flush: () => {
       if (reasoning) addReasoning(reasoning.flush());
       if (text) addText(text.flush());

@@ -10,14 +10,30 @@ export interface Reminder {
 /** More than this many pending reminders is a runaway model, not a plan. */
 export const MAX_REMINDERS = 100;
 
+/** Where the list is kept between runs (absent: in memory only, as in most tests). */
+export interface ReminderStore {
+  /** The reminders saved by an earlier run, due ones included (they fire once, now). */
+  saved: readonly Reminder[];
+  /** Called with the whole list after every change; a failure is reported, not thrown. */
+  save(list: readonly Reminder[]): void;
+}
+
 /**
  * The pending reminders (the `schedule` wake-up). The scheduler asks `nextAt()` so its one
- * timer also covers the next reminder; a turn takes the due ones with `takeDue()`.
+ * timer also covers the next reminder; a turn takes the due ones with `takeDue()`. With a
+ * store, every change is saved, so a restart keeps them and one that fell due while Cogito
+ * was closed is taken (and fires) once, by the first turn.
  */
 export class Reminders {
   private list: Reminder[] = [];
   private nextId = 0;
   private readonly listeners = new Set<() => void>();
+
+  constructor(private readonly store?: ReminderStore) {
+    if (!store) return;
+    this.list = store.saved.slice(0, MAX_REMINDERS).sort((a, b) => a.at - b.at);
+    this.nextId = Math.max(0, ...this.list.map((r) => r.id));
+  }
 
   /** Adds a reminder; an error text when there are too many or `what` is empty. */
   add(at: number, what: string, by: Reminder['by']): Reminder | string {
@@ -29,6 +45,7 @@ export class Reminders {
     const r: Reminder = { id: ++this.nextId, at, what: text.slice(0, 500), by };
     this.list.push(r);
     this.list.sort((a, b) => a.at - b.at);
+    this.store?.save(this.list);
     for (const l of this.listeners) l();
     return r;
   }
@@ -45,7 +62,9 @@ export class Reminders {
   /** Removes and returns the reminders due at `now`. */
   takeDue(now: number): Reminder[] {
     const due = this.list.filter((r) => r.at <= now);
+    if (due.length === 0) return due;
     this.list = this.list.filter((r) => r.at > now);
+    this.store?.save(this.list);
     return due;
   }
 

@@ -138,10 +138,16 @@ export function wizardReducer(state: WizardState, event: WizardEvent): WizardSta
   }
 }
 
-/** "Step n of total" for the current answers. */
-export function progress(state: WizardState): { n: number; total: number } {
+/**
+ * "Step n of total" for the current answers. The total depends on the provider (a key, an
+ * address, a model file…), so it is given only once the provider is chosen: a count shown
+ * before would change under the user's eyes as they move on.
+ */
+export function progress(state: WizardState): { n: number; total: number | undefined } {
   const steps = stepsFor(state.answers);
-  return { n: steps.indexOf(state.step) + 1, total: steps.length };
+  const n = steps.indexOf(state.step) + 1;
+  const chosen = n > steps.indexOf('provider') + 1;
+  return { n, total: chosen ? steps.length : undefined };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AgentEvent, ApprovalRequest, ToolLogEntry } from '../agent/events.
 import type { MachineState } from '../machine/machine.js';
 import type { TurnTrace } from '../pipeline/phases.js';
 import type { CycleRecord } from '../ledger/types.js';
+import { lastReasoningOf, tokensFromLedger, toolLogFromHistory } from './restoredView.js';
 
 export interface Notice {
   id: number;
@@ -279,12 +280,24 @@ export function reduce(
     case 'state_changed':
       return {};
     case 'history_loaded':
+      // A session opened or switched to: everything shown of the last one goes.
+      return {
+        messages: event.messages.slice(),
+        toolLog: toolLogFromHistory(event.messages).slice(-MAX_TOOL_LOG),
+        toolsRunning: 0,
+        lastReasoning: lastReasoningOf(event.messages),
+        liveReasoning: '',
+        liveReply: '',
+        contextTokens: 0,
+        lastCachedTokens: 0,
+      };
     case 'messages_replaced':
       return { messages: event.messages.slice() };
     case 'cycle_recorded':
       return { ledger: [...state.ledger.slice(-(MAX_LEDGER - 1)), event.record] };
     case 'ledger_loaded':
-      return { ledger: event.records.slice(-MAX_LEDGER) };
+      // The session's own counts, from all its records (not only the ones kept on screen).
+      return { ledger: event.records.slice(-MAX_LEDGER), ...tokensFromLedger(event.records) };
     case 'turn_start':
     case 'request_start':
     case 'reasoning_delta':

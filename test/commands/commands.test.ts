@@ -133,7 +133,7 @@ describe('slash commands', () => {
     expect(JSON.stringify(req.body.messages)).not.toContain('first session message');
   });
 
-  it('/new shows the fresh conversation with one messages_replaced, and the agent writes to the new session', async () => {
+  it('/new shows the fresh conversation with one history_loaded, and the agent writes to the new session', async () => {
     h = await createHarness();
     h.server.push({ kind: 'stream', content: 'hello [WAIT]' });
     h.agent.start();
@@ -143,7 +143,8 @@ describe('slash commands', () => {
     const oldSession = h.session;
     const replaced: number[] = [];
     const off = h.agent.subscribe((e) => {
-      if (e.type === 'messages_replaced') replaced.push(e.messages.length);
+      if (e.type === 'messages_replaced' || e.type === 'history_loaded')
+        replaced.push(e.messages.length);
     });
     await run(h, '/new');
     off();

@@ -83,7 +83,11 @@ describe('the command runner', () => {
   it('/persona switches through the context and reports the new one', async () => {
     const ctx = fakeCommandContext();
     await runCommand('/persona 侦探', ctx, signal);
-    expect(ctx.calls).toEqual([{ verb: 'switchPersona', name: '侦探' }]);
+    // Switched, then kept in config.json (by id) as the wizard keeps its answers.
+    expect(ctx.calls).toEqual([
+      { verb: 'switchPersona', name: '侦探' },
+      { verb: 'saveSettings', patch: { persona: 'detective' } },
+    ]);
     expect(ctx.personas.current.id).toBe('detective');
     expect(ctx.said[0]).toMatch(/Detective/);
     await runCommand('/persona nobody', ctx, signal);

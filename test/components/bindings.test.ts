@@ -312,6 +312,7 @@ describe('every row of the table', () => {
     n: ['n', K.none],
     a: ['a', K.none],
     '?': ['?', K.none],
+    any: ['z', K.none],
   };
   const INPUTS = { empty: '', filled: 'hi', command: '/pa', exitWord: 'exit' } as const;
 

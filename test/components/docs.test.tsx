@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { keysMarkdown } from '../../components/keys/keysMarkdown.js';
+import { COMMANDS } from '../../src/commands/builtin.js';
+import { commandsMarkdown } from '../../src/commands/table.js';
 import { renderApp, type Harness } from '../helpers/renderApp.js';
 import { scriptedConversation } from '../helpers/scriptedConversation.js';
 
@@ -63,7 +65,29 @@ describe('README material', () => {
       '',
       keysMarkdown('en'),
       '',
+      '## Slash commands',
+      '',
+      'Generated from the command table (`src/commands/builtin.ts`, rows by',
+      '`src/commands/table.ts`); `/help` and the help overlay show the same rows.',
+      '',
+      commandsMarkdown(COMMANDS, 'en'),
+      '',
     ].join('\n');
     checkDoc('KEYS.md', md);
+  });
+
+  test("README.md: its command table is the command table's", () => {
+    const file = path.resolve(docs, '../README.md');
+    const readme = fs.readFileSync(file, 'utf8');
+    const start = '<!-- commands: generated from src/commands, UPDATE_DOCS=1 rewrites it -->';
+    const end = '<!-- /commands -->';
+    const from = readme.indexOf(start);
+    const to = readme.indexOf(end);
+    expect(from, `README.md lacks the line ${start}`).toBeGreaterThanOrEqual(0);
+    expect(to).toBeGreaterThan(from);
+    const table = `\n${commandsMarkdown(COMMANDS, 'en')}\n`;
+    const next = readme.slice(0, from + start.length) + table + readme.slice(to);
+    if (update) fs.writeFileSync(file, next);
+    expect(readme.slice(from + start.length, to)).toBe(table);
   });
 });

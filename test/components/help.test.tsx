@@ -5,6 +5,9 @@ import { HelpOverlay } from '../../components/HelpOverlay.js';
 import { LangContext } from '../../components/i18n.js';
 import { helpRows } from '../../components/keys/hints.js';
 import { helpOverlayRows } from '../../components/overlayView.js';
+import { COMMANDS } from '../../src/commands/builtin.js';
+import { commandRows } from '../../src/commands/table.js';
+import { completeCommand } from '../../src/commands/runner.js';
 import { createFakeController } from '../helpers/fakeController.js';
 import { KEY, renderApp, type Harness } from '../helpers/renderApp.js';
 import { waitForFrame } from '../helpers/waitForFrame.js';
@@ -22,7 +25,10 @@ describe('the help overlay', () => {
         width={100}
         height={60}
         offset={0}
-        rows={helpOverlayRows('en', 100, ['/help', '/pause'])}
+        rows={helpOverlayRows('en', 100, [
+          { usage: '/help', description: 'Show the commands' },
+          { usage: '/pause', description: 'Pause autonomous thinking' },
+        ])}
       />,
     );
     const f = await waitForFrame(r.lastFrame, (x) => x.includes('Help: keys and commands'));
@@ -30,8 +36,27 @@ describe('the help overlay', () => {
     expect(f).toMatch(/Ctrl\+P\s+Pause or resume autonomous thinking/);
     expect(f).toMatch(/y\s+Allow the tool call/);
     expect(f).toContain('Commands');
-    expect(f).toContain('/help  /pause');
+    expect(f).toMatch(/\/help\s+Show the commands/);
+    expect(f).toMatch(/\/pause\s+Pause autonomous thinking/);
     r.unmount();
+  });
+
+  test('in the app: every command of the table with its description; no internal rows', async () => {
+    h = await renderApp({
+      c: createFakeController({ machine: 'AWAITING_INPUT' }),
+      rows: 200,
+      complete: completeCommand,
+    });
+    h.press(KEY.f1);
+    const f = await h.waitFor((x) => x.includes('Help: keys and commands') && x.includes('/exit'));
+    for (const row of commandRows(COMMANDS, 'en')) {
+      const line = f.split('\n').find((l) => l.trim().startsWith(row.usage));
+      expect(line, row.usage).toBeDefined();
+      expect(line).toContain(row.description.slice(0, 20));
+    }
+    // Catch-all bindings (the keys an overlay swallows) are no rows of the help.
+    expect(f).not.toMatch(/^\s*\*\s/m);
+    expect(f).not.toContain('Any key closes this');
   });
 
   test('is in Chinese when the screen is', async () => {

@@ -4,7 +4,7 @@
  * with no agent, store or server behind it.
  */
 import type { CommandContext, Spending } from '../../src/commands/context.js';
-import { defaultConfig } from '../../src/config/schema.js';
+import { defaultConfig, type ConfigInput } from '../../src/config/schema.js';
 import type { HistoryMessage } from '../../src/core/messages.js';
 import type { Session, SessionInfo } from '../../src/history/index.js';
 import type { CycleRecord } from '../../src/ledger/types.js';
@@ -22,7 +22,8 @@ export type ContextCall =
   | { verb: 'switchPersona'; name: string }
   | { verb: 'setProvider'; model: string }
   | { verb: 'setApproval'; kind: ToolKind; policy: ToolApprovalPolicy }
-  | { verb: 'remind'; at: number; what: string };
+  | { verb: 'remind'; at: number; what: string }
+  | { verb: 'saveSettings'; patch: ConfigInput };
 
 export interface FakeCommandContext extends CommandContext {
   /** What the command told the user, in order. */
@@ -127,6 +128,10 @@ export function fakeCommandContext(
       const found = PERSONAS.find((p) => p.id === name || p.name === name || p.nameZh === name);
       if (found) persona = found;
       return found;
+    },
+    saveSettings: async (patch) => {
+      calls.push({ verb: 'saveSettings', patch });
+      return { file: '/nowhere/config.json' };
     },
     provider: () => provider,
     setProvider: (next) => {

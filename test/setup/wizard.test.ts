@@ -172,6 +172,23 @@ describe('the step machine', () => {
     expect(progress(s)).toEqual({ n: 3, total: 6 });
   });
 
+  test('the step count never changes as the user moves on: no total before the provider', () => {
+    for (const presetId of ['deepseek', 'gguf', 'ollama', 'custom'] as const) {
+      let s = startWizard(answers());
+      const totals: (number | undefined)[] = [progress(s).total];
+      s = run(s, { type: 'next' }, { type: 'next', patch: { presetId } });
+      while (s.status === 'editing') {
+        totals.push(progress(s).total);
+        s = wizardReducer(s, { type: 'next' });
+      }
+      // Unknown on the first two steps, then one number to the end.
+      expect(totals.slice(0, 1), presetId).toEqual([undefined]);
+      const shown = new Set(totals.slice(1));
+      expect(shown.size, `${presetId}: ${totals.join(',')}`).toBe(1);
+      expect([...shown][0]).toBeGreaterThan(2);
+    }
+  });
+
   test('a failed test sends the user to what needs fixing', () => {
     const ds = answers({ presetId: 'deepseek' });
     const custom = answers({ presetId: 'custom' });

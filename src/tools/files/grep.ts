@@ -19,6 +19,7 @@ import {
 } from './common.js';
 import { decodeText } from './text.js';
 import { splitLines } from './read.js';
+import { counted } from '../../core/plural.js';
 
 /** At most this many matching lines are returned. */
 export const GREP_MAX_MATCHES = 200;
@@ -76,7 +77,7 @@ export function createGrepTool(deps?: FileToolDeps): Tool {
       if (ctx.signal.aborted) return abortedResult('grep');
       return ok(
         render(source, rel, tally),
-        `grep ${source}: ${tally.matches.length} matches in ${tally.files} files`,
+        `grep ${source}: ${counted(tally.matches.length, 'match', 'matches')} in ${counted(tally.files, 'file')}`,
       );
     },
   };
@@ -162,13 +163,13 @@ function render(source: string, rel: string, t: Tally): string {
   const skipped =
     t.skipped === 0
       ? ''
-      : ` (skipped ${t.skipped} binary or larger-than-${formatSize(GREP_MAX_FILE_BYTES)} files)`;
+      : ` (skipped ${counted(t.skipped, 'binary or larger-than-' + formatSize(GREP_MAX_FILE_BYTES) + ' file')})`;
   const where = rel === '.' ? 'the workspace' : rel;
   const n = t.matches.length;
   if (n === 0) {
-    return `No matches for ${q(source)} in ${t.files} text files under ${where}${skipped}.`;
+    return `No matches for ${q(source)} in ${counted(t.files, 'text file')} under ${where}${skipped}.`;
   }
-  const head = `${n} match${n === 1 ? '' : 'es'} for ${q(source)} in ${t.files} text files under ${where}${skipped}:`;
+  const head = `${counted(n, 'match', 'matches')} for ${q(source)} in ${counted(t.files, 'text file')} under ${where}${skipped}:`;
   const lines = [head, ...t.matches];
   if (n >= GREP_MAX_MATCHES) {
     lines.push(

@@ -5,6 +5,7 @@ import { ok } from '../types.js';
 import type { FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { abortedResult, formatSize, fsFailure, resolvePath, strArg } from './common.js';
+import { counted } from '../../core/plural.js';
 
 /** At most this many entries are listed; the rest are counted. */
 export const LS_MAX_ENTRIES = 200;
@@ -79,7 +80,10 @@ function byKindThenName(a: Entry, b: Entry): number {
 function render(rel: string, entries: readonly Entry[]): string {
   if (entries.length === 0) return `${rel}/ is empty.`;
   const shown = entries.slice(0, LS_MAX_ENTRIES);
-  const lines = [`${rel}/ (${entries.length} entries)`, ...shown.map(formatEntry)];
+  const lines = [
+    `${rel}/ (${counted(entries.length, 'entry', 'entries')})`,
+    ...shown.map(formatEntry),
+  ];
   const more = entries.length - shown.length;
   if (more > 0) lines.push(`… ${more} more (use find with a pattern to narrow the list)`);
   return lines.join('\n');

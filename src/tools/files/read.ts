@@ -9,6 +9,7 @@ import type { FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { formatSize, fsFailure, numArg, q, resolvePath, strArg } from './common.js';
 import { decodeText } from './text.js';
+import { counted } from '../../core/plural.js';
 
 /** Most lines returned by one call. */
 export const READ_MAX_LINES = 2000;
@@ -99,7 +100,7 @@ function renderRange(
   if (start > total) {
     return fail(
       'invalid_args',
-      `offset ${start} is past the end of ${q(rel)}, which has ${total} lines. Use an offset from 1 to ${total}.`,
+      `offset ${start} is past the end of ${q(rel)}, which has ${counted(total, 'line')}. Use an offset from 1 to ${total}.`,
     );
   }
   const want = Math.min(limit ?? READ_MAX_LINES, READ_MAX_LINES);

@@ -12,6 +12,7 @@ import { duckduckgo } from './search/duckduckgo.js';
 import { searxng } from './search/searxng.js';
 import { tavily } from './search/tavily.js';
 import type { SearchProviderSpec, SearchResult } from './search/types.js';
+import { counted } from '../../core/plural.js';
 
 export type { SearchResult } from './search/types.js';
 
@@ -114,7 +115,7 @@ export function createSearchTool(config: SearchConfig, options: SearchToolOption
         });
         return ok(
           renderResults(query, label, results),
-          `${results.length} results for "${query}" (${label})`,
+          `${counted(results.length, 'result')} for "${query}" (${label})`,
         );
       }),
   };

@@ -135,22 +135,11 @@ async function startApp(
   stack: DisposerStack,
 ): Promise<App> {
   const { config, home } = loaded;
-  const workspace = await openWorkspace(config.workspace, home, opts.installRoot);
-  // One Cogito per folder; Cogitos on other folders share the home side by side.
-  lockFolder(home, workspace.root, stack, 'the folder lock');
-
   const warnings: string[] = [];
-  const legacy = await dropLegacyWorkspace(home, loaded.fileValues, workspace.root);
-  if (legacy) warnings.push(legacy);
-  const { store, session } = await openHistory(config, home, workspace, opts, warnings);
+  const { workspace, store, session } = await openFolder(loaded, opts, stack, warnings);
   // `/new` and session switches change the session in use: close whichever it is by then.
   let currentSession = (): Session => session;
   stack.defer('the session', () => currentSession().close());
-  // A session of another folder (--session ID --force) is that folder's too: hold its lock as
-  // well, so a Cogito working there never writes the same history at the same time.
-  const owner = store.describe(session.id)?.workspace;
-  if (owner !== undefined && !store.isHere(owner))
-    lockFolder(home, owner, stack, "the session's folder lock");
 
   const personas: PersonaSet = loadPersonaSet(home, config.persona);
   warnings.push(...personas.warnings);
@@ -218,6 +207,27 @@ async function startApp(
     mcp,
     close: () => stack.close(),
   };
+}
+
+/** The folder and its session, each locked: one Cogito per folder, others side by side. */
+async function openFolder(
+  loaded: Extract<ReturnType<typeof loadConfig>, { ok: true }>,
+  opts: AppOptions,
+  stack: DisposerStack,
+  warnings: string[],
+) {
+  const { config, home } = loaded;
+  const workspace = await openWorkspace(config.workspace, home, opts.installRoot);
+  lockFolder(home, workspace.root, stack, 'the folder lock');
+  const legacy = await dropLegacyWorkspace(home, loaded.fileValues, workspace.root);
+  if (legacy) warnings.push(legacy);
+  const { store, session } = await openHistory(config, home, workspace, opts, warnings);
+  // A session of another folder (--session ID --force) is that folder's too: hold its lock as
+  // well, so a Cogito working there never writes the same history at the same time.
+  const owner = store.describe(session.id)?.workspace;
+  if (owner !== undefined && !store.isHere(owner))
+    lockFolder(home, owner, stack, "the session's folder lock");
+  return { workspace, store, session };
 }
 
 /** The budgets start from what every session of this home spent in the last day. */

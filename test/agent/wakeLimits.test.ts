@@ -37,6 +37,20 @@ describe('wake-ups and pacing cannot be gamed (fake clock)', () => {
   }
 
   const reasons = (): string[] => h.agent.store.getState().ledger.map((r) => r.reason);
+  const turns = (): number => h.agent.store.getState().ledger.length;
+
+  /**
+   * A model whose every turn makes the call `callOf(k)` (k: the turn's number) and then, its
+   * result back within the same turn, ends the turn with a line of text.
+   */
+  function callThenDone(callOf: (k: number) => string): void {
+    let requests = 0;
+    h.server.setDefault(() => {
+      requests += 1;
+      const k = Math.ceil(requests / 2);
+      return { kind: 'stream', content: requests % 2 === 1 ? callOf(k) : `Done with ${k}.` };
+    });
+  }
 
   it('a log appended every 300 ms for a minute wakes it a few times, not once per write', async () => {
     const clock = new FakeClock();
@@ -91,18 +105,14 @@ describe('wake-ups and pacing cannot be gamed (fake clock)', () => {
     const clock = new FakeClock();
     const settings = { thinkIntervalMs: 3000, maxIntervalMs: 30 * MINUTE };
     await agent(settings, clock);
-    let n = 0;
-    h.server.setDefault(() => {
-      n += 1;
-      return {
-        kind: 'stream',
-        content: `Plan ${n}: I will revisit item ${n} later.\n[TOOL] remind("2h", "revisit item ${n}") [/TOOL]`,
-      };
-    });
+    callThenDone(
+      (n) =>
+        `Plan ${n}: I will revisit item ${n} later.\n[TOOL] remind("2h", "revisit item ${n}") [/TOOL]`,
+    );
     h.agent.start();
     await clock.advance(HOUR, () => h.agent.idle());
     // 1,200 looks at the think interval were what a new reminder bought before.
-    expect(h.server.requests.length).toBeLessThanOrEqual(maxLooksWithin(HOUR, settings));
+    expect(turns()).toBeLessThanOrEqual(maxLooksWithin(HOUR, settings));
     expect(h.agent.alwaysOn.pacing.idleCycles).toBeGreaterThanOrEqual(3);
   });
 
@@ -114,28 +124,21 @@ describe('wake-ups and pacing cannot be gamed (fake clock)', () => {
       settings: { thinkIntervalMs: 3000, maxIntervalMs: 30 * MINUTE },
       alwaysOn: { timers: clock, idleSkip: false },
     });
-    let n = 0;
-    h.server.setDefault(() => {
-      n += 1;
-      return {
-        kind: 'stream',
-        content: `Check ${n}.\n[TOOL] remind("1m", "check again ${n}") [/TOOL]`,
-      };
-    });
+    callThenDone((n) => `Check ${n}.\n[TOOL] remind("1m", "check again ${n}") [/TOOL]`);
     h.agent.start();
     await clock.advance(HOUR, () => h.agent.idle());
     // Every turn sets one more: unchecked, each look starts a chain of wake-ups a minute
     // apart. Due reminders come together, one wake-up per 4 minutes, plus the timed looks.
     const floor = Math.ceil(HOUR / MODEL_REMINDER_FLOOR_MS) + 1;
     expect(reasons().filter((r) => r === 'schedule').length).toBeLessThanOrEqual(floor);
-    expect(h.server.requests.length).toBeLessThanOrEqual(floor + 6);
+    expect(turns()).toBeLessThanOrEqual(floor + 6);
   });
 
   it('a cycle whose read finds a new result is new; the same result again is not', async () => {
     const clock = new FakeClock();
     await agent({}, clock);
     await appendFile(path.join(h.workspaceDir, 'notes.md'), 'first\n');
-    h.server.setDefault({ kind: 'stream', content: 'Looking.\n[TOOL] read("notes.md") [/TOOL]' });
+    callThenDone(() => 'Looking.\n[TOOL] read("notes.md") [/TOOL]');
     h.agent.start();
     await clock.advance(0, () => h.agent.idle());
     expect(h.agent.alwaysOn.pacing.idleCycles).toBe(0);

@@ -240,7 +240,7 @@ describe.skipIf(!hasTmux)(hasTmux ? TITLE : `${TITLE} (skipped: tmux is not inst
         'the end of the chain',
       );
       // Still the user's turn: no autonomous cycle was counted for its continuations.
-      expect(status(s)).toMatch(/Cycle 0\//);
+      expect(status(s), s).toMatch(/Cycle 0\//);
       expect(server.requests.length - before).toBe(3);
       // What follows the user's words (earlier autonomous turns keep their notes in place).
       for (const r of server.requests.slice(before)) {

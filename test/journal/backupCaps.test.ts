@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ToolArg } from '../../src/tools/types.js';
+import type { ApprovalNeed, ToolArg } from '../../src/tools/types.js';
 import { journalFixture, type JournalFixture } from './fixture.js';
 
 let fx: JournalFixture;
@@ -49,7 +49,7 @@ function seedGit(ws: string): void {
   }
 }
 
-const ask = async (name: string, args: ToolArg[]): Promise<unknown> =>
+const ask = async (name: string, args: ToolArg[]): Promise<string | ApprovalNeed | undefined> =>
   fx.registry.get(name)!.needsApproval!(args, {
     workspace: fx.workspace,
     signal: new AbortController().signal,
@@ -101,9 +101,10 @@ describe('backups are bounded and honest', () => {
     expect(fs.statSync(path.join(fx.ws, 'huge.log')).size).toBe(12 * MB);
     // Asked: the reason names the cap; once approved, it runs with no backup, cap intact.
     const args: ToolArg[] = ['huge.log', 'small'];
-    expect(await ask('create', args)).toMatch(
-      /"huge\.log" is 12\.0 MB, larger than undo\.maxBytes \(10\.0 MB\)/,
-    );
+    // An overwrite's need is the card (its reason and the diff); the journal adds its reason.
+    const need = await ask('create', args);
+    const reason = typeof need === 'string' ? need : need?.reason;
+    expect(reason).toMatch(/"huge\.log" is 12\.0 MB, larger than undo\.maxBytes \(10\.0 MB\)/);
     const r = await fx.registry.run('create', args, {
       workspace: fx.workspace,
       signal: new AbortController().signal,

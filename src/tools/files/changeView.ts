@@ -35,12 +35,33 @@ export async function currentText(
   }
 }
 
+/**
+ * Text as the screen may show it: the session's secrets redacted in the whole text before
+ * it is compared, so a change that splits a key never shows it in pieces on diff lines.
+ */
+export function shown(text: string, ctx: ToolContext): string {
+  return ctx.redact === undefined ? text : ctx.redact(text);
+}
+
+/** The unified diff of a change as the tool detail shows it (secrets redacted first). */
+export function shownDiff(
+  rel: string,
+  before: string,
+  after: string,
+  ctx: ToolContext,
+): string | undefined {
+  const diff = unifiedDiff(rel, shown(before, ctx), shown(after, ctx));
+  return diff.ok ? diff.text : undefined;
+}
+
 /** The view of `rel` going from `before` (undefined: a new file) to `after`. */
 export function changeView(
   rel: string,
   before: { text: string } | { why: string } | undefined,
-  after: string,
+  rawAfter: string,
+  ctx: ToolContext,
 ): ChangeView {
+  const after = shown(rawAfter, ctx);
   if (before === undefined) {
     return { detail: after, detailKind: 'text' }; // a new file: its content is the change
   }
@@ -50,7 +71,7 @@ export function changeView(
       detailKind: 'text',
     };
   }
-  const diff = unifiedDiff(rel, before.text, after);
+  const diff = unifiedDiff(rel, shown(before.text, ctx), after);
   if (!diff.ok) {
     return {
       detail: `No diff: ${diff.reason}. The whole new content:\n${after}`,

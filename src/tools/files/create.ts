@@ -9,8 +9,7 @@ import type { FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { formatSize, fsFailure, q, resolvePath, strArg } from './common.js';
 import { writeNeed } from './protection.js';
-import { changeView, currentText } from './changeView.js';
-import { unifiedDiff } from '../../diff/unifiedDiff.js';
+import { changeView, currentText, shownDiff } from './changeView.js';
 
 /** Creates the `create` tool. */
 export function createCreateTool(deps?: FileToolDeps): Tool {
@@ -47,7 +46,7 @@ export function createCreateTool(deps?: FileToolDeps): Tool {
       // The card shows the change against the file as it is now, or the new file whole.
       const now =
         found === undefined ? undefined : await currentText(r.path.abs, ctx, { fs, readWhole });
-      const view = changeView(r.path.rel, now, content);
+      const view = changeView(r.path.rel, now, content, ctx);
       if (planted !== undefined) return { ...planted, ...view };
       if (found === undefined) return view;
       return {
@@ -82,12 +81,12 @@ export function createCreateTool(deps?: FileToolDeps): Tool {
       // The tool detail shows what an overwrite changed.
       const diff =
         before !== undefined && 'text' in before
-          ? unifiedDiff(rel, before.text, content)
+          ? shownDiff(rel, before.text, content, ctx)
           : undefined;
       return okWithDiff(
         `${verb} ${rel} (${size}).`,
         `${verb.toLowerCase()} ${rel} (${size})`,
-        diff?.ok === true ? diff.text : undefined,
+        diff,
       );
     },
   };

@@ -5,13 +5,12 @@
  */
 import type { Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
 import { fail, okWithDiff } from '../types.js';
-import { unifiedDiff } from '../../diff/unifiedDiff.js';
 import type { FileToolDeps } from './deps.js';
 import { resolveDeps, type ResolvedDeps } from './deps.js';
 import { fsFailure, q, resolvePath, strArg } from './common.js';
 import { decodeText } from './text.js';
 import { writeNeed } from './protection.js';
-import { changeView, currentText, type ChangeView } from './changeView.js';
+import { changeView, currentText, shownDiff, type ChangeView } from './changeView.js';
 
 /** Creates the `edit` tool. */
 export function createEditTool(deps?: FileToolDeps): Tool {
@@ -81,11 +80,10 @@ export function createEditTool(deps?: FileToolDeps): Tool {
         return fsFailure(e, rel, 'edit');
       }
       const line = lineOf(text, match.index);
-      const diff = unifiedDiff(rel, text, updated);
       return okWithDiff(
         `Edited ${rel}: replaced 1 occurrence at line ${line}.`,
         `edited ${rel}:${line}`,
-        diff.ok ? diff.text : undefined,
+        shownDiff(rel, text, updated, ctx),
       );
     },
   };
@@ -103,7 +101,7 @@ async function editView(
   if (now === undefined || 'why' in now) return undefined;
   const match = findUnique(now.text, strArg(args, 1), strArg(args, 2));
   if (!match.ok || strArg(args, 1) === '') return undefined;
-  return changeView(r.path.rel, now, applyMatch(now.text, match));
+  return changeView(r.path.rel, now, applyMatch(now.text, match), ctx);
 }
 
 function applyMatch(

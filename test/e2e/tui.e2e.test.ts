@@ -222,6 +222,11 @@ describe.skipIf(!hasTmux)(hasTmux ? TITLE : `${TITLE} (skipped: tmux is not inst
     );
     for (const line of s.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
     tmux('resize-window', '-t', 'app', '-x', '100', '-y', '30');
+    // The next steps read the full-width status bar: wait until the app has drawn it.
+    await waitForScreen(
+      (x) => x.split('\n').some((line) => displayWidth(line) > 40),
+      'the layout at 100 columns again',
+    );
   });
 
   step(
@@ -240,7 +245,7 @@ describe.skipIf(!hasTmux)(hasTmux ? TITLE : `${TITLE} (skipped: tmux is not inst
         'the end of the chain',
       );
       // Still the user's turn: no autonomous cycle was counted for its continuations.
-      expect(status(s), s).toMatch(/Cycle 0\//);
+      expect(status(s)).toMatch(/Cycle 0\//);
       expect(server.requests.length - before).toBe(3);
       // What follows the user's words (earlier autonomous turns keep their notes in place).
       for (const r of server.requests.slice(before)) {

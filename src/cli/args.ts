@@ -60,7 +60,11 @@ export const CLI_OPTIONS: readonly CliOption[] = [
     name: 'verbose',
     help: 'print mode: also the narration, tool-call text and\nreasoning, on stderr',
   },
-  { name: 'max-cycles', value: 'N', help: 'print mode: stop after N turns (default 10)' },
+  {
+    name: 'max-cycles',
+    value: 'N',
+    help: 'print mode: turns to run, the first answering the\nprompt (default 1: just the answer)',
+  },
   {
     name: 'workspace',
     value: 'DIR',

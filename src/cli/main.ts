@@ -91,7 +91,12 @@ async function runPrint(prompt: string, flags: CliFlags, io: MainIo): Promise<nu
   const made = await createApp({
     // A script's runs do not leak into each other: each is a new session unless it says
     // --continue (this folder's latest) or --session ID.
-    flags: { ...flags, newSession: !flags.continue && flags.session === undefined },
+    // Turns after the answer (only with --max-cycles) run back to back, not paced.
+    flags: {
+      ...flags,
+      newSession: !flags.continue && flags.session === undefined,
+      thinkIntervalMs: flags.thinkIntervalMs ?? 0,
+    },
     env: io.env,
     initialState: 'AWAITING_INPUT',
     background: false,
@@ -110,7 +115,9 @@ async function runPrint(prompt: string, flags: CliFlags, io: MainIo): Promise<nu
       prompt,
       json: flags.json,
       verbose: flags.verbose,
-      maxCycles: flags.maxCycles ?? 10,
+      // The prompt's own turn is the run: its answer is the answer. --max-cycles N lets the
+      // agent go on working by itself for up to N turns in all.
+      maxCycles: flags.maxCycles ?? 1,
       out: io.stdout,
       err: io.stderr,
     });

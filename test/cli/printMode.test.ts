@@ -31,6 +31,31 @@ describe('print mode (-p)', () => {
     await rm(home, { recursive: true, force: true });
   });
 
+  it("the prompt's own turn is the run: an answer without [WAIT] is printed and nothing more is sent", async () => {
+    // A model that keeps talking after its answer: only --max-cycles would let it go on.
+    server.setDefault({ kind: 'stream', content: 'Nothing new here.' });
+    server.push({ kind: 'stream', content: 'The answer is 4.' });
+    const run = cogito(['-p', 'what is 2+2?', '--workspace', ws, '--home', home], env);
+    expect(await run.code, run.stderr()).toBe(0);
+    expect(run.stdout()).toBe('The answer is 4.\n');
+    expect(server.requests).toHaveLength(1);
+
+    // With --max-cycles 3 it works on by itself, back to back (not the configured 30 s think
+    // interval), and the last answer is the one printed.
+    await writeFile(path.join(home, 'config.json'), JSON.stringify({ thinkIntervalMs: 30_000 }));
+    server.push({ kind: 'stream', content: 'The answer is 4.' });
+    const more = cogito(
+      ['-p', 'what is 2+2?', '--workspace', ws, '--home', home, '--max-cycles', '3'],
+      env,
+    );
+    expect(await more.code, more.stderr()).toBe(0);
+    expect(more.stdout()).toBe('Nothing new here.\n');
+    const sent = server.requests.slice(1);
+    expect(sent).toHaveLength(3);
+    const gaps = sent.slice(1).map((r, i) => r.receivedAt - sent[i]!.receivedAt);
+    for (const gap of gaps) expect(gap).toBeLessThan(10_000);
+  });
+
   it('stdout is the final answer only: narration and tool calls are not; it stops on [WAIT]', async () => {
     await writeFile(path.join(ws, 'hello.txt'), 'hello from the workspace');
     const script = (): void =>

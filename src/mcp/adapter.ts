@@ -3,6 +3,7 @@
  * annotations, its approval from the server's trust and overrides, its arguments mapped
  * onto the input schema, and its output marked untrusted.
  */
+import { t, type Lang } from '../i18n/messages.js';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type {
   Tool,
@@ -58,7 +59,8 @@ export function adaptTool(connection: McpConnection, sdkTool: SdkTool): Tool {
       const built = buildInput(args, params, schema);
       return built.ok ? undefined : invalid(built.problem);
     },
-    approvalPolicy: (kindPolicy) => policyFor(connection, sdkTool.name, kind, kindPolicy),
+    approvalPolicy: (kindPolicy, lang) =>
+      policyFor(connection, sdkTool.name, kind, kindPolicy, lang ?? 'en'),
     async run(args, ctx): Promise<ToolResult> {
       const built = buildInput(args, params, schema);
       if (!built.ok) return { ok: false, error: invalid(built.problem) };
@@ -84,6 +86,7 @@ function policyFor(
   tool: string,
   kind: ToolKind,
   kindPolicy: ToolApprovalPolicy,
+  lang: Lang,
 ): { policy: ToolApprovalPolicy; reason?: string } {
   const cfg = connection.config;
   const server = connection.name;
@@ -91,16 +94,17 @@ function policyFor(
   if (perTool !== undefined) {
     return {
       policy: perTool,
-      reason: `mcpServers.${server}.tools.${tool}.approval is "${perTool}"`,
+      reason: t(lang, 'reason.mcpToolPolicy', { server, tool, policy: perTool }),
     };
   }
   if (cfg.approval !== undefined) {
-    return { policy: cfg.approval, reason: `mcpServers.${server}.approval is "${cfg.approval}"` };
+    const reason = t(lang, 'reason.mcpServerPolicy', { server, policy: cfg.approval });
+    return { policy: cfg.approval, reason };
   }
   if (!cfg.trusted && kind !== 'read' && kindPolicy === 'auto') {
     return {
       policy: 'ask',
-      reason: `the MCP server "${server}" is not marked trusted, so its ${kind} tools ask before they run`,
+      reason: t(lang, 'reason.mcpUntrusted', { server, kind }),
     };
   }
   return { policy: kindPolicy };

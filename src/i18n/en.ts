@@ -476,6 +476,8 @@ export const en = {
   'egress.urlEncoded': 'URL-encoded',
   'egress.base64': 'base64-encoded',
   'egress.hex': 'hex-encoded',
+  'reason.toMcpLocal': 'to the MCP server "{server}" (a local server not marked trusted)',
+  'reason.toMcpRemote': 'to the MCP server "{server}" (a remote server not marked trusted)',
   'reason.runsByItself': '{reasons}: another program may run it by itself, so it asks every time',
   'reason.tooLargeToBackUp':
     '{path} is {size}, larger than {limit} ({limitSize}): no backup can be kept, so this change cannot be undone.',

@@ -444,6 +444,8 @@ export const zh = {
   'egress.urlEncoded': 'URL 编码',
   'egress.base64': 'base64 编码',
   'egress.hex': '十六进制编码',
+  'reason.toMcpLocal': '到 MCP 服务器“{server}”（未标记为受信任的本地服务器）',
+  'reason.toMcpRemote': '到 MCP 服务器“{server}”（未标记为受信任的远程服务器）',
   'reason.runsByItself': '{reasons}：其他程序可能会自行运行它，所以每次都会询问',
   'reason.tooLargeToBackUp':
     '{path} 大小为 {size}，超过 {limit}（{limitSize}）：无法保留备份，因此这次修改不能撤销。',

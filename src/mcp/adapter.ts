@@ -3,7 +3,7 @@
  * annotations, its approval from the server's trust and overrides, its arguments mapped
  * onto the input schema, and its output marked untrusted.
  */
-import { t, type Lang } from '../i18n/messages.js';
+import { say, t, type Lang, type Phrase } from '../i18n/messages.js';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type {
   Tool,
@@ -54,7 +54,7 @@ export function adaptTool(connection: McpConnection, sdkTool: SdkTool): Tool {
     untrustedOutput: true,
     // Annotations are the server's claims: unless the user trusts the server, workspace
     // data or a secret in the arguments asks, whatever kind the server says the tool is.
-    ...(connection.config.trusted ? {} : { carriesDataOut: true, sendsTo: sendsTo(connection) }),
+    ...(connection.config.trusted ? {} : untrustedDestination(connection)),
     checkArgs(args: readonly ToolArg[]) {
       const built = buildInput(args, params, schema);
       return built.ok ? undefined : invalid(built.problem);
@@ -110,9 +110,17 @@ function policyFor(
   return { policy: kindPolicy };
 }
 
-function sendsTo(connection: McpConnection): string {
-  const where = connection.config.url === undefined ? 'a local' : 'a remote';
-  return `to the MCP server "${connection.name}" (${where} server not marked trusted)`;
+/** An untrusted server's tools carry data out, to a destination named in either language. */
+function untrustedDestination(connection: McpConnection): Pick<
+  Tool,
+  'carriesDataOut' | 'sendsTo' | 'sendsToPhrase'
+> {
+  const local = connection.config.url === undefined;
+  const phrase: Phrase = {
+    key: local ? 'reason.toMcpLocal' : 'reason.toMcpRemote',
+    vars: { server: connection.name },
+  };
+  return { carriesDataOut: true, sendsTo: say('en', phrase), sendsToPhrase: phrase };
 }
 
 function paramText(p: McpParam): string {

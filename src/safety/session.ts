@@ -36,7 +36,9 @@ export class SessionSafety {
    */
   egressReason(tool: Tool, args: readonly ToolArg[], lang: Lang = 'en'): string | undefined {
     if (!SessionSafety.sendsOut(tool)) return undefined;
-    const where = tool.sendsTo ?? t(lang, 'reason.offMachine');
+    const where = tool.sendsToPhrase
+      ? say(lang, tool.sendsToPhrase)
+      : (tool.sendsTo ?? t(lang, 'reason.offMachine'));
     const strings = args.filter((a): a is string => typeof a === 'string');
     for (const s of strings) {
       const key = outgoingForms(s).find((f) => this.redactor.contains(f.form));

@@ -1,4 +1,4 @@
-import type { Lang } from '../i18n/messages.js';
+import type { Lang, Phrase } from '../i18n/messages.js';
 import type { Workspace } from './workspace.js';
 
 /** What a tool does to the world; the approval policy is set per kind. */
@@ -107,6 +107,8 @@ export interface Tool {
    * A fixed destination also counts text sent exactly as it was read: it is no link.
    */
   readonly sendsTo?: string;
+  /** `sendsTo` as a phrase, so the approval card names the destination in its language. */
+  readonly sendsToPhrase?: Phrase;
   /**
    * Runs the call. Args have already been checked for arity and type against `params`.
    * May throw: the registry turns a throw into `{ ok: false, error: { kind: 'unknown' } }`.

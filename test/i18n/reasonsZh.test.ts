@@ -83,7 +83,7 @@ function egressReasons(lang: Lang): Record<string, string> {
 }
 
 function mcpReasons(lang: Lang): Record<string, string> {
-  const policy = (config: Record<string, unknown>) => {
+  const toolOf = (config: Record<string, unknown>) => {
     const connection = new McpConnection(
       'srv',
       mcpServerSchema.parse({ command: 'x', ...config }),
@@ -93,10 +93,13 @@ function mcpReasons(lang: Lang): Record<string, string> {
         onChange: () => undefined,
       },
     );
-    const tool = adaptTool(connection, { name: 'w', inputSchema: { type: 'object' } });
-    return tool.approvalPolicy?.('auto', lang)?.reason ?? '';
+    return adaptTool(connection, { name: 'w', inputSchema: { type: 'object' } });
   };
+  const policy = (config: Record<string, unknown>) =>
+    toolOf(config).approvalPolicy?.('auto', lang)?.reason ?? '';
+  const key = 'sk-configured-key-123456';
   return {
+    egress: new SessionSafety([key]).egressReason(toolOf({}), [key], lang) ?? '',
     untrusted: policy({}),
     server: policy({ trusted: true, approval: 'ask' }),
     perTool: policy({ trusted: true, tools: { w: { approval: 'ask' } } }),
@@ -136,6 +139,10 @@ describe('approval reasons from tools and the safety layer', () => {
     expect(reasons.overwrite).toBe('create 会覆盖已有的文件 "notes.md"（10 B）。');
     expect(reasons.protectedPlace).toContain('其他程序会自行运行的启动文件');
     expect(reasons.tooLarge).toContain('无法保留备份');
+    // The pieces filled into a reason are translated too, not only its frame.
+    expect(Object.values(reasons).join('\n')).not.toMatch(
+      /as written|private key|not marked trusted|off the machine|an autostart entry| and \d+ more/,
+    );
   });
 
   it('en: the reasons keep their English wording', async () => {
@@ -149,6 +156,9 @@ describe('approval reasons from tools and the safety layer', () => {
     );
     expect(reasons['mcp.untrusted']).toBe(
       'the MCP server "srv" is not marked trusted, so its write tools ask before they run',
+    );
+    expect(reasons['mcp.egress']).toBe(
+      'it would send a configured API key (as written) to the MCP server "srv" (a local server not marked trusted)',
     );
     expect(reasons['egress.key']).toMatch(
       /^it would send a configured API key \(.*\) off the machine$/,

@@ -111,10 +111,9 @@ function policyFor(
 }
 
 /** An untrusted server's tools carry data out, to a destination named in either language. */
-function untrustedDestination(connection: McpConnection): Pick<
-  Tool,
-  'carriesDataOut' | 'sendsTo' | 'sendsToPhrase'
-> {
+function untrustedDestination(
+  connection: McpConnection,
+): Pick<Tool, 'carriesDataOut' | 'sendsTo' | 'sendsToPhrase'> {
   const local = connection.config.url === undefined;
   const phrase: Phrase = {
     key: local ? 'reason.toMcpLocal' : 'reason.toMcpRemote',

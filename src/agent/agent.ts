@@ -168,6 +168,7 @@ export class Agent {
         onChange: (batch) => this.wakeForChanges(batch),
         onError: (message) => this.notice(message, 'warn'),
         onNotice: (message) => this.notice(message, 'warn'),
+        lang: this.settings.lang,
       });
     }
   }

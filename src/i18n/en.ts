@@ -460,6 +460,15 @@ export const en = {
   'cmd.modelLocalSet':
     'model: {model} (local, for this run; set "modelPath" in config.json to keep it)',
   'cmd.modelNotInstalled': '"{name}" is not a downloaded model; downloaded: {list}',
+  // Notices: the watcher's cap and failure, crash recovery.
+  'notice.watchCap':
+    'the workspace has more than {n} {n|file or folder|files and folders} to watch (watch.maxEntries): only the first {n} found are watched, changes elsewhere are seen at the next timed look. Add big folders to .gitignore or watch.ignore, or raise watch.maxEntries.',
+  'notice.watchStopped':
+    'the workspace watcher stopped ({error}); changes are noticed at the next look instead',
+  'notice.crashCutOff':
+    'The last run was cut off by a crash: {results} tool result(s) recorded as interrupted, {rolledBack} half-made change(s) undone.',
+  'notice.crashRefused': 'The change journal had entries Cogito did not act on:\n{list}',
+  'notice.more': '… and {more} more',
   // Approval reasons written by tools and the safety layer (shown on the approval card).
   'reason.overwrite': 'create would overwrite the existing file {path} ({size}).',
   'reason.protectedPlace': '{path} is {what}',

@@ -429,6 +429,14 @@ export const zh = {
   'cmd.modelLocalSet':
     '模型：{model}（本地，仅本次运行；在 config.json 中设置 "modelPath" 可保留）',
   'cmd.modelNotInstalled': '“{name}”不是已下载的模型；已下载：{list}',
+  // 提示：监视上限与故障、崩溃恢复。
+  'notice.watchCap':
+    '工作区中需要监视的文件和文件夹超过 {n} 个（watch.maxEntries）：只监视最先找到的 {n} 个，其他位置的修改会在下一次定时查看时发现。请把大文件夹加入 .gitignore 或 watch.ignore，或调高 watch.maxEntries。',
+  'notice.watchStopped': '工作区监视已停止（{error}）；修改将在下一次查看时发现',
+  'notice.crashCutOff':
+    '上次运行因崩溃中断：{results} 个工具结果记为已中断，{rolledBack} 个未完成的修改已撤销。',
+  'notice.crashRefused': '修改日志中有 Cogito 未执行的条目：\n{list}',
+  'notice.more': '……另外 {more} 项',
   // 工具与安全层写的批准理由（显示在批准卡片上）。
   'reason.overwrite': 'create 会覆盖已有的文件 {path}（{size}）。',
   'reason.protectedPlace': '{path} 是{what}',

@@ -468,6 +468,12 @@ export const en = {
   'notice.crashCutOff':
     'The last run was cut off by a crash: {results} tool result(s) recorded as interrupted, {rolledBack} half-made change(s) undone.',
   'notice.crashRefused': 'The change journal had entries Cogito did not act on:\n{list}',
+  'notice.wakeCap':
+    'workspace changes have woken the agent as often as watch.maxWakesPerHour allows this hour: further changes wait for its next timed look',
+  'notice.remindersUnreadable':
+    'the saved reminders in {file} could not be read ({why}); they start empty this run. Fix or delete the file to keep this message away.',
+  'notice.remindersUnsaved':
+    'reminders could not be saved to {file} ({why}); they are kept for this run only. Check that the folder is writable.',
   'notice.more': '… and {more} more',
   // Approval reasons written by tools and the safety layer (shown on the approval card).
   'reason.overwrite': 'create would overwrite the existing file {path} ({size}).',

@@ -436,6 +436,12 @@ export const zh = {
   'notice.crashCutOff':
     '上次运行因崩溃中断：{results} 个工具结果记为已中断，{rolledBack} 个未完成的修改已撤销。',
   'notice.crashRefused': '修改日志中有 Cogito 未执行的条目：\n{list}',
+  'notice.wakeCap':
+    '本小时内工作区修改唤醒智能体的次数已达 watch.maxWakesPerHour 的上限：之后的修改将等到下一次定时查看',
+  'notice.remindersUnreadable':
+    '无法读取 {file} 中保存的提醒（{why}）；本次运行从空列表开始。修复或删除该文件即可不再显示此消息。',
+  'notice.remindersUnsaved':
+    '无法把提醒保存到 {file}（{why}）；它们只保留到本次运行结束。请检查该文件夹是否可写。',
   'notice.more': '……另外 {more} 项',
   // 工具与安全层写的批准理由（显示在批准卡片上）。
   'reason.overwrite': 'create 会覆盖已有的文件 {path}（{size}）。',

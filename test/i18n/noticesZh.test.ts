@@ -1,12 +1,14 @@
 /**
  * Notices the agent shows by itself are in the screen's language: the watcher's entry cap
- * (the real watcher on a real folder bigger than its cap) and the crash-recovery notice.
+ * (the real watcher on a real folder bigger than its cap), the crash-recovery notice and a
+ * broken reminders file (a real file holding no JSON).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crashNotice } from '../../src/agent/recovery.js';
+import { readReminderFile } from '../../src/schedule/reminderFile.js';
 import type { Lang } from '../../src/i18n/messages.js';
 import { watchWorkspace, type WorkspaceWatcher } from '../../src/watch/workspaceWatcher.js';
 import { waitUntil } from '../helpers/waitFor.js';
@@ -54,5 +56,16 @@ describe('notices in the screen language', () => {
     expect(zh).toContain('修改日志中有 Cogito 未执行的条目');
     expect(zh).not.toMatch(/cut off|did not act/);
     expect(crashNotice(report)).toMatch(/^The last run was cut off by a crash: 2 tool result/);
+  });
+
+  it('a reminders file that cannot be read, in Chinese and in English', () => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'cogito-rem-'));
+    const file = path.join(root, 'reminders.json');
+    fs.writeFileSync(file, '{ not json');
+    const zh = readReminderFile(file, 'zh');
+    expect(zh.reminders).toEqual([]);
+    expect(zh.warning).toMatch(CJK);
+    expect(zh.warning).toContain(file);
+    expect(readReminderFile(file).warning).toMatch(/^the saved reminders in /);
   });
 });

@@ -26,6 +26,7 @@ import { createAlwaysOn, startWatcher } from './alwaysOnWiring.js';
 import type { AgentDeps, AgentSettings } from './agentDeps.js';
 import { InputQueue, isCommand } from './inputQueue.js';
 import { TurnRunner } from './turnRunner.js';
+import { t } from '../i18n/messages.js';
 
 export type { AgentDeps, AgentSettings, CommandHandler } from './agentDeps.js';
 
@@ -168,6 +169,7 @@ export class Agent {
         onChange: (batch) => this.wakeForChanges(batch),
         onError: (message) => this.notice(message, 'warn'),
         onNotice: (message) => this.notice(message, 'warn'),
+        lang: this.settings.lang,
       });
     }
   }
@@ -192,9 +194,7 @@ export class Agent {
     const decision = this.alwaysOn.changeWakes.request(() => this.changeWake());
     if (decision === 'now') this.scheduler.wakeFor('change');
     else if (decision === 'capped' && this.alwaysOn.changeWakes.firstCapInHour()) {
-      this.notice(
-        'workspace changes have woken the agent as often as watch.maxWakesPerHour allows this hour: further changes wait for its next timed look',
-      );
+      this.notice(t(this.settings.lang, 'notice.wakeCap'));
     }
   }
 

@@ -1,3 +1,4 @@
+import type { Lang } from '../i18n/messages.js';
 import { realTimers, type Timers } from '../scheduler/scheduler.js';
 import type { Reminders } from '../schedule/reminders.js';
 import type { Workspace } from '../tools/workspace.js';
@@ -69,6 +70,7 @@ export function startWatcher(opts: {
   onChange(batch: WorkspaceChanges): void;
   onError(message: string): void;
   onNotice(message: string): void;
+  lang?: Lang;
 }): WorkspaceWatcher {
   return watchWorkspace({
     root: opts.root,
@@ -79,5 +81,6 @@ export function startWatcher(opts: {
     onChange: opts.onChange,
     onError: opts.onError,
     onNotice: opts.onNotice,
+    ...(opts.lang !== undefined ? { lang: opts.lang } : {}),
   });
 }

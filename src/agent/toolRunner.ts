@@ -101,7 +101,7 @@ export async function runToolCalls(
   const outcomes: CallOutcome[] = [];
   const safety = deps.safety ?? new SessionSafety(deps.secrets ?? []);
   const redact = (text: string): string => safety.redactor.redact(text);
-  const sharedCtx: ToolContext = { ...ctx, redact };
+  const sharedCtx: ToolContext = { ...ctx, redact, lang: deps.lang ?? ctx.lang ?? 'en' };
   const { run: parsed, notRun } = capCalls(items, deps.maxCallsPerReply, unparsed);
   // Named and bare-word arguments take their places from the tool's parameters.
   const run = parsed.map((item) => resolveCall(item, deps.registry.get(item.name ?? '')));
@@ -243,14 +243,17 @@ async function decide(
         `${tool.kind} tools are denied by the approval policy (approval.${tool.kind} = "deny"); do not retry this call`,
     };
   }
+  const lang = deps.lang ?? 'en';
   const need = await toolNeed(tool, args, ctx);
+  // The deny reason above goes to the model (English); the card's is in the screen's language.
+  const ownShown = own === undefined ? undefined : tool.approvalPolicy?.(kindPolicy, lang);
   const reason =
     need.reason ??
     (policy === 'ask'
-      ? (own?.reason ?? t(deps.lang ?? 'en', 'approval.kindAsks', { kind: tool.kind }))
+      ? (ownShown?.reason ?? t(lang, 'approval.kindAsks', { kind: tool.kind }))
       : undefined);
   // Data leaving the machine is asked about every time: "always" for a tool never covers it.
-  const egress = safety.egressReason(tool, args);
+  const egress = safety.egressReason(tool, args, lang);
   const everyTime = need.everyTime === true || egress !== undefined;
   if (egress === undefined && reason === undefined) return { allow: true };
   if (!everyTime && deps.alwaysAllowed.has(name)) return { allow: true };

@@ -136,7 +136,7 @@ export class TurnRunner {
     if (report.results > 0) {
       agent.emit({ type: 'messages_replaced', messages: agent.history.messages() });
     }
-    const text = crashNotice(report);
+    const text = crashNotice(report, agent.settings.lang);
     if (text) agent.notice(text, 'warn');
   }
 

@@ -142,8 +142,7 @@ async function startApp(
   stack.defer('the session', () => currentSession().close());
 
   const personas: PersonaSet = loadPersonaSet(home, config.persona);
-  warnings.push(...personas.warnings);
-  warnings.push(...checkSearchConfig(config.search));
+  warnings.push(...personas.warnings, ...checkSearchConfig(config.search));
   const provider = opts.provider ?? (opts.createProvider ?? createProvider)(config);
   const journals = openJournals(config, home, session);
   stack.defer('the change journal', () => journals.close());
@@ -151,7 +150,8 @@ async function startApp(
   stack.defer('the MCP servers', () => mcp.stop());
   // The folder's reminders, kept in the home: a problem is a start-up warning, later a notice.
   let warn = (message: string): void => void warnings.push(message);
-  const reminders = openReminders(appPaths(home).data, workspace.root, (m) => warn(m));
+  const lang = resolveLanguage(config.language, env);
+  const reminders = openReminders(appPaths(home).data, workspace.root, (m) => warn(m), lang);
 
   const wired = wireAgent({
     provider,

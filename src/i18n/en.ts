@@ -460,6 +460,69 @@ export const en = {
   'cmd.modelLocalSet':
     'model: {model} (local, for this run; set "modelPath" in config.json to keep it)',
   'cmd.modelNotInstalled': '"{name}" is not a downloaded model; downloaded: {list}',
+  // Notices: the watcher's cap and failure, crash recovery.
+  'notice.watchCap':
+    'the workspace has more than {n} {n|file or folder|files and folders} to watch (watch.maxEntries): only the first {n} found are watched, changes elsewhere are seen at the next timed look. Add big folders to .gitignore or watch.ignore, or raise watch.maxEntries.',
+  'notice.watchStopped':
+    'the workspace watcher stopped ({error}); changes are noticed at the next look instead',
+  'notice.crashCutOff':
+    'The last run was cut off by a crash: {results} tool result(s) recorded as interrupted, {rolledBack} half-made change(s) undone.',
+  'notice.crashRefused': 'The change journal had entries Cogito did not act on:\n{list}',
+  'notice.wakeCap':
+    'workspace changes have woken the agent as often as watch.maxWakesPerHour allows this hour: further changes wait for its next timed look',
+  'notice.remindersUnreadable':
+    'the saved reminders in {file} could not be read ({why}); they start empty this run. Fix or delete the file to keep this message away.',
+  'notice.remindersUnsaved':
+    'reminders could not be saved to {file} ({why}); they are kept for this run only. Check that the folder is writable.',
+  'notice.more': '… and {more} more',
+  // Approval reasons written by tools and the safety layer (shown on the approval card).
+  'reason.overwrite': 'create would overwrite the existing file {path} ({size}).',
+  'reason.protectedPlace': '{path} is {what}',
+  'reason.executableStays': '{path} is executable and stays executable after this write',
+  'reason.transferWrites': 'it writes {names}',
+  'reason.transferExecutable': 'it leaves {names} executable at the destination',
+  'reason.transferTooMany':
+    'the folder has more than {limit} {limit|entry|entries}, too many to check',
+  'reason.andMore': '{names} and {more} more',
+  'reason.placeNamed': '{path} ({what})',
+  'secret.privateKey': 'a private key block',
+  'secret.assignment': 'a key, token or password assignment',
+  'egress.asWritten': 'as written',
+  'egress.urlEncoded': 'URL-encoded',
+  'egress.base64': 'base64-encoded',
+  'egress.hex': 'hex-encoded',
+  'reason.toMcpLocal': 'to the MCP server "{server}" (a local server not marked trusted)',
+  'reason.toMcpRemote': 'to the MCP server "{server}" (a remote server not marked trusted)',
+  'reason.runsByItself': '{reasons}: another program may run it by itself, so it asks every time',
+  'reason.tooLargeToBackUp':
+    '{path} is {size}, larger than {limit} ({limitSize}): no backup can be kept, so this change cannot be undone.',
+  'reason.egressKey': 'it would send a configured API key ({how}) {where}',
+  'reason.egressSecret': 'it would send {what} ({how}) {where}',
+  'reason.egressRead': 'it would send text read from {source} in this session ({how}) {where}',
+  'reason.offMachine': 'off the machine',
+  'reason.mcpToolPolicy': 'mcpServers.{server}.tools.{tool}.approval is "{policy}"',
+  'reason.mcpServerPolicy': 'mcpServers.{server}.approval is "{policy}"',
+  'reason.mcpUntrusted':
+    'the MCP server "{server}" is not marked trusted, so its {kind} tools ask before they run',
+  'reason.launchCommandLine':
+    '"{app}" does not start a program of its own: its entry runs {program} with a command line',
+  // Protected places, as "<path> is …" names them.
+  'place.home': "Cogito's own home (settings, history, personas)",
+  'place.install': "Cogito's own program files",
+  'place.vcs': 'version-control metadata ({vcs}), whose hooks run code',
+  'place.trash': 'in {trash}/, where deleted files are kept',
+  'place.startupFile': 'a start-up file that another program runs by itself',
+  'place.fish': 'a fish shell start-up file',
+  'place.autostart': 'an autostart entry (runs at login)',
+  'place.systemd': 'a systemd unit (runs as a service)',
+  'place.launcher': 'an application launcher entry',
+  'place.launchAgent': 'a macOS launch agent (runs at login)',
+  'place.launchDaemon': 'a macOS launch daemon',
+  'place.vscode': 'an editor task file (VS Code runs its tasks)',
+  'place.idea': 'an editor project file (JetBrains runs its tasks)',
+  'place.ciWorkflow': 'a CI workflow (runs on the next push)',
+  'place.cron': 'a cron table',
+  'place.desktopEntry': 'a desktop entry (its Exec= line runs a program)',
 } as const;
 
 /** Every message key. */

@@ -82,3 +82,18 @@ export function resolveLanguage(
 ): Lang {
   return setting === 'auto' ? detectLanguage(env) : setting;
 }
+
+/**
+ * A message not yet put into words: its key and values. Tools and the safety layer return
+ * these where the text is shown to the user, so the screen's language is chosen late.
+ */
+export interface Phrase {
+  key: MessageKey;
+  vars?: Record<string, string | number>;
+}
+
+/** A {@link Phrase} in `lang` (English when the language lacks the key). */
+export function say(lang: Lang, phrase: Phrase): string {
+  const template: string = messages[lang][phrase.key] ?? en[phrase.key];
+  return interpolate(template, phrase.vars);
+}

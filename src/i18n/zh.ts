@@ -429,4 +429,63 @@ export const zh = {
   'cmd.modelLocalSet':
     '模型：{model}（本地，仅本次运行；在 config.json 中设置 "modelPath" 可保留）',
   'cmd.modelNotInstalled': '“{name}”不是已下载的模型；已下载：{list}',
+  // 提示：监视上限与故障、崩溃恢复。
+  'notice.watchCap':
+    '工作区中需要监视的文件和文件夹超过 {n} 个（watch.maxEntries）：只监视最先找到的 {n} 个，其他位置的修改会在下一次定时查看时发现。请把大文件夹加入 .gitignore 或 watch.ignore，或调高 watch.maxEntries。',
+  'notice.watchStopped': '工作区监视已停止（{error}）；修改将在下一次查看时发现',
+  'notice.crashCutOff':
+    '上次运行因崩溃中断：{results} 个工具结果记为已中断，{rolledBack} 个未完成的修改已撤销。',
+  'notice.crashRefused': '修改日志中有 Cogito 未执行的条目：\n{list}',
+  'notice.wakeCap':
+    '本小时内工作区修改唤醒智能体的次数已达 watch.maxWakesPerHour 的上限：之后的修改将等到下一次定时查看',
+  'notice.remindersUnreadable':
+    '无法读取 {file} 中保存的提醒（{why}）；本次运行从空列表开始。修复或删除该文件即可不再显示此消息。',
+  'notice.remindersUnsaved':
+    '无法把提醒保存到 {file}（{why}）；它们只保留到本次运行结束。请检查该文件夹是否可写。',
+  'notice.more': '……另外 {more} 项',
+  // 工具与安全层写的批准理由（显示在批准卡片上）。
+  'reason.overwrite': 'create 会覆盖已有的文件 {path}（{size}）。',
+  'reason.protectedPlace': '{path} 是{what}',
+  'reason.executableStays': '{path} 是可执行文件，写入后仍可执行',
+  'reason.transferWrites': '它会写入 {names}',
+  'reason.transferExecutable': '它会在目标处留下可执行的 {names}',
+  'reason.transferTooMany': '该文件夹超过 {limit} 项，太多，无法逐一检查',
+  'reason.andMore': '{names} 等另外 {more} 项',
+  'reason.placeNamed': '{path}（{what}）',
+  'secret.privateKey': '私钥块',
+  'secret.assignment': '密钥、令牌或密码的赋值',
+  'egress.asWritten': '原样',
+  'egress.urlEncoded': 'URL 编码',
+  'egress.base64': 'base64 编码',
+  'egress.hex': '十六进制编码',
+  'reason.toMcpLocal': '到 MCP 服务器“{server}”（未标记为受信任的本地服务器）',
+  'reason.toMcpRemote': '到 MCP 服务器“{server}”（未标记为受信任的远程服务器）',
+  'reason.runsByItself': '{reasons}：其他程序可能会自行运行它，所以每次都会询问',
+  'reason.tooLargeToBackUp':
+    '{path} 大小为 {size}，超过 {limit}（{limitSize}）：无法保留备份，因此这次修改不能撤销。',
+  'reason.egressKey': '它会把已配置的 API 密钥（{how}）发送{where}',
+  'reason.egressSecret': '它会把{what}（{how}）发送{where}',
+  'reason.egressRead': '它会把本会话中从 {source} 读到的文本（{how}）发送{where}',
+  'reason.offMachine': '到本机之外',
+  'reason.mcpToolPolicy': 'mcpServers.{server}.tools.{tool}.approval 设为 "{policy}"',
+  'reason.mcpServerPolicy': 'mcpServers.{server}.approval 设为 "{policy}"',
+  'reason.mcpUntrusted': 'MCP 服务器“{server}”未标记为受信任，所以它的 {kind} 类工具运行前会询问',
+  'reason.launchCommandLine': '“{app}”并不启动自己的程序：它的条目用命令行运行 {program}',
+  // 受保护的位置，用于“<路径> 是……”。
+  'place.home': 'Cogito 自己的主目录（设置、历史、角色）',
+  'place.install': 'Cogito 自己的程序文件',
+  'place.vcs': '版本控制元数据（{vcs}），其钩子会运行代码',
+  'place.trash': '位于 {trash}/ 中，那里保存着已删除的文件',
+  'place.startupFile': '其他程序会自行运行的启动文件',
+  'place.fish': 'fish shell 启动文件',
+  'place.autostart': '自动启动条目（登录时运行）',
+  'place.systemd': 'systemd 单元（作为服务运行）',
+  'place.launcher': '应用程序启动器条目',
+  'place.launchAgent': 'macOS 启动代理（登录时运行）',
+  'place.launchDaemon': 'macOS 启动守护进程',
+  'place.vscode': '编辑器任务文件（VS Code 会运行其中的任务）',
+  'place.idea': '编辑器项目文件（JetBrains 会运行其中的任务）',
+  'place.ciWorkflow': 'CI 工作流（下次推送时运行）',
+  'place.cron': 'cron 表',
+  'place.desktopEntry': '桌面条目（其 Exec= 行会运行程序）',
 } as const satisfies Record<MessageKey, string>;

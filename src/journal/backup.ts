@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { fail, type ToolArg, type ToolResult } from '../tools/types.js';
 import { formatSize, q } from '../tools/files/common.js';
 import type { Journal } from './journal.js';
+import { t, type Lang } from '../i18n/messages.js';
 import type { PathBefore } from './records.js';
 import type { TreeNode } from './snapshot.js';
 
@@ -35,9 +36,14 @@ function backupLimit(journal: Journal): { bytes: number; name: string } {
     : { bytes: maxBytes, name: 'undo.maxBytes' };
 }
 
-function tooLargeText(rel: string, size: number, journal: Journal): string {
+function tooLargeText(rel: string, size: number, journal: Journal, lang: Lang = 'en'): string {
   const limit = backupLimit(journal);
-  return `${q(rel)} is ${formatSize(size)}, larger than ${limit.name} (${formatSize(limit.bytes)}): no backup can be kept, so this change cannot be undone.`;
+  return t(lang, 'reason.tooLargeToBackUp', {
+    path: q(rel),
+    size: formatSize(size),
+    limit: limit.name,
+    limitSize: formatSize(limit.bytes),
+  });
 }
 
 /**
@@ -48,11 +54,12 @@ export async function backupNeed(
   target: WriteTarget,
   args: readonly ToolArg[],
   journal: Journal,
+  lang: Lang = 'en',
 ): Promise<string | undefined> {
   const st = await fsp.lstat(target.abs).catch(() => undefined);
   if (!st?.isFile() || st.size <= backupLimit(journal).bytes) return undefined;
   askedWithoutBackup.add(args);
-  return tooLargeText(target.rel, st.size, journal);
+  return tooLargeText(target.rel, st.size, journal, lang);
 }
 
 /** What backing up found: the journal entry of the path, or the result refusing the call. */

@@ -44,7 +44,7 @@ function journaled(tool: Tool, plan: ToolPlan, journalRef: JournalRef): Tool {
       if (target && (await isFolder(target.abs))) return undefined;
       const inner = await tool.needsApproval?.(args, ctx);
       const journal = journalRef();
-      const big = target && journal ? await backupNeed(target, args, journal) : undefined;
+      const big = target && journal ? await backupNeed(target, args, journal, ctx.lang) : undefined;
       return withReason(inner, big);
     },
     async run(args, ctx) {

@@ -3,6 +3,7 @@
  * annotations, its approval from the server's trust and overrides, its arguments mapped
  * onto the input schema, and its output marked untrusted.
  */
+import { say, t, type Lang, type Phrase } from '../i18n/messages.js';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type {
   Tool,
@@ -53,12 +54,13 @@ export function adaptTool(connection: McpConnection, sdkTool: SdkTool): Tool {
     untrustedOutput: true,
     // Annotations are the server's claims: unless the user trusts the server, workspace
     // data or a secret in the arguments asks, whatever kind the server says the tool is.
-    ...(connection.config.trusted ? {} : { carriesDataOut: true, sendsTo: sendsTo(connection) }),
+    ...(connection.config.trusted ? {} : untrustedDestination(connection)),
     checkArgs(args: readonly ToolArg[]) {
       const built = buildInput(args, params, schema);
       return built.ok ? undefined : invalid(built.problem);
     },
-    approvalPolicy: (kindPolicy) => policyFor(connection, sdkTool.name, kind, kindPolicy),
+    approvalPolicy: (kindPolicy, lang) =>
+      policyFor(connection, sdkTool.name, kind, kindPolicy, lang ?? 'en'),
     async run(args, ctx): Promise<ToolResult> {
       const built = buildInput(args, params, schema);
       if (!built.ok) return { ok: false, error: invalid(built.problem) };
@@ -84,6 +86,7 @@ function policyFor(
   tool: string,
   kind: ToolKind,
   kindPolicy: ToolApprovalPolicy,
+  lang: Lang,
 ): { policy: ToolApprovalPolicy; reason?: string } {
   const cfg = connection.config;
   const server = connection.name;
@@ -91,24 +94,32 @@ function policyFor(
   if (perTool !== undefined) {
     return {
       policy: perTool,
-      reason: `mcpServers.${server}.tools.${tool}.approval is "${perTool}"`,
+      reason: t(lang, 'reason.mcpToolPolicy', { server, tool, policy: perTool }),
     };
   }
   if (cfg.approval !== undefined) {
-    return { policy: cfg.approval, reason: `mcpServers.${server}.approval is "${cfg.approval}"` };
+    const reason = t(lang, 'reason.mcpServerPolicy', { server, policy: cfg.approval });
+    return { policy: cfg.approval, reason };
   }
   if (!cfg.trusted && kind !== 'read' && kindPolicy === 'auto') {
     return {
       policy: 'ask',
-      reason: `the MCP server "${server}" is not marked trusted, so its ${kind} tools ask before they run`,
+      reason: t(lang, 'reason.mcpUntrusted', { server, kind }),
     };
   }
   return { policy: kindPolicy };
 }
 
-function sendsTo(connection: McpConnection): string {
-  const where = connection.config.url === undefined ? 'a local' : 'a remote';
-  return `to the MCP server "${connection.name}" (${where} server not marked trusted)`;
+/** An untrusted server's tools carry data out, to a destination named in either language. */
+function untrustedDestination(
+  connection: McpConnection,
+): Pick<Tool, 'carriesDataOut' | 'sendsTo' | 'sendsToPhrase'> {
+  const local = connection.config.url === undefined;
+  const phrase: Phrase = {
+    key: local ? 'reason.toMcpLocal' : 'reason.toMcpRemote',
+    vars: { server: connection.name },
+  };
+  return { carriesDataOut: true, sendsTo: say('en', phrase), sendsToPhrase: phrase };
 }
 
 function paramText(p: McpParam): string {

@@ -10,13 +10,20 @@
  * workspace that is the user's home (`.bashrc` at the top) and a project with a nested
  * `vendor/x/.git` are both covered.
  */
+import { say, type MessageKey, type Phrase } from '../i18n/messages.js';
 import path from 'node:path';
 
 /**
  * How a place is protected, with a phrase naming what it is for messages. `trash` marks
  * the trash folder, whose refusal is a usage error (the model named the wrong folder).
  */
-export type Protection = { level: 'never' | 'approve'; what: string; trash?: true };
+/** `what` names the place in English (for the model); `phrase` says it in the screen's language. */
+export type Protection = {
+  level: 'never' | 'approve';
+  what: string;
+  phrase: Phrase;
+  trash?: true;
+};
 
 /** Version-control metadata folders: hooks and config in them run code later. */
 const VCS_DIRS = ['.git', '.hg', '.svn'];
@@ -48,18 +55,18 @@ const STARTUP_FILES = [
 ];
 
 /** Folder sequences whose contents another program loads or runs by itself. */
-const AUTORUN_DIRS: readonly { seq: readonly string[]; what: string }[] = [
-  { seq: ['.config', 'fish'], what: 'a fish shell start-up file' },
-  { seq: ['.config', 'autostart'], what: 'an autostart entry (runs at login)' },
-  { seq: ['.config', 'systemd'], what: 'a systemd unit (runs as a service)' },
-  { seq: ['.local', 'share', 'applications'], what: 'an application launcher entry' },
-  { seq: ['Library', 'LaunchAgents'], what: 'a macOS launch agent (runs at login)' },
-  { seq: ['Library', 'LaunchDaemons'], what: 'a macOS launch daemon' },
-  { seq: ['.vscode'], what: 'an editor task file (VS Code runs its tasks)' },
-  { seq: ['.idea'], what: 'an editor project file (JetBrains runs its tasks)' },
-  { seq: ['.github', 'workflows'], what: 'a CI workflow (runs on the next push)' },
-  { seq: ['cron.d'], what: 'a cron table' },
-  { seq: ['crontabs'], what: 'a cron table' },
+const AUTORUN_DIRS: readonly { seq: readonly string[]; key: MessageKey }[] = [
+  { seq: ['.config', 'fish'], key: 'place.fish' },
+  { seq: ['.config', 'autostart'], key: 'place.autostart' },
+  { seq: ['.config', 'systemd'], key: 'place.systemd' },
+  { seq: ['.local', 'share', 'applications'], key: 'place.launcher' },
+  { seq: ['Library', 'LaunchAgents'], key: 'place.launchAgent' },
+  { seq: ['Library', 'LaunchDaemons'], key: 'place.launchDaemon' },
+  { seq: ['.vscode'], key: 'place.vscode' },
+  { seq: ['.idea'], key: 'place.idea' },
+  { seq: ['.github', 'workflows'], key: 'place.ciWorkflow' },
+  { seq: ['cron.d'], key: 'place.cron' },
+  { seq: ['crontabs'], key: 'place.cron' },
 ];
 
 /** Where Cogito itself lives; every field is an absolute path. */
@@ -76,7 +83,7 @@ export interface OwnPlaces {
 
 /** The protection policy, bound to one workspace root and its case rules. */
 export class ProtectedPlaces {
-  private readonly ownNever: { abs: string; what: string }[] = [];
+  private readonly ownNever: { abs: string; key: MessageKey }[] = [];
 
   /**
    * @param root real path of the workspace root.
@@ -90,10 +97,8 @@ export class ProtectedPlaces {
     private readonly caseInsensitive: boolean,
   ) {
     if (own === undefined) return;
-    const homeWhat = "Cogito's own home (settings, history, personas)";
-    const installWhat = "Cogito's own program files";
-    this.addOwn(own.home, own.homeItems, homeWhat);
-    this.addOwn(own.installRoot, own.installItems, installWhat);
+    this.addOwn(own.home, own.homeItems, 'place.home');
+    this.addOwn(own.installRoot, own.installItems, 'place.install');
   }
 
   /**
@@ -103,7 +108,7 @@ export class ProtectedPlaces {
    */
   forWrite(rel: string, real: string): Protection | undefined {
     const own = this.ownPlace(real);
-    if (own !== undefined) return { level: 'never', what: own };
+    if (own !== undefined) return place('never', { key: own });
     for (const segments of [this.segments(rel), this.segments(this.relOf(real))]) {
       const found = classifySegments(segments, (s) => this.fold(s));
       if (found !== undefined) return found;
@@ -111,18 +116,18 @@ export class ProtectedPlaces {
     return undefined;
   }
 
-  private addOwn(base: string, items: readonly string[], what: string): void {
+  private addOwn(base: string, items: readonly string[], key: MessageKey): void {
     const rel = this.relOf(base);
     const strictlyInside = rel !== undefined && rel !== '.';
-    if (strictlyInside) this.ownNever.push({ abs: base, what });
-    else for (const item of items) this.ownNever.push({ abs: item, what });
+    if (strictlyInside) this.ownNever.push({ abs: base, key });
+    else for (const item of items) this.ownNever.push({ abs: item, key });
   }
 
-  private ownPlace(real: string): string | undefined {
+  private ownPlace(real: string): MessageKey | undefined {
     for (const own of this.ownNever) {
       const r = path.relative(this.fold(own.abs), this.fold(real));
       if (r === '' || !(r === '..' || r.startsWith(`..${path.sep}`) || path.isAbsolute(r))) {
-        return own.what;
+        return own.key;
       }
     }
     return undefined;
@@ -153,27 +158,31 @@ export function classifySegments(
   const folded = segments.map((s) => fold(s));
   for (const vcs of VCS_DIRS) {
     if (folded.includes(fold(vcs))) {
-      return { level: 'never', what: `version-control metadata (${vcs}), whose hooks run code` };
+      return place('never', { key: 'place.vcs', vars: { vcs } });
     }
   }
   if (folded.includes(fold(TRASH_SEGMENT))) {
     return {
-      level: 'never',
-      what: `in ${TRASH_SEGMENT}/, where deleted files are kept`,
+      ...place('never', { key: 'place.trash', vars: { trash: TRASH_SEGMENT } }),
       trash: true,
     };
   }
   const last = folded[folded.length - 1] ?? '';
   if (STARTUP_FILES.some((f) => fold(f) === last)) {
-    return { level: 'approve', what: 'a start-up file that another program runs by itself' };
+    return place('approve', { key: 'place.startupFile' });
   }
   for (const dir of AUTORUN_DIRS) {
-    if (containsSequence(folded, dir.seq.map(fold))) return { level: 'approve', what: dir.what };
+    if (containsSequence(folded, dir.seq.map(fold))) return place('approve', { key: dir.key });
   }
   if (last.endsWith('.desktop')) {
-    return { level: 'approve', what: 'a desktop entry (its Exec= line runs a program)' };
+    return place('approve', { key: 'place.desktopEntry' });
   }
   return undefined;
+}
+
+/** A protection named by `phrase`, with its English words for the model. */
+function place(level: Protection['level'], phrase: Phrase): Protection {
+  return { level, what: say('en', phrase), phrase };
 }
 
 /** True when `seq` appears in `list` as consecutive items. */

@@ -4,6 +4,7 @@
  * outside content. The tool runner asks it three things: may this call send its arguments
  * out without asking, what does the model see of this result, and what was just read.
  */
+import { say, t, type Lang, type MessageKey } from '../i18n/messages.js';
 import { Redactor } from '../core/redact.js';
 import type { Tool, ToolArg } from '../tools/types.js';
 import { outgoingForms } from './decodings.js';
@@ -33,23 +34,31 @@ export class SessionSafety {
    * Why this outgoing call needs the user's yes, naming where the data came from, or
    * undefined when its arguments carry nothing read this session and nothing secret.
    */
-  egressReason(tool: Tool, args: readonly ToolArg[]): string | undefined {
+  egressReason(tool: Tool, args: readonly ToolArg[], lang: Lang = 'en'): string | undefined {
     if (!SessionSafety.sendsOut(tool)) return undefined;
-    const where = tool.sendsTo ?? 'off the machine';
+    const where = tool.sendsToPhrase
+      ? say(lang, tool.sendsToPhrase)
+      : (tool.sendsTo ?? t(lang, 'reason.offMachine'));
     const strings = args.filter((a): a is string => typeof a === 'string');
     for (const s of strings) {
       const key = outgoingForms(s).find((f) => this.redactor.contains(f.form));
-      if (key !== undefined) return `it would send a configured API key (${key.how}) ${where}`;
+      if (key !== undefined)
+        return t(lang, 'reason.egressKey', { how: howIn(lang, key.how), where });
     }
     for (const s of strings) {
-      const shape = secretShapeIn(s);
+      const shape = secretShapeIn(s, lang);
       if (shape !== undefined) {
-        return `it would send ${shape.what} (${shape.how}) ${where}`;
+        return t(lang, 'reason.egressSecret', {
+          what: shape.what,
+          how: howIn(lang, shape.how),
+          where,
+        });
       }
     }
     const read = this.reads.find(strings, tool.sendsTo === undefined);
     if (read !== undefined) {
-      return `it would send text read from ${read.source} in this session (${read.how}) ${where}`;
+      const how = howIn(lang, read.how);
+      return t(lang, 'reason.egressRead', { source: read.source, how, where });
     }
     return undefined;
   }
@@ -74,4 +83,17 @@ export class SessionSafety {
     if (outside === undefined) return own;
     return `${own}\n${wrapUntrusted(outside, this.boundary, source)}`;
   }
+}
+
+/** The words for how a value was found (decodings.ts names them in English), per language. */
+const HOW: Readonly<Record<string, MessageKey>> = {
+  'as written': 'egress.asWritten',
+  'URL-encoded': 'egress.urlEncoded',
+  'base64-encoded': 'egress.base64',
+  'hex-encoded': 'egress.hex',
+};
+
+function howIn(lang: Lang, how: string): string {
+  const key = HOW[how];
+  return key === undefined ? how : say(lang, { key });
 }

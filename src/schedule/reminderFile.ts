@@ -4,6 +4,7 @@
  * folder sees them, a restart keeps them, and two instances on two folders never write the
  * same file.
  */
+import { t, type Lang } from '../i18n/messages.js';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,20 +23,23 @@ export function reminderFilePath(dataDir: string, workspace: string): string {
 }
 
 /** Reads the saved reminders; a missing file is none, a damaged one is reported and skipped. */
-export function readReminderFile(file: string): { reminders: Reminder[]; warning?: string } {
+export function readReminderFile(
+  file: string,
+  lang: Lang = 'en',
+): { reminders: Reminder[]; warning?: string } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { reminders: [] };
-    return { reminders: [], warning: unreadable(file, (err as Error).message) };
+    return { reminders: [], warning: unreadable(file, (err as Error).message, lang) };
   }
   try {
     const body = JSON.parse(text) as Partial<ReminderFileBody>;
     const list = Array.isArray(body.reminders) ? body.reminders : [];
     return { reminders: list.filter(isReminder) };
   } catch (err) {
-    return { reminders: [], warning: unreadable(file, (err as Error).message) };
+    return { reminders: [], warning: unreadable(file, (err as Error).message, lang) };
   }
 }
 
@@ -52,8 +56,8 @@ export function writeReminderFile(
   renameSync(tmp, file);
 }
 
-function unreadable(file: string, why: string): string {
-  return `the saved reminders in ${file} could not be read (${why}); they start empty this run. Fix or delete the file to keep this message away.`;
+function unreadable(file: string, why: string, lang: Lang): string {
+  return t(lang, 'notice.remindersUnreadable', { file, why });
 }
 
 function isReminder(r: unknown): r is Reminder {
@@ -76,9 +80,10 @@ export function openReminders(
   dataDir: string,
   workspace: string,
   warn: (message: string) => void,
+  lang: Lang = 'en',
 ): Reminders {
   const file = reminderFilePath(dataDir, workspace);
-  const loaded = readReminderFile(file);
+  const loaded = readReminderFile(file, lang);
   if (loaded.warning) warn(loaded.warning);
   let warned = false;
   return new Reminders({
@@ -89,9 +94,7 @@ export function openReminders(
       } catch (err) {
         if (warned) return;
         warned = true;
-        warn(
-          `reminders could not be saved to ${file} (${(err as Error).message}); they are kept for this run only. Check that the folder is writable.`,
-        );
+        warn(t(lang, 'notice.remindersUnsaved', { file, why: (err as Error).message }));
       }
     },
   });

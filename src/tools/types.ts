@@ -1,3 +1,4 @@
+import type { Lang, Phrase } from '../i18n/messages.js';
 import type { Workspace } from './workspace.js';
 
 /** What a tool does to the world; the approval policy is set per kind. */
@@ -66,6 +67,8 @@ export interface ToolContext {
    * lines) calls it before cutting, so a cut cannot leave a piece of a key behind.
    */
   redact?(text: string): string;
+  /** The screen's language: approval reasons a tool writes are put in it (default English). */
+  lang?: Lang;
 }
 
 /** The turn, reply and position of a call, so a journaled change can be matched to its result. */
@@ -104,6 +107,8 @@ export interface Tool {
    * A fixed destination also counts text sent exactly as it was read: it is no link.
    */
   readonly sendsTo?: string;
+  /** `sendsTo` as a phrase, so the approval card names the destination in its language. */
+  readonly sendsToPhrase?: Phrase;
   /**
    * Runs the call. Args have already been checked for arity and type against `params`.
    * May throw: the registry turns a throw into `{ ok: false, error: { kind: 'unknown' } }`.
@@ -131,7 +136,10 @@ export interface Tool {
    * Optional: the policy for this tool given its kind's policy (configured per tool or per
    * source, e.g. an untrusted MCP server asks). `reason` is shown when it asks or denies.
    */
-  approvalPolicy?(kindPolicy: ToolApprovalPolicy): { policy: ToolApprovalPolicy; reason?: string };
+  approvalPolicy?(
+    kindPolicy: ToolApprovalPolicy,
+    lang?: Lang,
+  ): { policy: ToolApprovalPolicy; reason?: string };
 }
 
 /** A tool's own view of a call that the user should see before it runs. */

@@ -1,3 +1,5 @@
+import { t, type Lang } from '../i18n/messages.js';
+
 /** `watch.maxEntries` when the config does not say: a large project, not a home folder. */
 export const DEFAULT_MAX_ENTRIES = 20_000;
 
@@ -14,6 +16,7 @@ export class EntryCap {
   constructor(
     private readonly max: number,
     private readonly notice: (message: string) => void,
+    private readonly lang: Lang = 'en',
   ) {}
 
   /** Whether `rel` may be watched; taken on (and counted) when there is room. */
@@ -47,8 +50,6 @@ export class EntryCap {
     if (this.told) return;
     this.told = true;
     const n = this.max.toLocaleString('en-US');
-    this.notice(
-      `the workspace has more than ${n} files and folders to watch (watch.maxEntries): only the first ${n} found are watched, changes elsewhere are seen at the next timed look. Add big folders to .gitignore or watch.ignore, or raise watch.maxEntries.`,
-    );
+    this.notice(t(this.lang, 'notice.watchCap', { n }));
   }
 }

@@ -1,3 +1,4 @@
+import { t, type Lang } from '../i18n/messages.js';
 import path from 'node:path';
 import { DirTree } from './dirTree.js';
 import { addChange, changeCount, emptyChanges, type WorkspaceChanges } from './changes.js';
@@ -22,6 +23,8 @@ export interface WatcherOptions {
   onError?(message: string): void;
   /** Told once when the entry cap is reached (what is watched, what to do about it). */
   onNotice?(message: string): void;
+  /** The screen's language, for the notices (default English). */
+  lang?: Lang;
 }
 
 /** A running watcher; `close` is idempotent and safe on every exit path. */
@@ -46,7 +49,11 @@ export function watchWorkspace(opts: WatcherOptions): WorkspaceWatcher {
   const debounceMs = opts.debounceMs ?? 250;
   const extra = opts.ignore ?? [];
   let ignored = loadIgnore(opts.root, extra);
-  const cap = new EntryCap(opts.maxEntries ?? DEFAULT_MAX_ENTRIES, (m) => opts.onNotice?.(m));
+  const cap = new EntryCap(
+    opts.maxEntries ?? DEFAULT_MAX_ENTRIES,
+    (m) => opts.onNotice?.(m),
+    opts.lang,
+  );
   let pending = emptyChanges();
   let timer: NodeJS.Timeout | undefined;
   let closed = false;
@@ -70,9 +77,7 @@ export function watchWorkspace(opts: WatcherOptions): WorkspaceWatcher {
       timer = setTimeout(flush, debounceMs);
     },
     onFatal: (err) => {
-      opts.onError?.(
-        `the workspace watcher stopped (${err.message}); changes are noticed at the next look instead`,
-      );
+      opts.onError?.(t(opts.lang ?? 'en', 'notice.watchStopped', { error: err.message }));
       void close();
     },
   });

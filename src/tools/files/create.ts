@@ -10,6 +10,7 @@ import { resolveDeps } from './deps.js';
 import { formatSize, fsFailure, q, resolvePath, strArg } from './common.js';
 import { writeNeed } from './protection.js';
 import { changeView, currentText, shownDiff } from './changeView.js';
+import { t } from '../../i18n/messages.js';
 
 /** Creates the `create` tool. */
 export function createCreateTool(deps?: FileToolDeps): Tool {
@@ -49,8 +50,9 @@ export function createCreateTool(deps?: FileToolDeps): Tool {
       const view = changeView(r.path.rel, now, content, ctx);
       if (planted !== undefined) return { ...planted, ...view };
       if (found === undefined) return view;
+      const size = formatSize(found.size);
       return {
-        reason: `create would overwrite the existing file ${q(r.path.rel)} (${formatSize(found.size)}).`,
+        reason: t(ctx.lang ?? 'en', 'reason.overwrite', { path: q(r.path.rel), size }),
         ...view,
       };
     },

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { ApprovalNeed, ToolArg, ToolContext, ToolResult } from '../types.js';
 import { fail } from '../types.js';
 import { q, strArg } from './common.js';
+import { say, t, type Lang } from '../../i18n/messages.js';
 
 /** Most entries looked at in one folder tree before the tool asks instead. */
 export const SCAN_LIMIT = 5_000;
@@ -54,7 +55,10 @@ export async function scanTree(
     const verdict = ctx.workspace.protectionFor(item.rel, path.join(ctx.workspace.root, item.rel));
     if (verdict?.level === 'never')
       return { ...scan, never: `${q(item.rel)} would be ${verdict.what}` };
-    if (verdict?.level === 'approve') scan.approve.push(`${q(item.rel)} (${verdict.what})`);
+    if (verdict?.level === 'approve') {
+      const what = say(ctx.lang ?? 'en', verdict.phrase);
+      scan.approve.push(t(ctx.lang ?? 'en', 'reason.placeNamed', { path: q(item.rel), what }));
+    }
     const st = await fsp.lstat(item.abs).catch(() => undefined);
     if (st?.isFile() === true && isExecutable(st.mode)) scan.executable.push(q(item.rel));
     if (st?.isDirectory() !== true) continue;
@@ -94,13 +98,18 @@ export async function writeNeed(
 ): Promise<ApprovalNeed | undefined> {
   const r = await ctx.workspace.resolve(strArg(args, 0), { access: 'write' });
   if (!r.ok) return undefined; // run() reports the problem
+  const lang = ctx.lang ?? 'en';
   const reasons: string[] = [];
-  if (r.path.protection) reasons.push(`${q(r.path.rel)} is ${r.path.protection.what}`);
+  const place = r.path.protection;
+  if (place) {
+    const what = say(lang, place.phrase);
+    reasons.push(t(lang, 'reason.protectedPlace', { path: q(r.path.rel), what }));
+  }
   const st = await fsp.stat(r.path.abs).catch(() => undefined);
   if (st?.isFile() === true && isExecutable(st.mode)) {
-    reasons.push(`${q(r.path.rel)} is executable and stays executable after this write`);
+    reasons.push(t(lang, 'reason.executableStays', { path: q(r.path.rel) }));
   }
-  return needFrom(reasons, content);
+  return needFrom(reasons, content, lang);
 }
 
 /** The approval copy and move need: protected destinations and executables carried along. */
@@ -112,22 +121,27 @@ export async function transferNeed(
   const dst = await ctx.workspace.resolve(strArg(args, 1), { access: 'write' });
   if (!src.ok || !dst.ok) return undefined; // run() reports the problem
   const scan = await scanTree(ctx, src.path.abs, dst.path.rel);
+  const lang = ctx.lang ?? 'en';
   const reasons: string[] = [];
-  if (scan.approve.length > 0) reasons.push(`it writes ${listed(scan.approve)}`);
+  if (scan.approve.length > 0) {
+    reasons.push(t(lang, 'reason.transferWrites', { names: listed(scan.approve, lang) }));
+  }
   if (scan.executable.length > 0) {
-    reasons.push(`it leaves ${listed(scan.executable)} executable at the destination`);
+    reasons.push(t(lang, 'reason.transferExecutable', { names: listed(scan.executable, lang) }));
   }
-  if (scan.incomplete) {
-    reasons.push(`the folder has more than ${SCAN_LIMIT} entries, too many to check`);
-  }
+  if (scan.incomplete) reasons.push(t(lang, 'reason.transferTooMany', { limit: SCAN_LIMIT }));
   if (reasons.length === 0) return undefined;
-  return needFrom(reasons, await contentOf(src.path.abs, src.path.rel));
+  return needFrom(reasons, await contentOf(src.path.abs, src.path.rel), lang);
 }
 
-function needFrom(reasons: readonly string[], content: string): ApprovalNeed | undefined {
+function needFrom(
+  reasons: readonly string[],
+  content: string,
+  lang: Lang,
+): ApprovalNeed | undefined {
   if (reasons.length === 0) return undefined;
   return {
-    reason: `${reasons.join('; ')}: another program may run it by itself, so it asks every time`,
+    reason: t(lang, 'reason.runsByItself', { reasons: reasons.join(lang === 'zh' ? '；' : '; ') }),
     detail:
       content.length > DETAIL_MAX_CHARS
         ? `${content.slice(0, DETAIL_MAX_CHARS)}\n[… ${content.length - DETAIL_MAX_CHARS} more characters]`
@@ -136,10 +150,10 @@ function needFrom(reasons: readonly string[], content: string): ApprovalNeed | u
   };
 }
 
-function listed(names: readonly string[]): string {
+function listed(names: readonly string[], lang: Lang): string {
   const shown = names.slice(0, NAMES_SHOWN).join(', ');
   const more = names.length - NAMES_SHOWN;
-  return more > 0 ? `${shown} and ${more} more` : shown;
+  return more > 0 ? t(lang, 'reason.andMore', { names: shown, more }) : shown;
 }
 
 /** What the card shows for a copied or moved source: a small text file's content, else its kind. */

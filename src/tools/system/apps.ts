@@ -90,7 +90,7 @@ export function createOpenAppTool(getPlatform: PlatformGetter): Tool {
       const platform = getPlatform();
       const apps = await platform.listApps(ctx.signal);
       const lookup = findApp(apps, stringArg(args, 0, 'name'));
-      return lookup.kind === 'found' ? launchNeed(platform.label, lookup.app) : undefined;
+      return lookup.kind === 'found' ? launchNeed(platform.label, lookup.app, ctx.lang) : undefined;
     },
     run: (args, ctx) =>
       guard(async () => {

@@ -5,6 +5,7 @@
  * resolved command line and the file it came from, and a command that is a shell or an
  * interpreter running inline code asks every time, whatever the policy.
  */
+import { t, type Lang } from '../../i18n/messages.js';
 import path from 'node:path';
 import type { ApprovalNeed } from '../types.js';
 import { execToArgv } from './desktopEntry.js';
@@ -35,13 +36,20 @@ function commandFor(
 }
 
 /** The approval view of `openApp(app)`: the resolved command and its source on the card. */
-export function launchNeed(platform: SystemPlatform['label'], app: AppInfo): ApprovalNeed {
+export function launchNeed(
+  platform: SystemPlatform['label'],
+  app: AppInfo,
+  lang: Lang = 'en',
+): ApprovalNeed {
   const command = commandFor(platform, app);
   const detail = `runs: ${command.text}\nfrom: ${app.source}`;
   const program = command.argv?.[0];
   if (program !== undefined && INLINE_CODE_RUNNERS.test(path.basename(program))) {
     return {
-      reason: `"${app.name}" does not start a program of its own: its entry runs ${path.basename(program)} with a command line`,
+      reason: t(lang, 'reason.launchCommandLine', {
+        app: app.name,
+        program: path.basename(program),
+      }),
       detail,
       everyTime: true,
     };

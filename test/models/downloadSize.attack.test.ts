@@ -122,8 +122,10 @@ describe('a download stops at the announced size', () => {
     server = await startFlood(200, {});
     const { result, received } = await download({ catalogueBytes: 100 * KB });
     expect(!result.ok && result.message).toContain("the catalogue's size with a 10 % margin");
+    // Stopped for the catalogue's claim (the message), never past it. How much was kept before
+    // the stop depends on how the runtime groups the server's chunks (Node 24 reads them in
+    // larger pieces), so there is no lower bound here.
     expect(received).toBeLessThanOrEqual(110 * KB);
-    expect(received).toBeGreaterThan(90 * KB);
     expect(await readdir(dir)).toEqual([]);
   });
 

@@ -153,7 +153,11 @@ async function readProc(procRoot: string, pid: string): Promise<ProcessInfo | un
   if (args.length === 0) return undefined;
   const shortName = comm.trim();
   const base = path.basename(args[0]!);
-  const name = base.startsWith(shortName) && shortName !== '' ? base : shortName || base;
+  // Node 24 names its main thread "MainThread", and `comm` is that thread's name: the
+  // program's own name says more.
+  const threadName = shortName === 'MainThread';
+  const name =
+    (base.startsWith(shortName) && shortName !== '') || threadName ? base : shortName || base;
   const rss = /^VmRSS:\s+(\d+)\s*kB/m.exec(status ?? '')?.[1];
   return {
     pid: Number(pid),

@@ -4,6 +4,7 @@ import { guard, optionalStringArg, stringArg, ToolFailure } from '../web/errors.
 import type { PlatformGetter } from './apps.js';
 import { findApp, nearNames, normalizeName } from './match.js';
 import type { ProcessInfo } from './types.js';
+import { counted } from '../../core/plural.js';
 
 /**
  * Processes whose loss ends the user's session or the system; closeApp refuses them even
@@ -60,9 +61,8 @@ export function renderProcesses(
     const memory = entry.memoryKb === undefined ? '-' : `${Math.round(entry.memoryKb / 1024)} MB`;
     return `${String(entry.pid).padStart(7)}  ${memory.padStart(8)}  ${entry.name}`;
   });
-  const head = filter
-    ? `${processes.length} processes matching "${filter}":`
-    : `${processes.length} processes:`;
+  const count = counted(processes.length, 'process', 'processes');
+  const head = filter ? `${count} matching "${filter}":` : `${count}:`;
   return [head, `${'PID'.padStart(7)}  ${'MEMORY'.padStart(8)}  NAME`, ...lines].join('\n');
 }
 

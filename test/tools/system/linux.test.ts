@@ -209,7 +209,7 @@ describe('Linux processes', () => {
       await tools({ runner: new StubRunner() }).listProcesses!.run(['fire'], testContext()),
     );
     expect(text.split('\n')).toEqual([
-      '1 processes matching "fire":',
+      '1 process matching "fire":',
       '    PID    MEMORY  NAME',
       '    100    200 MB  firefox',
     ]);

@@ -7,7 +7,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { FakeStderr, FakeStdin } from '../test/helpers/fakeTerminal.js';
-import type { AgentEvent } from '../src/agent/events.js';
+import type { AgentEvent } from '../src/api/events.js';
 import { makeHome } from './lib/appEnv.js';
 import { CountingStdout } from './lib/frameMeter.js';
 import { mainFor, type Bench, type BenchResult } from './lib/report.js';

@@ -1,6 +1,6 @@
 import React, { useMemo } from 'react';
 import { Box, Text } from 'ink';
-import type { ApprovalRequest } from '../src/agent/events.js';
+import type { ApprovalRequest } from '../src/api/events.js';
 import { t } from '../src/i18n/messages.js';
 import { useLang } from './i18n.js';
 import { approvalRows, cardWindow } from './approval/cardRows.js';

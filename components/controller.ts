@@ -2,7 +2,7 @@
  * What the screen needs from the agent, and nothing more. `Agent` satisfies it structurally;
  * component tests pass a small fake with a real `createAgentStore()` store.
  */
-import type { ApprovalAnswer } from '../src/agent/events.js';
+import type { ApprovalAnswer } from '../src/api/events.js';
 import type { AgentStore } from '../src/store/agentStore.js';
 
 export interface AgentController {

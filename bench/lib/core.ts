@@ -2,7 +2,7 @@
  * The real core (createApp: config, session, provider, agent) in this process, against the
  * scripted server, with every agent event timestamped. Used by the fault suite.
  */
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/api/events.js';
 import { createApp, type App } from '../../src/app/createApp.js';
 import type { MachineState } from '../../src/machine/machine.js';
 import { startScriptedServer, type ScriptedServer } from '../../test/helpers/scriptedServer.js';

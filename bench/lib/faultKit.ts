@@ -1,6 +1,6 @@
 /** What the fault suite records per fault, and the checks every fault shares. */
 import path from 'node:path';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/api/events.js';
 import type { HistoryMessage } from '../../src/core/messages.js';
 import { SessionStore } from '../../src/history/index.js';
 import type { BenchHome } from './appEnv.js';

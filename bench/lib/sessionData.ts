@@ -1,7 +1,7 @@
 /** Realistic conversations written to disk, for benchmarks that load big histories. */
 import { makeMessage, type HistoryMessage } from '../../src/core/messages.js';
 import { SessionStore } from '../../src/history/index.js';
-import type { ToolLogEntry } from '../../src/agent/events.js';
+import type { ToolLogEntry } from '../../src/api/events.js';
 
 const FILLER =
   'The notes folder holds meeting minutes, a budget sheet and drafts of the quarterly report. ' +

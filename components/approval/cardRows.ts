@@ -4,7 +4,7 @@
  * against the file as it is). Nothing is cut: the card shows a window of these rows and
  * scrolls (cardWindow), so content of any length and width can be read to its last line.
  */
-import type { ApprovalRequest } from '../../src/agent/events.js';
+import type { ApprovalRequest } from '../../src/api/events.js';
 import type { Lang } from '../../src/i18n/messages.js';
 import { t } from '../../src/i18n/messages.js';
 import { prefixed, type Row } from '../panes/rows.js';

@@ -1,5 +1,5 @@
 /** Tool-log entries as rows: one line per call, and the full view of one call. */
-import type { ToolLogEntry } from '../../src/agent/events.js';
+import type { ToolLogEntry } from '../../src/api/events.js';
 import type { Lang } from '../../src/i18n/messages.js';
 import { t } from '../../src/i18n/messages.js';
 import { diffRows } from '../text/diffRows.js';

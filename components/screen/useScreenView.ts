@@ -5,7 +5,7 @@
  * ever reports anything back up.
  */
 import { useMemo } from 'react';
-import type { ApprovalRequest } from '../../src/agent/events.js';
+import type { ApprovalRequest } from '../../src/api/events.js';
 import type { Lang } from '../../src/i18n/messages.js';
 import { approvalRows, cardWindow } from '../approval/cardRows.js';
 import type { AgentStore } from '../../src/store/agentStore.js';

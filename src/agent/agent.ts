@@ -15,7 +15,7 @@ import {
   type AgentEvent,
   type AgentListener,
   type ApprovalAnswer,
-} from './events.js';
+} from '../api/events.js';
 import { SessionSafety } from '../safety/session.js';
 import type { AlwaysOn } from './alwaysOn.js';
 import type { Reminder } from '../schedule/reminders.js';

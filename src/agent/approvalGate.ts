@@ -1,5 +1,5 @@
 import { can, type MachineEvent, type MachineState } from '../machine/machine.js';
-import type { AgentEvent, ApprovalAnswer, ApprovalRequest } from './events.js';
+import type { AgentEvent, ApprovalAnswer, ApprovalRequest } from '../api/events.js';
 
 interface Waiter {
   id: number;

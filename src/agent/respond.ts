@@ -2,7 +2,7 @@ import { t } from '../i18n/messages.js';
 import type { MachineEvent } from '../machine/machine.js';
 import type { TurnFacts } from '../pipeline/turn.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
-import type { AgentEvent } from './events.js';
+import type { AgentEvent } from '../api/events.js';
 import {
   cycleLimitReason,
   failuresReason,

@@ -12,7 +12,7 @@ import type {
   ToolKind,
   ToolResult,
 } from '../tools/types.js';
-import type { AgentEvent, ApprovalAnswer, ApprovalRequest, ToolLogEntry } from './events.js';
+import type { AgentEvent, ApprovalAnswer, ApprovalRequest, ToolLogEntry } from '../api/events.js';
 import { t, type Lang } from '../i18n/messages.js';
 
 export type ApprovalPolicy = 'auto' | 'ask' | 'deny';

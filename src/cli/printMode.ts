@@ -1,5 +1,5 @@
 import type { Agent } from '../agent/agent.js';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../api/events.js';
 import { stripTerminalControls, TerminalTextFilter } from '../safety/terminalFilter.js';
 import {
   createAnswerWriter,

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../api/events.js';
 import type { ToolArg, ToolKind } from '../tools/types.js';
 import type { CycleEnd, CycleRecord } from './types.js';
 

@@ -1,5 +1,5 @@
 import { makeMessage, type HistoryMessage } from '../core/messages.js';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../api/events.js';
 import { callTextOf, type CallOutcome } from '../agent/toolRunner.js';
 import type { CallItem } from '../protocol/parser.js';
 import { resultMessage } from '../protocol/resultMessage.js';

@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../api/events.js';
 import { IllegalTransitionError, type MachineEvent } from '../machine/machine.js';
 import {
   illegalTransitionText,

@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../api/events.js';
 import { next, type IllegalTransitionError, type MachineEvent } from '../machine/machine.js';
 import type { AgentViewState } from './reducer.js';
 

@@ -1,5 +1,5 @@
 import type { HistoryMessage } from '../core/messages.js';
-import type { AgentEvent, ApprovalRequest, ToolLogEntry } from '../agent/events.js';
+import type { AgentEvent, ApprovalRequest, ToolLogEntry } from '../api/events.js';
 import type { MachineState } from '../machine/machine.js';
 import type { TurnTrace } from '../pipeline/phases.js';
 import type { CycleRecord } from '../ledger/types.js';

@@ -4,7 +4,7 @@
  * its token counts from its cycle ledger, so a resumed session does not show an empty tool
  * log and `session 0`, and a new one does not show the last one's counts.
  */
-import type { ToolLogEntry } from '../agent/events.js';
+import type { ToolLogEntry } from '../api/events.js';
 import type { HistoryMessage } from '../core/messages.js';
 import type { CycleRecord } from '../ledger/types.js';
 

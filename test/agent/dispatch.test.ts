@@ -4,7 +4,7 @@
  * dropped, and decisions come from the agent's own counts, not from what the screen shows.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/api/events.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import { waitForStore } from '../helpers/waitFor.js';
 

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { toolRow, detailRows } from '../../components/panes/toolRows.js';
 import { sanitize, showInvisible } from '../../components/text/sanitize.js';
-import type { ToolLogEntry } from '../../src/agent/events.js';
+import type { ToolLogEntry } from '../../src/api/events.js';
 
 describe('invisible characters are shown', () => {
   test('bidi overrides, isolates and marks; zero-width spaces and joiners; BOM', () => {

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { ToolDetail } from '../../components/ToolDetail.js';
 import { detailRows, detailTitle } from '../../components/panes/toolRows.js';
 import { displayWidth } from '../../components/text/wrap.js';
-import type { ToolLogEntry } from '../../src/agent/events.js';
+import type { ToolLogEntry } from '../../src/api/events.js';
 import { unifiedDiff } from '../../src/diff/unifiedDiff.js';
 import { plain, waitForFrame } from '../helpers/waitForFrame.js';
 

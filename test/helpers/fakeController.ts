@@ -9,7 +9,7 @@ import type {
   ApprovalAnswer,
   ApprovalRequest,
   ToolLogEntry,
-} from '../../src/agent/events.js';
+} from '../../src/api/events.js';
 import { can, type MachineEvent } from '../../src/machine/machine.js';
 import { createAgentStore, type AgentStore } from '../../src/store/agentStore.js';
 import type { AgentViewState } from '../../src/store/reducer.js';

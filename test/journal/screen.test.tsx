@@ -4,7 +4,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, test } from 'vitest';
 import { StatusBar } from '../../components/StatusBar.js';
 import { detailRows, toolRow } from '../../components/panes/toolRows.js';
-import type { ToolLogEntry } from '../../src/agent/events.js';
+import type { ToolLogEntry } from '../../src/api/events.js';
 import { createFakeController } from '../helpers/fakeController.js';
 import { waitForFrame } from '../helpers/waitForFrame.js';
 

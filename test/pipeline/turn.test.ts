@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/agent/events.js';
+import type { AgentEvent } from '../../src/api/events.js';
 import type { HistoryMessage } from '../../src/core/messages.js';
 import {
   PHASES,

@@ -4,7 +4,7 @@
  * server, so the only thing between a hostile reply and that server is the safety layer.
  * Every approval the agent asks for is declined and recorded.
  */
-import type { ApprovalRequest } from '../../src/agent/events.js';
+import type { ApprovalRequest } from '../../src/api/events.js';
 import { createWebTools } from '../../src/tools/web/index.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import { waitForStore } from '../helpers/waitFor.js';

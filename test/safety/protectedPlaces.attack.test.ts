@@ -20,7 +20,7 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalRequest } from '../../src/agent/events.js';
+import type { ApprovalRequest } from '../../src/api/events.js';
 import { createApp, type App } from '../../src/app/createApp.js';
 import { formatCall } from '../../src/protocol/format.js';
 import type { AgentStoreState } from '../../src/store/agentStore.js';

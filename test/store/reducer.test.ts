@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolLogEntry } from '../../src/agent/events.js';
+import type { ToolLogEntry } from '../../src/api/events.js';
 import { makeMessage } from '../../src/core/messages.js';
 import { createAgentStore } from '../../src/store/agentStore.js';
 import { MAX_NOTICES, MAX_TOOL_LOG, MAX_TRACES } from '../../src/store/reducer.js';

@@ -1,7 +1,7 @@
 import type { HistoryMessage } from '../core/messages.js';
 import type { Timers } from '../scheduler/scheduler.js';
 import type { Lang } from '../i18n/messages.js';
-import type { TurnTrigger } from '../pipeline/phases.js';
+import type { TurnTrigger } from '../api/trace.js';
 import type { TurnResult } from '../pipeline/turn.js';
 import { Pacing } from '../scheduler/pacing.js';
 import { Reminders, type Reminder } from '../schedule/reminders.js';

@@ -1,7 +1,7 @@
 import type { ChatMessage, HistoryMessage } from '../core/messages.js';
 import { fitHistory } from '../memory/fitContext.js';
 import type { TokenCounter } from '../memory/tokenCounter.js';
-import type { TurnTrigger } from '../pipeline/phases.js';
+import type { TurnTrigger } from '../api/trace.js';
 import { buildChatMessages } from './context.js';
 
 /** Room left in the window for the model's reply. */

@@ -1,5 +1,5 @@
 import { can, type MachineEvent } from '../machine/machine.js';
-import type { TurnTrigger } from '../pipeline/phases.js';
+import type { TurnTrigger } from '../api/trace.js';
 import {
   runTurn,
   type StepVerdict,

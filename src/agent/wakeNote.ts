@@ -1,4 +1,4 @@
-import type { TurnTrigger } from '../pipeline/phases.js';
+import type { TurnTrigger } from '../api/trace.js';
 import type { WorkspaceChanges } from '../watch/changes.js';
 import { describeChanges } from '../watch/changes.js';
 

@@ -1,9 +1,9 @@
 import type { HistoryMessage } from '../core/messages.js';
 import type { MachineEvent, MachineState } from '../machine/machine.js';
-import type { TurnTrace, TurnTrigger, TurnOutcomeKind } from '../pipeline/phases.js';
+import type { TurnTrace, TurnTrigger, TurnOutcomeKind } from './trace.js';
 import type { ProviderError, Usage } from '../providers/types.js';
 import type { ToolArg, ToolErrorKind, ToolKind } from '../tools/types.js';
-import type { CycleRecord } from '../ledger/types.js';
+import type { CycleRecord } from './ledger.js';
 
 export interface ApprovalRequest {
   id: number;

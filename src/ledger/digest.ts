@@ -1,4 +1,4 @@
-import type { CycleRecord } from './types.js';
+import type { CycleRecord } from '../api/ledger.js';
 
 /** "While you were away": what the ledger says happened since the user's last key. */
 export interface AwayDigest {

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CycleRecord } from './types.js';
+import type { CycleRecord } from '../api/ledger.js';
 
 /** The ledger's file name inside the session folder. */
 export const LEDGER_FILE = 'ledger.jsonl';

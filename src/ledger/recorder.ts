@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../api/events.js';
 import type { ToolArg, ToolKind } from '../tools/types.js';
-import type { CycleEnd, CycleRecord } from './types.js';
+import type { CycleEnd, CycleRecord } from '../api/ledger.js';
 
 /** The reply kept per record: enough for the digest, small enough for the file. */
 const REPLY_CHARS = 400;

@@ -1,5 +1,5 @@
 import { t, type Lang } from '../i18n/messages.js';
-import type { CycleRecord } from './types.js';
+import type { CycleRecord } from '../api/ledger.js';
 
 /** 1234 → "1.2k": short enough for a table column. */
 export function shortCount(n: number): string {

@@ -1,4 +1,4 @@
-import type { TurnOutcomeKind } from './phases.js';
+import type { TurnOutcomeKind } from '../api/trace.js';
 import type { TurnFacts } from './turn.js';
 import type { TurnRun } from './work.js';
 

@@ -1,7 +1,7 @@
 import { callCap } from '../agent/callCap.js';
 import { runToolCalls } from '../agent/toolRunner.js';
 import { parseReplyYielding } from '../protocol/parser.js';
-import type { Phase, PhaseOutcome } from './phases.js';
+import type { Phase, PhaseOutcome } from '../api/trace.js';
 import { streamReply } from './stream.js';
 import { factsOf } from './facts.js';
 import { joinChain, nextStep, type TurnRun } from './work.js';

@@ -6,23 +6,7 @@
  * so the results go back at once, until a reply without calls, `[WAIT]`, a stop rule or the
  * per-turn step limit ends the turn.
  */
-export const PHASES = [
-  'RESTORE',
-  'COMPACT',
-  'COMMAND',
-  'BUILD',
-  'RUN',
-  'SAVE',
-  'RESPOND',
-  'DONE',
-] as const;
-export type Phase = (typeof PHASES)[number];
-
-/**
- * How a phase ended: `next` goes on, `shortcut` is COMMAND handling the turn itself (or BUILD
- * not sending a request), `step` is RESPOND starting the turn's next step.
- */
-export type PhaseOutcome = 'next' | 'shortcut' | 'step' | 'aborted' | 'error';
+import type { Phase, PhaseOutcome } from '../api/trace.js';
 
 export const PHASE_TRANSITIONS: Readonly<
   Record<Phase, Readonly<Partial<Record<PhaseOutcome, Phase>>>>
@@ -45,34 +29,3 @@ export function nextPhase(phase: Phase, outcome: PhaseOutcome): Phase {
   if (to === undefined) throw new Error(`illegal phase transition: ${phase} --${outcome}-->`);
   return to;
 }
-
-/** One row of a turn's trace, shown by /trace. */
-export interface PhaseRecord {
-  phase: Phase;
-  /** The turn's step (1 for the first request; each reply with calls starts the next). */
-  step: number;
-  /** ms since the turn started */
-  startMs: number;
-  durationMs: number;
-  outcome: PhaseOutcome;
-  note?: string;
-}
-
-export interface TurnTrace {
-  turnId: number;
-  trigger: TurnTrigger;
-  startedAt: number;
-  durationMs: number;
-  phases: PhaseRecord[];
-  /** Requests the turn made (its steps). */
-  steps: number;
-  outcome: TurnOutcomeKind;
-}
-
-/**
- * Why a turn started (its wake-up reason): the user wrote, the think interval passed, the
- * workspace changed, a reminder came due, or autonomy was resumed.
- */
-export type TurnTrigger = 'timer' | 'user' | 'start' | 'change' | 'schedule' | 'resume';
-/** `blocked`: BUILD found that the request would exceed a token budget and did not send it. */
-export type TurnOutcomeKind = 'ok' | 'command' | 'aborted' | 'error' | 'blocked';

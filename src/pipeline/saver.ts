@@ -3,7 +3,7 @@ import type { AgentEvent } from '../api/events.js';
 import { callTextOf, type CallOutcome } from '../agent/toolRunner.js';
 import type { CallItem } from '../protocol/parser.js';
 import { resultMessage } from '../protocol/resultMessage.js';
-import type { TurnTrigger } from './phases.js';
+import type { TurnTrigger } from '../api/trace.js';
 
 /** How the pipeline persists; `append` never throws and reports write failures. */
 export interface HistoryPort {

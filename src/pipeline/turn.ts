@@ -6,15 +6,15 @@ import type { TurnReport } from '../scheduler/scheduler.js';
 import type { Workspace } from '../tools/workspace.js';
 import { factsOf } from './facts.js';
 import { PHASE_HANDLERS } from './phaseHandlers.js';
-import {
-  nextPhase,
-  type Phase,
-  type PhaseOutcome,
-  type PhaseRecord,
-  type TurnOutcomeKind,
-  type TurnTrace,
-  type TurnTrigger,
-} from './phases.js';
+import { nextPhase } from './phases.js';
+import type {
+  Phase,
+  PhaseOutcome,
+  PhaseRecord,
+  TurnOutcomeKind,
+  TurnTrace,
+  TurnTrigger,
+} from '../api/trace.js';
 import type { HistoryPort } from './saver.js';
 import { startRun, type TurnRun } from './work.js';
 

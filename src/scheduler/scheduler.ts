@@ -1,4 +1,4 @@
-import type { TurnTrigger } from '../pipeline/phases.js';
+import type { TurnTrigger } from '../api/trace.js';
 import { backoffDelay, type BackoffSettings } from './backoff.js';
 
 /** What the scheduler needs to know about a finished turn. */

@@ -1,8 +1,8 @@
 import type { HistoryMessage } from '../core/messages.js';
 import type { AgentEvent, ApprovalRequest, ToolLogEntry } from '../api/events.js';
 import type { MachineState } from '../machine/machine.js';
-import type { TurnTrace } from '../pipeline/phases.js';
-import type { CycleRecord } from '../ledger/types.js';
+import type { TurnTrace } from '../api/trace.js';
+import type { CycleRecord } from '../api/ledger.js';
 import { lastReasoningOf, tokensFromLedger, toolLogFromHistory } from './restoredView.js';
 
 export interface Notice {

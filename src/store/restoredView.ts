@@ -6,7 +6,7 @@
  */
 import type { ToolLogEntry } from '../api/events.js';
 import type { HistoryMessage } from '../core/messages.js';
-import type { CycleRecord } from '../ledger/types.js';
+import type { CycleRecord } from '../api/ledger.js';
 
 /** The tool log of a stored conversation: one finished entry per saved result. */
 export function toolLogFromHistory(messages: readonly HistoryMessage[]): ToolLogEntry[] {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { buildDigest } from '../../src/ledger/digest.js';
-import type { CycleRecord } from '../../src/ledger/types.js';
+import type { CycleRecord } from '../../src/api/ledger.js';
 import { KEY, renderApp, type Harness } from '../helpers/renderApp.js';
 
 const T0 = Date.UTC(2026, 11, 1, 9, 0, 0);

@@ -4,13 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/api/events.js';
 import type { HistoryMessage } from '../../src/core/messages.js';
-import {
-  PHASES,
-  PHASE_TRANSITIONS,
-  nextPhase,
-  type Phase,
-  type PhaseOutcome,
-} from '../../src/pipeline/phases.js';
+import { PHASE_TRANSITIONS, nextPhase } from '../../src/pipeline/phases.js';
+import { PHASES, type Phase, type PhaseOutcome } from '../../src/api/trace.js';
 import { runTurn, type TurnDeps, type TurnInput } from '../../src/pipeline/turn.js';
 import type { Provider, ProviderEvent } from '../../src/providers/types.js';
 import { createFileTools } from '../../src/tools/files/index.js';

@@ -1,4 +1,4 @@
-import type { TurnTrigger } from '../pipeline/phases.js';
+import type { TurnTrigger } from './trace.js';
 
 /** How a cycle ended. */
 export type CycleEnd = 'continued' | 'waited' | 'paused' | 'interrupted' | 'failed' | 'command';

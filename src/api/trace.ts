@@ -1,0 +1,53 @@
+/**
+ * A turn's trace as plain data: the phase names, how each phase ended, and the record of a
+ * whole turn that /trace shows and the agent's `turn_done` event carries. The phase table
+ * itself (which phase follows which) is the pipeline's, in pipeline/phases.ts.
+ */
+export const PHASES = [
+  'RESTORE',
+  'COMPACT',
+  'COMMAND',
+  'BUILD',
+  'RUN',
+  'SAVE',
+  'RESPOND',
+  'DONE',
+] as const;
+export type Phase = (typeof PHASES)[number];
+
+/**
+ * How a phase ended: `next` goes on, `shortcut` is COMMAND handling the turn itself (or BUILD
+ * not sending a request), `step` is RESPOND starting the turn's next step.
+ */
+export type PhaseOutcome = 'next' | 'shortcut' | 'step' | 'aborted' | 'error';
+
+/** One row of a turn's trace, shown by /trace. */
+export interface PhaseRecord {
+  phase: Phase;
+  /** The turn's step (1 for the first request; each reply with calls starts the next). */
+  step: number;
+  /** ms since the turn started */
+  startMs: number;
+  durationMs: number;
+  outcome: PhaseOutcome;
+  note?: string;
+}
+
+export interface TurnTrace {
+  turnId: number;
+  trigger: TurnTrigger;
+  startedAt: number;
+  durationMs: number;
+  phases: PhaseRecord[];
+  /** Requests the turn made (its steps). */
+  steps: number;
+  outcome: TurnOutcomeKind;
+}
+
+/**
+ * Why a turn started (its wake-up reason): the user wrote, the think interval passed, the
+ * workspace changed, a reminder came due, or autonomy was resumed.
+ */
+export type TurnTrigger = 'timer' | 'user' | 'start' | 'change' | 'schedule' | 'resume';
+/** `blocked`: BUILD found that the request would exceed a token budget and did not send it. */
+export type TurnOutcomeKind = 'ok' | 'command' | 'aborted' | 'error' | 'blocked';

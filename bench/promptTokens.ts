@@ -6,7 +6,7 @@
  * few per cent of it. Run: npx tsx bench/promptTokens.ts
  */
 import { encode } from 'gpt-tokenizer';
-import { loadPersonaSet } from '../src/app/personas.js';
+import { loadPersonaSet } from '../src/personas/personaSet.js';
 import { buildSystemPrompt } from '../src/prompt/systemPrompt.js';
 import { defaultConfig } from '../src/config/schema.js';
 import { createFileTools } from '../src/tools/files/index.js';

@@ -10,7 +10,7 @@ import { formatTokens, shortenPath } from './text/format.js';
 import { sanitize } from './text/sanitize.js';
 import { displayWidth, truncate } from './text/wrap.js';
 import type { Tone } from './panes/rows.js';
-import { stateLabel } from '../src/store/statusLabel.js';
+import { stateLabel } from './statusLabel.js';
 import { useNow } from './hooks/useNow.js';
 
 export interface StatusMessage {

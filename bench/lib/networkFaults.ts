@@ -1,5 +1,5 @@
 /** Faults on the way to the model: HTTP errors, broken streams, a host that does not resolve. */
-import { createProvider } from '../../src/app/provider.js';
+import { createProvider } from '../../src/providers/fromConfig.js';
 import type { Step } from '../../test/helpers/scriptedServer.js';
 import { startCore, visibleText } from './core.js';
 import { isError, isOkEnd, lostFromDisk, type FaultRow } from './faultKit.js';

@@ -9,14 +9,14 @@ import type { AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolKind } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
-import type { ApprovalPolicy } from './toolRunner.js';
+import type { ApprovalPolicy } from '../pipeline/toolRunner.js';
 import {
   AgentEmitter,
   type AgentEvent,
   type AgentListener,
   type ApprovalAnswer,
 } from '../api/events.js';
-import { SessionSafety } from '../safety/session.js';
+import { SessionSafety } from '../tools/sessionSafety.js';
 import type { AlwaysOn } from './alwaysOn.js';
 import type { Reminder } from '../schedule/reminders.js';
 import type { WorkspaceChanges } from '../watch/changes.js';

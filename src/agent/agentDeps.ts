@@ -3,7 +3,7 @@ import type { RecoveryReport } from '../journal/recover.js';
 import type { TokenCounter } from '../memory/tokenCounter.js';
 import type { HistoryPort } from '../pipeline/turn.js';
 import type { Provider } from '../providers/types.js';
-import type { BackoffSettings } from '../scheduler/backoff.js';
+import type { BackoffSettings } from '../core/backoff.js';
 import type { Timers } from '../scheduler/scheduler.js';
 import type { Reminders } from '../schedule/reminders.js';
 import type { AgentStore } from '../store/agentStore.js';
@@ -11,7 +11,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolKind } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { CommandOutcome } from '../commands/context.js';
-import type { ApprovalPolicy } from './toolRunner.js';
+import type { ApprovalPolicy } from '../pipeline/toolRunner.js';
 
 export interface AgentSettings {
   thinkIntervalMs: number;

@@ -10,7 +10,7 @@ import type { CurrentSession } from '../history/currentSession.js';
 import type { SessionStore } from '../history/index.js';
 import type { Journal } from '../journal/journal.js';
 import type { McpServerStatus } from '../mcp/status.js';
-import type { PersonaSet } from '../app/personas.js';
+import type { PersonaSet } from '../personas/personaSet.js';
 import type { Agent } from './agent.js';
 import { DAY_MS, HOUR_MS } from './budget.js';
 

@@ -2,7 +2,7 @@ import { t } from '../i18n/messages.js';
 import type { TurnDeps } from '../pipeline/turn.js';
 import type { Agent } from './agent.js';
 import type { AgentDeps, CommandHandler, ToolsReady } from './agentDeps.js';
-import type { ToolRunnerDeps } from './toolRunner.js';
+import type { ToolRunnerDeps } from '../pipeline/toolRunner.js';
 import { buildTurnRequest } from './request.js';
 
 /**

@@ -3,7 +3,7 @@
  * `/model NAME` switches to a downloaded model (by file name) or, for an OpenAI-compatible
  * service, to any model name the service offers. The switch lasts for this run.
  */
-import { createProvider } from '../app/provider.js';
+import { createProvider } from '../providers/fromConfig.js';
 import { t } from '../i18n/messages.js';
 import { findInstalled, listInstalledModels } from '../models/installed.js';
 import { formatBytes } from '../models/progress.js';

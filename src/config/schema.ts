@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { mcpServersSchema } from '../mcp/configSchema.js';
-import { parseAllowEntry } from '../safety/allowHosts.js';
+import { mcpServersSchema } from './mcpSchema.js';
+import { parseAllowEntry } from './allowHosts.js';
 
 /**
  * The settings in `config.json`. Every field is optional in the file; the parsed output

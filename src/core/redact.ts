@@ -7,7 +7,7 @@
  * characters of a key is caught too, so a key cut short by truncation cannot leak a prefix.
  * Callers redact before they truncate.
  */
-import { gramHashes, isSpaceCode, spacedCandidates } from '../safety/grams.js';
+import { gramHashes, isSpaceCode, spacedCandidates } from './grams.js';
 
 /** Shorter strings are too likely to occur by chance to be worth replacing. */
 const MIN_SECRET_LENGTH = 8;

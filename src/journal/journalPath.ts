@@ -5,7 +5,7 @@
  * (see `place.ts`), so a link found on it later is one planted since, and is refused.
  */
 import path from 'node:path';
-import { realpathLoose } from '../tools/realpath.js';
+import { realpathLoose } from '../core/realpath.js';
 import type { Workspace } from '../tools/workspace.js';
 
 /**

@@ -3,7 +3,7 @@
  * the journal, and every call of the last reply whose result never reached the history gets
  * one now, saying what happened, so the model (and the user) see the truth.
  */
-import { callTextOf } from '../agent/toolRunner.js';
+import { callTextOf } from '../pipeline/toolRunner.js';
 import { resultMessage } from '../protocol/resultMessage.js';
 import { parseReply } from '../protocol/parser.js';
 import type { Workspace } from '../tools/workspace.js';

@@ -17,7 +17,7 @@ import { buildInput } from './callArgs.js';
 import type { McpConnection } from './connection.js';
 import { oneLine } from './errors.js';
 import { orderedParams, type JsonSchema, type McpParam } from './inputSchema.js';
-import { mcpToolName } from './names.js';
+import { mcpToolName } from '../config/mcpNames.js';
 import { resultToText } from './results.js';
 import { stripControlTokens } from '../safety/untrusted.js';
 

@@ -5,9 +5,9 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
-import { backoffDelay, type BackoffSettings } from '../scheduler/backoff.js';
+import { backoffDelay, type BackoffSettings } from '../core/backoff.js';
 import type { ToolError } from '../tools/types.js';
-import type { McpServerConfig } from './configSchema.js';
+import type { McpServerConfig } from '../config/mcpSchema.js';
 import { endProcess } from './childEnd.js';
 import { callError, connectReason, oneLine } from './errors.js';
 import type { CallResultLike } from './results.js';

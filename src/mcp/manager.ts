@@ -6,7 +6,7 @@
 import type { ToolSource } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { adaptTool } from './adapter.js';
-import type { McpServersConfig } from './configSchema.js';
+import type { McpServersConfig } from '../config/mcpSchema.js';
 import { DEFAULT_RESTART, McpConnection, type RestartPolicy } from './connection.js';
 import type { McpServerStatus } from './status.js';
 

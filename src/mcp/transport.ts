@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpServerConfig } from './configSchema.js';
+import type { McpServerConfig } from '../config/mcpSchema.js';
 
 export { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 

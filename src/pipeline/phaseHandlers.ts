@@ -1,5 +1,5 @@
-import { callCap } from '../agent/callCap.js';
-import { runToolCalls } from '../agent/toolRunner.js';
+import { callCap } from './callCap.js';
+import { runToolCalls } from './toolRunner.js';
 import { parseReplyYielding } from '../protocol/parser.js';
 import type { Phase, PhaseOutcome } from '../api/trace.js';
 import { streamReply } from './stream.js';

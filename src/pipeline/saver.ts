@@ -1,6 +1,6 @@
 import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import type { AgentEvent } from '../api/events.js';
-import { callTextOf, type CallOutcome } from '../agent/toolRunner.js';
+import { callTextOf, type CallOutcome } from './toolRunner.js';
 import type { CallItem } from '../protocol/parser.js';
 import { resultMessage } from '../protocol/resultMessage.js';
 import type { TurnTrigger } from '../api/trace.js';

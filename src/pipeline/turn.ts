@@ -1,6 +1,6 @@
 import type { ChatMessage, HistoryMessage } from '../core/messages.js';
 import type { AgentEvent } from '../api/events.js';
-import type { ToolRunnerDeps } from '../agent/toolRunner.js';
+import type { ToolRunnerDeps } from './toolRunner.js';
 import type { ProviderError, Provider } from '../providers/types.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
 import type { Workspace } from '../tools/workspace.js';

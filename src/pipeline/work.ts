@@ -1,5 +1,5 @@
 import type { ChatMessage } from '../core/messages.js';
-import type { CallOutcome } from '../agent/toolRunner.js';
+import type { CallOutcome } from './toolRunner.js';
 import type { CallItem } from '../protocol/parser.js';
 import type { ProviderError } from '../providers/types.js';
 import type { TurnReport } from '../scheduler/scheduler.js';

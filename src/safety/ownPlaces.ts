@@ -8,7 +8,7 @@ import path from 'node:path';
 import { appPaths, projectRoot } from '../config/paths.js';
 import { LOCK_FILE } from '../history/lock.js';
 import type { OwnPlaces } from './protectedPlaces.js';
-import { realpathLoose } from '../tools/realpath.js';
+import { realpathLoose } from '../core/realpath.js';
 
 /** The entries of Cogito's package folder that are its program (what an edit would subvert). */
 const PROGRAM_ENTRIES = [

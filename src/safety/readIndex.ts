@@ -4,7 +4,7 @@
  * text share a run of {@link MIN_RUN} characters with something read?", answered with
  * rolling hashes in time linear in what was read; the oldest reads are dropped past a cap.
  */
-import { forEachGram, gramHashes } from './grams.js';
+import { forEachGram, gramHashes } from '../core/grams.js';
 import { outgoingForms } from './decodings.js';
 
 /** The issue's threshold: shorter runs are too common ("function ", "https://www.") to mean data. */

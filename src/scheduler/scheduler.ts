@@ -1,5 +1,5 @@
 import type { TurnTrigger } from '../api/trace.js';
-import { backoffDelay, type BackoffSettings } from './backoff.js';
+import { backoffDelay, type BackoffSettings } from '../core/backoff.js';
 
 /** What the scheduler needs to know about a finished turn. */
 export interface TurnReport {

@@ -10,7 +10,7 @@ import type { Agent, AgentSettings } from '../../src/agent/agent.js';
 import { wireAgent, type AgentParts } from '../../src/app/wireAgent.js';
 import { SessionStore, type Session } from '../../src/history/index.js';
 import type { MachineState } from '../../src/machine/machine.js';
-import { loadPersonaSet } from '../../src/app/personas.js';
+import { loadPersonaSet } from '../../src/personas/personaSet.js';
 import { defaultConfig, type Config } from '../../src/config/schema.js';
 import { createOpenAICompatibleProvider } from '../../src/providers/openaiCompatible.js';
 import { createFileTools } from '../../src/tools/files/index.js';

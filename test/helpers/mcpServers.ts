@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 // The old transport is deprecated in the SDK; older servers still speak it.
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { mcpServerSchema, type McpServerConfig } from '../../src/mcp/configSchema.js';
+import { mcpServerSchema, type McpServerConfig } from '../../src/config/mcpSchema.js';
 import { createFixtureServer } from '../fixtures/mcp/fixtureServer.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpServerSchema } from '../../src/mcp/configSchema.js';
+import { mcpServerSchema } from '../../src/config/mcpSchema.js';
 import { McpManager } from '../../src/mcp/manager.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { ToolArg } from '../../src/tools/types.js';

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { formatMcpStatus } from '../../src/commands/mcp.js';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { adaptTool, kindFromAnnotations } from '../../src/mcp/adapter.js';
-import { mcpServerSchema } from '../../src/mcp/configSchema.js';
+import { mcpServerSchema } from '../../src/config/mcpSchema.js';
 import { DEFAULT_RESTART, McpConnection } from '../../src/mcp/connection.js';
 import { buildInput } from '../../src/mcp/callArgs.js';
 import { orderedParams, type JsonSchema } from '../../src/mcp/inputSchema.js';
-import { mcpToolName } from '../../src/mcp/names.js';
+import { mcpToolName } from '../../src/config/mcpNames.js';
 import { resultToText } from '../../src/mcp/results.js';
 
 const schema: JsonSchema = {

@@ -3,7 +3,7 @@
  * holds up one request for at most the bound, and later requests not at all.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mcpServerSchema } from '../../src/mcp/configSchema.js';
+import { mcpServerSchema } from '../../src/config/mcpSchema.js';
 import { McpManager } from '../../src/mcp/manager.js';
 
 /** Lets every settled promise run its callbacks. */

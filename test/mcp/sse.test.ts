@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpServerSchema } from '../../src/mcp/configSchema.js';
+import { mcpServerSchema } from '../../src/config/mcpSchema.js';
 import { McpManager } from '../../src/mcp/manager.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { Workspace } from '../../src/tools/workspace.js';

@@ -13,7 +13,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app/createApp.js';
 import { McpManager } from '../../src/mcp/manager.js';
-import { SessionSafety } from '../../src/safety/session.js';
+import { SessionSafety } from '../../src/tools/sessionSafety.js';
 import { runPrintMode, type PrintModeResult } from '../../src/cli/printMode.js';
 import { startHttpFixture, stdioFixtureConfig, type HttpFixture } from '../helpers/mcpServers.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';

@@ -9,7 +9,7 @@ import {
   createCompactHook,
   type CompactedHistory,
   type CompactPort,
-} from '../../src/memory/compactHook.js';
+} from '../../src/agent/compactHook.js';
 
 const history: CompactedHistory = {
   messages: () => [],

@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createProvider } from '../../src/app/provider.js';
+import { createProvider } from '../../src/providers/fromConfig.js';
 import type { LoadedConfig } from '../../src/config/load.js';
 import { defaultConfig } from '../../src/config/schema.js';
 import { collectEvents } from '../helpers/collectEvents.js';

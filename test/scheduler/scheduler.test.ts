@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Scheduler, type TurnReport } from '../../src/scheduler/scheduler.js';
-import { backoffDelay } from '../../src/scheduler/backoff.js';
+import { backoffDelay } from '../../src/core/backoff.js';
 
 /** A turn that only ends when the test says so: a slow provider stand-in. */
 function controllableTurns() {

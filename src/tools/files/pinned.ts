@@ -15,7 +15,7 @@ import fsp, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Workspace } from '../workspace.js';
-import { realpathLoose } from '../realpath.js';
+import { realpathLoose } from '../../core/realpath.js';
 
 /** Thrown when what was opened is not where the check said it would be. */
 export class PathEscapeError extends Error {

@@ -3,7 +3,7 @@ import type { Tool } from '../types.js';
 import type { CommandRunner } from '../system/exec.js';
 import { guard, stringArg, ToolFailure } from './errors.js';
 import { parseWebUrl } from './url.js';
-import type { EgressGuard } from '../../safety/egress.js';
+import type { EgressGuard } from './egress.js';
 
 /** The program and argv that hand a URL to the system browser. */
 export interface BrowserCommand {

@@ -1,4 +1,4 @@
-import type { EgressPolicy } from '../../safety/egress.js';
+import type { EgressPolicy } from './egress.js';
 
 /** The search back ends `search` can use; DuckDuckGo needs no key. */
 export type SearchProvider = 'duckduckgo' | 'searxng' | 'tavily' | 'brave';
@@ -30,7 +30,7 @@ export interface FetchLimits {
   maxLinks?: number;
 }
 
-/** The `fetch` settings: the limits and who may be reached (see safety/egress.ts). */
+/** The `fetch` settings: the limits and who may be reached (see web/egress.ts). */
 export interface FetchConfig extends FetchLimits, EgressPolicy {}
 
 export interface WebToolsConfig {

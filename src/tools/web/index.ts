@@ -9,8 +9,8 @@ import { createFetchPageTool } from './fetchPage.js';
 import type { FetchLike } from './http.js';
 import { createGuardedFetch } from './pinnedFetch.js';
 import { createSearchTool } from './search.js';
-import { EgressGuard } from '../../safety/egress.js';
-import type { Resolver } from '../../safety/egress.js';
+import { EgressGuard } from './egress.js';
+import type { Resolver } from './egress.js';
 
 export type { FetchConfig, SearchConfig, SearchProvider, WebToolsConfig } from './config.js';
 export type { SearchResult } from './search.js';

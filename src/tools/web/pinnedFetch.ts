@@ -11,7 +11,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import type { EgressGuard, ResolvedAddress } from '../../safety/egress.js';
+import type { EgressGuard, ResolvedAddress } from './egress.js';
 import type { FetchLike } from './http.js';
 
 /** Statuses whose response may not carry a body (the Response constructor insists). */

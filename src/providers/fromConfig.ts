@@ -1,7 +1,7 @@
 import type { LoadedConfig } from '../config/load.js';
-import { sharedLocalProvider } from '../providers/local/localProvider.js';
-import { createOpenAICompatibleProvider } from '../providers/openaiCompatible.js';
-import type { Provider } from '../providers/types.js';
+import { sharedLocalProvider } from './local/localProvider.js';
+import { createOpenAICompatibleProvider } from './openaiCompatible.js';
+import type { Provider } from './types.js';
 
 /** The provider the config asks for. */
 export function createProvider(config: LoadedConfig, model: string = config.model): Provider {

@@ -7,9 +7,9 @@
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { ToolFailure } from '../tools/web/errors.js';
-import { classifyAddress } from './addresses.js';
-import { bareHost, parseAllowEntry } from './allowHosts.js';
+import { ToolFailure } from './errors.js';
+import { classifyAddress } from '../../safety/addresses.js';
+import { bareHost, parseAllowEntry } from '../../config/allowHosts.js';
 
 /** What the user allowed beyond the public internet (config.json → `fetch`). */
 export interface EgressPolicy {

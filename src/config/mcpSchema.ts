@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sanitizeName } from './names.js';
+import { sanitizeName } from './mcpNames.js';
 
 /**
  * `mcpServers` in `config.json`, in the shape other agent tools use:

@@ -1,7 +1,7 @@
 import { t, type Lang } from '../i18n/messages.js';
-import type { AgentDeps } from '../agent/agent.js';
+import type { AgentDeps } from './agent.js';
 import type { HistoryPort } from '../pipeline/turn.js';
-import type { CompactableHistory, Compactor } from './compactor.js';
+import type { CompactableHistory, Compactor } from '../memory/compactor.js';
 
 /** A history the compactor can shrink and the agent can read. */
 export type CompactedHistory = CompactableHistory & HistoryPort;

@@ -1,5 +1,5 @@
 import { builtinPersonasDir } from '../config/paths.js';
-import { findPersona, loadPersonas, type Persona } from '../personas/load.js';
+import { findPersona, loadPersonas, type Persona } from './load.js';
 
 /** The personas available to this run and the one in use; `/persona` switches it live. */
 export interface PersonaSet {

@@ -1,5 +1,5 @@
 import type { CallItem } from '../protocol/parser.js';
-import { SessionSafety } from '../safety/session.js';
+import { SessionSafety } from '../tools/sessionSafety.js';
 import { capCalls, yieldToEventLoop } from './callCap.js';
 import { formatCall, quoteArg, truncateForModel } from '../protocol/format.js';
 import { readAsNote, resolveCall } from '../protocol/resolve.js';

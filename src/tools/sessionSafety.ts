@@ -6,11 +6,11 @@
  */
 import { say, t, type Lang, type MessageKey } from '../i18n/messages.js';
 import { Redactor } from '../core/redact.js';
-import type { Tool, ToolArg } from '../tools/types.js';
-import { outgoingForms } from './decodings.js';
-import { ReadIndex } from './readIndex.js';
-import { secretShapeIn } from './secretShapes.js';
-import { newBoundary, stripControlTokens, wrapUntrusted } from './untrusted.js';
+import type { Tool, ToolArg } from './types.js';
+import { outgoingForms } from '../safety/decodings.js';
+import { ReadIndex } from '../safety/readIndex.js';
+import { secretShapeIn } from '../safety/secretShapes.js';
+import { newBoundary, stripControlTokens, wrapUntrusted } from '../safety/untrusted.js';
 
 /** Safety state for one agent session; build one per agent. */
 export class SessionSafety {

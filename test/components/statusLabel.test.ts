@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stateLabel, type LabelFacts } from '../../src/store/statusLabel.js';
+import { stateLabel, type LabelFacts } from '../../components/statusLabel.js';
 
 const base: LabelFacts = {
   machine: 'THINKING',

@@ -1,6 +1,6 @@
-import { t, type Lang } from '../i18n/messages.js';
-import type { MachineState } from '../machine/machine.js';
-import { shortDuration } from '../ledger/table.js';
+import { t, type Lang } from '../src/i18n/messages.js';
+import type { MachineState } from '../src/machine/machine.js';
+import { shortDuration } from '../src/ledger/table.js';
 
 /** The facts the status bar's state label is made of (all in the store). */
 export interface LabelFacts {

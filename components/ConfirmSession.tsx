@@ -1,6 +1,6 @@
 import React from 'react';
 import { Box, Text, useInput } from 'ink';
-import type { ForeignSession } from '../src/app/openSession.js';
+import type { ForeignSession } from '../src/app/openWorkspaceSession.js';
 import { t, type Lang } from '../src/i18n/messages.js';
 import { sanitize } from './text/sanitize.js';
 

@@ -9,7 +9,7 @@
 import React from 'react';
 import type { AppOptions } from '../src/app/createApp.js';
 import { DisposerStack, stopFailureLine, type StopFailure } from '../src/app/disposers.js';
-import type { ForeignSession } from '../src/app/openSession.js';
+import type { ForeignSession } from '../src/app/openWorkspaceSession.js';
 import type { CliFlags } from '../src/cli/args.js';
 import { resolveLanguage, t, type Lang } from '../src/i18n/messages.js';
 import type { SetupPlan } from '../src/setup/prepare.js';
@@ -18,7 +18,7 @@ import { App } from './App.js';
 import { ConfirmSession } from './ConfirmSession.js';
 import type { AgentController, AgentLoop } from './controller.js';
 import { SetupWizard, type SetupOutcome } from './setup/SetupWizard.js';
-import { openSession, type ScreenSession, type SessionIo } from './terminal/session.js';
+import { openScreenSession, type ScreenSession, type SessionIo } from './terminal/screenSession.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
@@ -129,7 +129,7 @@ function startRun(flags: CliFlags, deps: TuiDeps, lang: Lang): TuiRun {
         describeCrash: (err) =>
           t(run.lang, 'error.unexpected', { message: describe(err, flags.debug) }),
       };
-      const opened = openSession(io);
+      const opened = openScreenSession(io);
       run.root.defer('the screen', () => opened.end(0));
       session = opened;
       return opened;

@@ -18,7 +18,7 @@ import {
 } from '../api/events.js';
 import { SessionSafety } from '../tools/sessionSafety.js';
 import type { AlwaysOn } from './alwaysOn.js';
-import type { Reminder } from '../schedule/reminders.js';
+import type { Reminder } from '../reminders/reminders.js';
 import type { WorkspaceChanges } from '../watch/changes.js';
 import type { OwnWrites } from '../watch/ownWrites.js';
 import type { WorkspaceWatcher } from '../watch/workspaceWatcher.js';

@@ -5,7 +5,7 @@ import type { HistoryPort } from '../pipeline/turn.js';
 import type { Provider } from '../providers/types.js';
 import type { BackoffSettings } from '../core/backoff.js';
 import type { Timers } from '../scheduler/scheduler.js';
-import type { Reminders } from '../schedule/reminders.js';
+import type { Reminders } from '../reminders/reminders.js';
 import type { AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolKind } from '../tools/types.js';

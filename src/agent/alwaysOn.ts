@@ -4,7 +4,7 @@ import type { Lang } from '../i18n/messages.js';
 import type { TurnTrigger } from '../api/trace.js';
 import type { TurnResult } from '../pipeline/turn.js';
 import { Pacing } from '../scheduler/pacing.js';
-import { Reminders, type Reminder } from '../schedule/reminders.js';
+import { Reminders, type Reminder } from '../reminders/reminders.js';
 import { addChange, changeCount, emptyChanges, type WorkspaceChanges } from '../watch/changes.js';
 import { TokenBudget } from './budget.js';
 import { ChangeWakes, DEFAULT_CHANGE_WAKES, type ChangeWakeSettings } from './changeWakes.js';

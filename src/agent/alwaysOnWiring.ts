@@ -1,6 +1,6 @@
 import type { Lang } from '../i18n/messages.js';
 import { realTimers, type Timers } from '../scheduler/scheduler.js';
-import type { Reminders } from '../schedule/reminders.js';
+import type { Reminders } from '../reminders/reminders.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { WorkspaceChanges } from '../watch/changes.js';
 import { treeFingerprint } from '../watch/fingerprint.js';

@@ -5,7 +5,7 @@ import { loadConfig, type ConfigFlags, type LoadedConfig } from '../config/load.
 import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
 import { SessionStore, type Session } from '../history/index.js';
-import { openSession, type ForeignSession } from './openSession.js';
+import { openWorkspaceSession, type ForeignSession } from './openWorkspaceSession.js';
 import { acquireFolderLock, LOCK_FILE } from '../history/lock.js';
 import { dropLegacyWorkspace } from '../config/legacyWorkspace.js';
 import { importConversationJson } from '../history/importConversation.js';
@@ -28,8 +28,8 @@ import { SessionJournal } from '../journal/sessionJournal.js';
 import { withJournal } from '../journal/wrap.js';
 import { finishCrashRecord } from '../journal/recover.js';
 import { McpManager } from '../mcp/manager.js';
-import type { Reminders } from '../schedule/reminders.js';
-import { openReminders } from '../schedule/reminderFile.js';
+import type { Reminders } from '../reminders/reminders.js';
+import { openReminders } from '../reminders/reminderFile.js';
 import { recentSpend } from '../ledger/homeSpend.js';
 import { DAY_MS, HOUR_MS } from '../agent/budget.js';
 import { createRemindTool } from '../tools/remind.js';
@@ -296,11 +296,11 @@ async function openHistory(
     workspace: workspace.root,
     caseInsensitive: workspace.caseInsensitive,
   });
-  let opened: Awaited<ReturnType<typeof openSession>>;
+  let opened: Awaited<ReturnType<typeof openWorkspaceSession>>;
   try {
     const imported = await importConversationJson(path.join(data, 'conversation.json'), store);
     if (imported) warnings.push(...imported.warnings);
-    opened = await openSession(store, {
+    opened = await openWorkspaceSession(store, {
       id: opts.flags.session,
       fresh: opts.flags.newSession,
       force: opts.flags.force,

@@ -19,7 +19,7 @@ import type { PersonaSet } from '../personas/personaSet.js';
 import type { SessionJournal } from '../journal/sessionJournal.js';
 import type { McpServerStatus } from '../mcp/status.js';
 import type { Timers } from '../scheduler/scheduler.js';
-import type { Reminders } from '../schedule/reminders.js';
+import type { Reminders } from '../reminders/reminders.js';
 import { Ledger } from '../ledger/ledger.js';
 import { CycleRecorder } from '../ledger/recorder.js';
 import { parseReply } from '../protocol/parser.js';

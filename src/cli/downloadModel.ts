@@ -9,7 +9,7 @@ import { appPaths } from '../config/paths.js';
 import { updateConfigFile } from '../config/save.js';
 import { resolveModelSpec } from '../models/catalog.js';
 import { downloadModel } from '../models/download.js';
-import { readMachineProfile } from '../models/machine.js';
+import { readMachineProfile } from '../models/machineProfile.js';
 import { planDownload, refusal } from '../models/plan.js';
 import { formatBytes, progressParts, type DownloadProgress } from '../models/progress.js';
 import { proposeModel, type MachineProfile } from '../models/propose.js';

@@ -1,6 +1,6 @@
 import { t } from '../i18n/messages.js';
 import { formatLedger, shortCount } from '../ledger/table.js';
-import { parseWhen } from '../schedule/when.js';
+import { parseWhen } from '../reminders/when.js';
 import type { SlashCommand } from './table.js';
 import { formatDateTime } from '../i18n/dates.js';
 

@@ -15,7 +15,7 @@ import type { McpServerStatus } from '../mcp/status.js';
 import type { Persona } from '../personas/load.js';
 import type { TurnTrace } from '../api/trace.js';
 import type { Provider } from '../providers/types.js';
-import type { Reminder } from '../schedule/reminders.js';
+import type { Reminder } from '../reminders/reminders.js';
 import type { Tool, ToolApprovalPolicy, ToolKind } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 

@@ -1,6 +1,6 @@
 import type { HistoryMessage } from '../core/messages.js';
 import type { AppendResult } from './appendResult.js';
-import type { Session } from './session.js';
+import type { Session } from './sessionFiles.js';
 
 /**
  * The one place that knows which session is current. The agent reads and writes its history

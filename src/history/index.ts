@@ -2,8 +2,8 @@
 export type { AppendResult, HistoryWriteError } from './appendResult.js';
 export type { Durability } from './jsonlLog.js';
 export type { HistoryRecord } from './records.js';
-export { Session } from './session.js';
-export type { SessionOptions } from './session.js';
+export { Session } from './sessionFiles.js';
+export type { SessionOptions } from './sessionFiles.js';
 export { SessionError, SessionStore } from './sessionStore.js';
 export type { SessionInfo, SessionStoreOptions } from './sessionStore.js';
 export { acquireFolderLock, folderLockFile, LOCK_FILE } from './lock.js';

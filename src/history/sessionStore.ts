@@ -4,7 +4,7 @@ import type { HistoryFs } from './fsPort.js';
 import type { Durability } from './jsonlLog.js';
 import { HISTORY_FILE, META_FILE, readMeta, writeMeta } from './meta.js';
 import { MSG_LINE_PREFIX } from './records.js';
-import { Session } from './session.js';
+import { Session } from './sessionFiles.js';
 import { isSafeSessionId, newSessionId } from './sessionId.js';
 
 /** A session as listed, without loading its history. */

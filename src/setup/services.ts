@@ -7,7 +7,7 @@ import { appPaths } from '../config/paths.js';
 import type { SaveConfigResult } from '../config/save.js';
 import { resolveModelSpec, type CatalogId } from '../models/catalog.js';
 import { downloadModel, type DownloadResult } from '../models/download.js';
-import { readMachineProfile } from '../models/machine.js';
+import { readMachineProfile } from '../models/machineProfile.js';
 import type { DownloadProgress } from '../models/progress.js';
 import { proposeModel, type MachineProfile, type Proposal } from '../models/propose.js';
 import { detectLocalServers, type DetectOptions, type DetectedServer } from './detect.js';

@@ -1,6 +1,6 @@
 /** `remind(when, what)`: the model sets itself a time to look at something again. */
-import { parseWhen } from '../schedule/when.js';
-import type { Reminders } from '../schedule/reminders.js';
+import { parseWhen } from '../reminders/when.js';
+import type { Reminders } from '../reminders/reminders.js';
 import type { Tool, ToolArg, ToolResult } from './types.js';
 import { fail, ok } from './types.js';
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App, type AppOptions } from '../../src/app/createApp.js';
-import type { ForeignSession } from '../../src/app/openSession.js';
+import type { ForeignSession } from '../../src/app/openWorkspaceSession.js';
 import { sessionList } from '../../src/commands/sessionList.js';
 import { SessionStore } from '../../src/history/index.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';

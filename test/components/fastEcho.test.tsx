@@ -10,7 +10,7 @@ import { render } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { App } from '../../components/App.js';
 import { RowPainterContext, type RowPainter } from '../../components/terminal/rowPainter.js';
-import { openSession } from '../../components/terminal/session.js';
+import { openScreenSession } from '../../components/terminal/screenSession.js';
 import { createFakeController, type FakeController } from '../helpers/fakeController.js';
 import { fakeSessionTerminal } from '../helpers/fakeTerminal.js';
 import { KEY } from '../helpers/renderApp.js';
@@ -204,7 +204,7 @@ test('a line of several rows is painted whole, the cursor on its second row', as
 describe('the keystroke echo through the real terminal session', () => {
   test('each key reaches the terminal as one row, and its frame does not write it again', async () => {
     const { io, stdin, stdout } = fakeSessionTerminal(100, 30);
-    const session = openSession(io);
+    const session = openScreenSession(io);
     const c = createFakeController({ machine: 'AWAITING_INPUT' });
     let commits = 0;
     void session.show(() => (

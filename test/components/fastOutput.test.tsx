@@ -20,7 +20,7 @@ import {
   installFastOutput,
   uninstallFastOutput,
 } from '../../components/terminal/fastOutput.js';
-import { openSession } from '../../components/terminal/session.js';
+import { openScreenSession } from '../../components/terminal/screenSession.js';
 import { FakeStderr, FakeStdin, FakeStdout } from '../helpers/fakeTerminal.js';
 import { loadHighlighter } from '../../components/markdown/highlightLoad.js';
 import { makeMessage } from '../../src/core/messages.js';
@@ -179,7 +179,7 @@ describe('installed on Ink’s own Output', () => {
   test('the screen session installs it before its first frame', async () => {
     uninstallFastOutput();
     const stdout = new FakeStdout([], { columns: 40, rows: 10 });
-    const session = openSession({
+    const session = openScreenSession({
       stdin: new FakeStdin() as unknown as NodeJS.ReadStream,
       stdout: stdout as unknown as NodeJS.WriteStream,
       stderr: new FakeStderr() as unknown as NodeJS.WritableStream,

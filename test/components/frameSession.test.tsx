@@ -1,5 +1,5 @@
 /**
- * The whole path from Ink to the terminal (openSession → Ink → FrameWriter → stdout): each
+ * The whole path from Ink to the terminal (openScreenSession → Ink → FrameWriter → stdout): each
  * frame reaches the terminal as one write inside synchronized-output markers, however big
  * it is, and nothing else writes rows. A frame in several writes is what a terminal can show
  * half done (the torn frames of issue #15).
@@ -8,7 +8,7 @@ import React, { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import { describe, expect, test } from 'vitest';
 import { BSU, ESU } from '../../components/terminal/frameWriter.js';
-import { openSession } from '../../components/terminal/session.js';
+import { openScreenSession } from '../../components/terminal/screenSession.js';
 import { fakeSessionTerminal } from '../helpers/fakeTerminal.js';
 
 const COLS = 120;
@@ -44,7 +44,7 @@ const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]/g;
 describe('frames on their way to the terminal', () => {
   test('every frame Ink renders is one write between the sync markers, large ones too', async () => {
     const { io, stdout } = terminal();
-    const session = openSession(io);
+    const session = openScreenSession(io);
     const shown = await session.show<boolean>((finish) => (
       <Churn ticks={10} onDone={() => finish(true)} />
     ));
@@ -68,7 +68,7 @@ describe('frames on their way to the terminal', () => {
 
   test('raw mode is on from the moment the screen opens, before the first frame', () => {
     const { io, stdin, stdout } = terminal();
-    const session = openSession(io);
+    const session = openScreenSession(io);
     // A key typed now must not be echoed by the terminal onto the screen.
     expect(stdin.rawMode).toBe(true);
     expect(stdout.text()).not.toContain(BSU);

@@ -7,7 +7,7 @@ import { EventEmitter } from 'node:events';
 import React from 'react';
 import { Text } from 'ink';
 import { describe, expect, test } from 'vitest';
-import { openSession } from '../../components/terminal/session.js';
+import { openScreenSession } from '../../components/terminal/screenSession.js';
 import { LEAVE_ALT_SCREEN } from '../../components/terminal/terminalGuard.js';
 import { FakeStderr, FakeStdin, FakeStdout } from '../helpers/fakeTerminal.js';
 import { waitFor } from '../helpers/waitForFrame.js';
@@ -20,7 +20,7 @@ function rig() {
   const stdout = new FakeStdout(log);
   const stderr = new FakeStderr(log);
   const proc = new EventEmitter();
-  const session = openSession({
+  const session = openScreenSession({
     stdin: stdin as unknown as NodeJS.ReadStream,
     stdout: stdout as unknown as NodeJS.WriteStream,
     stderr: stderr as unknown as NodeJS.WritableStream,

@@ -17,7 +17,7 @@ import { createFileTools } from '../../src/tools/files/index.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import type { Tool } from '../../src/tools/types.js';
 import { Workspace } from '../../src/tools/workspace.js';
-import { Reminders } from '../../src/schedule/reminders.js';
+import { Reminders } from '../../src/reminders/reminders.js';
 import { createRemindTool } from '../../src/tools/remind.js';
 import { startScriptedServer, type ScriptedServer } from './scriptedServer.js';
 

@@ -11,7 +11,7 @@ import type { CycleRecord } from '../../src/api/ledger.js';
 import type { Persona } from '../../src/personas/load.js';
 import type { TurnTrace } from '../../src/api/trace.js';
 import type { Provider } from '../../src/providers/types.js';
-import type { Reminder } from '../../src/schedule/reminders.js';
+import type { Reminder } from '../../src/reminders/reminders.js';
 import type { Tool, ToolApprovalPolicy, ToolKind } from '../../src/tools/types.js';
 import type { Workspace } from '../../src/tools/workspace.js';
 

@@ -3,7 +3,7 @@
  * stdin can be typed into (Ink reads it in raw mode), stdout records everything written.
  */
 import { EventEmitter } from 'node:events';
-import type { SessionIo } from '../../components/terminal/session.js';
+import type { SessionIo } from '../../components/terminal/screenSession.js';
 
 export class FakeStdin extends EventEmitter {
   isTTY = true;

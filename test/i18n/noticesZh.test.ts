@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crashNotice } from '../../src/agent/recovery.js';
-import { readReminderFile } from '../../src/schedule/reminderFile.js';
+import { readReminderFile } from '../../src/reminders/reminderFile.js';
 import type { Lang } from '../../src/i18n/messages.js';
 import { watchWorkspace, type WorkspaceWatcher } from '../../src/watch/workspaceWatcher.js';
 import { waitUntil } from '../helpers/waitFor.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/createApp.js';
-import { reminderFilePath } from '../../src/schedule/reminderFile.js';
+import { reminderFilePath } from '../../src/reminders/reminderFile.js';
 import { runCogito } from '../helpers/cogitoProcess.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 

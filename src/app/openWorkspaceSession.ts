@@ -34,7 +34,7 @@ export type OpenSessionResult =
  * a folder is opened and from then on belongs to this workspace.
  * Errors from the store (an unknown id, a disk failure) propagate to the caller.
  */
-export async function openSession(
+export async function openWorkspaceSession(
   store: SessionStore,
   opts: OpenSessionOptions,
 ): Promise<OpenSessionResult> {

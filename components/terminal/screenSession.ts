@@ -55,7 +55,7 @@ const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
  * disposer stack as it starts; `end` closes it, so the terminal comes back whatever ends the
  * stay. The stops are synchronous: the screen is restored before `end` returns.
  */
-export function openSession(io: SessionIo): ScreenSession {
+export function openScreenSession(io: SessionIo): ScreenSession {
   // Before the first frame: Ink's output step, with its work kept from frame to frame.
   installFastOutput();
   const terminal = createTerminalGuard(io.stdout, io.stdin);

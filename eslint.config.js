@@ -1,10 +1,100 @@
 // Flat config. The project-specific rules: the headless core (src/) must never import
 // React, Ink or the UI in components/, so it can run in --print mode and in tests; and the
 // UI's hooks follow React's rules (called unconditionally, effects list what they read);
-// and no product file over 400 lines or function over 80.
+// and no product file over 400 lines or function over 80; and the folders under src/ are
+// layers that import only downwards (docs/ARCHITECTURE.md, "Layers").
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+// The folders under src/, from the bottom layer up, each with the folders it may import (its
+// own subfolders are part of it). Only what is listed is allowed, type imports included, and
+// the lists form no cycle (test/lint/layers.test.ts). A new import across folders is a design
+// decision: add it here, to a lower layer only. A new folder under src/ gets a row too.
+const LAYERS = [
+  // foundation: plain data and pure helpers, importing no other folder
+  { core: [], i18n: [], types: [], diff: [], machine: [], models: [], prompt: [] },
+  // settings and storage
+  {
+    config: ['core'],
+    history: ['core'],
+    reminders: ['i18n'],
+    personas: ['config'],
+    providers: ['config', 'core'],
+  },
+  // guards, tools and what reads the outside
+  {
+    safety: ['config', 'core', 'history', 'i18n'],
+    tools: ['config', 'core', 'diff', 'i18n', 'reminders', 'safety'],
+    protocol: ['core', 'tools'],
+    mcp: ['config', 'core', 'i18n', 'safety', 'tools'],
+    watch: ['i18n', 'tools'],
+    memory: ['core', 'history', 'i18n', 'providers', 'safety'],
+  },
+  // the Agent API: the plain data that crosses the agent's boundary
+  { api: ['core', 'machine', 'providers', 'tools'] },
+  // the turn and what it records
+  {
+    scheduler: ['api', 'core'],
+    ledger: ['api', 'i18n', 'tools'],
+    store: ['api', 'core', 'machine'],
+    pipeline: ['api', 'core', 'i18n', 'protocol', 'providers', 'scheduler', 'tools'],
+    journal: ['core', 'i18n', 'pipeline', 'protocol', 'tools'],
+  },
+  // the agent
+  {
+    commands: [
+      ...['api', 'config', 'core', 'history', 'i18n', 'journal', 'ledger', 'mcp', 'models'],
+      ...['personas', 'providers', 'reminders', 'tools'],
+    ],
+    agent: [
+      ...['api', 'commands', 'config', 'core', 'history', 'i18n', 'journal', 'machine', 'mcp'],
+      ...['memory', 'personas', 'pipeline', 'providers', 'reminders', 'scheduler', 'store'],
+      ...['tools', 'watch'],
+    ],
+  },
+  // the root: builds and wires the app; the first-run wizard; the command line
+  {
+    app: [
+      ...['agent', 'api', 'commands', 'config', 'history', 'i18n', 'journal', 'ledger'],
+      ...['machine', 'mcp', 'memory', 'personas', 'prompt', 'protocol', 'providers'],
+      ...['reminders', 'safety', 'scheduler', 'store', 'tools'],
+    ],
+    setup: ['config', 'i18n', 'models', 'personas', 'providers'],
+    cli: ['agent', 'api', 'app', 'config', 'models', 'safety'],
+  },
+];
+const SRC_FOLDERS = LAYERS.flatMap((layer) => Object.keys(layer));
+const FOLDER_RULES = Object.assign({}, ...LAYERS);
+// Above src/: the screen may use any of the core (never the reverse), bin/ starts both.
+const TOP = { components: SRC_FOLDERS, bin: ['cli', 'components'] };
+
+const boundariesConfig = {
+  files: ['src/**/*.ts', 'components/**/*.{ts,tsx}', 'bin/**/*.ts'],
+  plugins: { boundaries },
+  settings: {
+    // Our imports name the emitted .js; lint/tsResolver.js finds the .ts behind them.
+    'import/resolver': { './lint/tsResolver.js': {}, node: {} },
+    'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
+    'boundaries/elements': [
+      ...SRC_FOLDERS.map((folder) => ({ type: folder, pattern: `src/${folder}` })),
+      ...Object.keys(TOP).map((folder) => ({ type: folder, pattern: folder })),
+    ],
+  },
+  rules: {
+    'boundaries/dependencies': [
+      'error',
+      {
+        default: 'disallow',
+        policies: Object.entries({ ...FOLDER_RULES, ...TOP }).map(([from, to]) => ({
+          from: { element: { type: from } },
+          allow: { to: { element: { types: { anyOf: [from, ...to] } } } },
+        })),
+      },
+    ],
+  },
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'data/**', 'bench/results/**', 'coverage/**', 'dist/**'] },
@@ -51,6 +141,7 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  boundariesConfig,
   // Size limits (issue #13): no file over 400 lines and no function over 80 in the
   // product code; the message tables and the key table are data, exempt.
   {

@@ -74,8 +74,8 @@ const boundariesConfig = {
   files: ['src/**/*.ts', 'components/**/*.{ts,tsx}', 'bin/**/*.ts'],
   plugins: { boundaries },
   settings: {
-    // Our imports name the emitted .js; lint/tsResolver.js finds the .ts behind them.
-    'import/resolver': { './lint/tsResolver.js': {}, node: {} },
+    // Our imports name the emitted .js; lint/tsResolver.cjs finds the .ts behind them.
+    'import/resolver': { './lint/tsResolver.cjs': {}, node: {} },
     'boundaries/dependency-nodes': ['import', 'export', 'dynamic-import'],
     'boundaries/elements': [
       ...SRC_FOLDERS.map((folder) => ({ type: folder, pattern: `src/${folder}` })),

@@ -11,14 +11,15 @@
  * The guard: Ink's own package.json says which Ink runs. On any version outside
  * `INK_RANGE`, nothing private is used: Ink's own `get` stays, rows are not encoded (the echo
  * waits for frames), keys are not re-emitted, and `inkNotice` gives the line the screen shows
- * among its notices. A bump of Ink is then slower, never silently wrong (Ink 7 changed `Output.get` for wide
- * characters, which the Chinese UI depends on).
+ * among its notices. A bump of Ink is then slower, never silently wrong (Ink 7 changed
+ * `Output.get` for wide characters, which the Chinese UI depends on).
  *
  * Why static imports, not `createRequire` at run time: the production build bundles Ink into
  * dist/ and the installed package carries no node_modules/ink (it is a devDependency), so the
  * only package.json that describes the Ink that runs is the one bundled beside it. Ink's
  * exports map offers only "."; these files are imported by path, the same files Ink's
- * renderer imports, hence the same `Output` class under tsx, vitest and the bundle.
+ * renderer imports, hence the same `Output` class under tsx, vitest and the bundle. An Ink
+ * without build/output.js fails the typecheck and the build, loudly, not at a user's screen.
  */
 import type { EventEmitter } from 'node:events';
 import Output from '../../node_modules/ink/build/output.js';

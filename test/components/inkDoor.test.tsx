@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runTui, type TuiApp } from '../../components/runTui.js';
+import { MOUSE_ON, PASTE_ON } from '../../components/terminal/terminalGuard.js';
 import {
   checkInk,
   encodeRow,
@@ -131,6 +132,9 @@ describe('the screen behind the door', () => {
     s.stdin.write('\x7f');
     await quit(s);
     expect(fastOutputInstalled()).toBe(false);
+    // Nothing would take paste markers or mouse reports out of the keys: neither is turned on.
+    expect(s.stdout.text()).not.toContain(PASTE_ON);
+    expect(s.stdout.text()).not.toContain(MOUSE_ON);
   });
 
   test('on the Ink it was written for: the fast output is in place and no notice', async () => {
@@ -141,5 +145,7 @@ describe('the screen behind the door', () => {
     await waitFor(() => s.stdin.listenerCount('readable') > 0, 'the input hook');
     await quit(s);
     expect(plain(s.stdout.text())).not.toContain('is installed, but');
+    expect(s.stdout.text()).toContain(PASTE_ON);
+    expect(s.stdout.text()).toContain(MOUSE_ON);
   });
 });

@@ -60,7 +60,7 @@ async function standIn(size: number, wanted: number): Promise<StandIn> {
     await pane.waitFor((s) => s.includes('3:1 '), 'the stand-in frames');
     const caps: string[][] = [];
     await captureWhile(pane, () => true, caps, wanted);
-    const screens = replayFrames(pane.text(), ROWS);
+    const screens = await replayFrames(pane.text(), COLS, ROWS);
     return {
       size,
       torn: caps.filter((c) => !screens.has(screenKey(c, ROWS))).length,
@@ -114,18 +114,18 @@ export const tornFrames: Bench = {
     }
     const controls = [];
     for (const size of [1900, 8000]) controls.push(await standIn(size, quick ? 200 : 500));
-    return report(pane, captures, replies, controls);
+    return await report(pane, captures, replies, controls);
   },
 };
 
-function report(
+async function report(
   pane: TmuxPane,
   captures: string[][],
   replies: number,
   controls: StandIn[],
-): BenchResult {
+): Promise<BenchResult> {
   const output = pane.text();
-  const screens = replayFrames(output, ROWS);
+  const screens = await replayFrames(output, COLS, ROWS);
   const unknown = captures.filter((c) => !screens.has(screenKey(c, ROWS)));
   const faulty = captures
     .map((c) => ({ c, faults: frameFaults(c, COLS) }))

@@ -19,6 +19,7 @@ import { ConfirmSession } from './ConfirmSession.js';
 import type { AgentController, AgentLoop } from './controller.js';
 import { SetupWizard, type SetupOutcome } from './setup/SetupWizard.js';
 import { openScreenSession, type ScreenSession, type SessionIo } from './terminal/screenSession.js';
+import { inkDoor, inkNotice, type InkDoor } from './terminal/inkInternals.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
@@ -55,6 +56,8 @@ export interface TuiDeps {
   proc?: Emitter;
   /** How long closing the app may take before we give up waiting. */
   closeTimeoutMs?: number;
+  /** The door into Ink's internals (tests pass another Ink version's); default: the real one. */
+  inkDoor?: InkDoor;
 }
 
 /** The crash's message; with --debug, its stack too. */
@@ -126,6 +129,7 @@ function startRun(flags: CliFlags, deps: TuiDeps, lang: Lang): TuiRun {
         stdout,
         stderr,
         proc: deps.proc ?? process,
+        ...(deps.inkDoor ? { inkDoor: deps.inkDoor } : {}),
         describeCrash: (err) =>
           t(run.lang, 'error.unexpected', { message: describe(err, flags.debug) }),
       };
@@ -247,6 +251,9 @@ async function runApp(
     return 2;
   }
   for (const w of app.warnings) app.agent.notice?.(w, 'warn');
+  // An Ink the screen's fast output was not written for: Ink's own output runs, and says so.
+  const ink = inkNotice(deps.inkDoor ?? inkDoor(), run.lang);
+  if (ink) app.agent.notice?.(ink, 'warn');
   if (plan.run) app.agent.notice?.(t(run.lang, 'setup.saved', { file: plan.file }));
   return showApp(run, app);
 }

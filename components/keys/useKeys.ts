@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { useInput, useStdin, type Key } from 'ink';
+import { emitKeyToInk, inkInputEvents } from '../terminal/inkInternals.js';
 import type { KeyPress } from './bindings.js';
 import { createInputChunks } from './inputChunks.js';
 import { mouseReports } from './mouse.js';
@@ -12,8 +13,9 @@ const F1_SEQUENCES = new Set(['\x1bOP', '\x1b[11~', '\x1b[[A', '\x1b[1P']);
  * every render; the subscription does not (Ink resubscribes whenever the handler's identity
  * changes).
  *
- * Ink's input events are watched raw first (see inputChunks.ts): a paste is gathered and
- * handed over as one text with `paste: true`; a run of keys that arrived together is put
+ * Ink's input events are watched raw first (see inputChunks.ts; they are reached through the
+ * door into Ink's internals, inkInternals.ts): a paste is gathered and handed over as one
+ * text with `paste: true`; a run of keys that arrived together is put
  * back on the event stream one key at a time, so Ink decodes each as if typed alone. The
  * original event is then skipped when Ink's own listener reaches it. This relies on the raw
  * listener being subscribed before `useInput`'s: effects run in the order they are declared.
@@ -25,7 +27,9 @@ export function useKeys(handler: (input: string, key: KeyPress) => void, active 
   const skip = useRef(false);
   const chunks = useRef(createInputChunks()).current;
 
-  const { internal_eventEmitter: events } = useStdin();
+  // Ink's raw input, through the door into its internals (none on an Ink it was not written
+  // for: then keys reach the handler as Ink reports them, a run that arrived together as one).
+  const events = inkInputEvents(useStdin());
   useEffect(() => {
     if (!active || !events) return;
     let depth = 0;
@@ -48,7 +52,7 @@ export function useKeys(handler: (input: string, key: KeyPress) => void, active 
           if (piece.kind === 'paste') ref.current(piece.text, { paste: true });
           else if (F1_SEQUENCES.has(piece.data)) ref.current('', { f1: true });
           // Each key is handled in full (by this listener and Ink's) before the next.
-          else events.emit('input', piece.data);
+          else emitKeyToInk(events, piece.data);
         }
       } finally {
         depth -= 1;

@@ -3,7 +3,8 @@
  * UI store; Ink would show it only after React rendered the whole screen and Ink composed
  * every row again (10–20 ms on a small machine, longer while a reply streams). Instead the
  * store's change paints the input box's new rows at once, with the same row strings the box
- * draws (inputRowTexts, re-encoded as Ink encodes frames). The frame that follows then finds
+ * draws (inputRowTexts, re-encoded as Ink encodes frames: `encodeRow`, through the door into
+ * Ink's internals; when that door is shut, on an Ink it was not written for, nothing is echoed). The frame that follows then finds
  * those rows already on screen and writes only what else changed; it comes within a frame
  * (see uiStore.ts), not at once.
  *
@@ -16,7 +17,7 @@ import { useContext, useLayoutEffect, useRef } from 'react';
 import { inputRowTexts, inputRowsNeeded, type InputRowsProps } from '../input/inputRows.js';
 import type { LineState } from '../input/lineEditor.js';
 import { RowPainterContext, type RowPainter } from '../terminal/rowPainter.js';
-import { frameRow } from '../terminal/frameRow.js';
+import { encodeRow } from '../terminal/inkInternals.js';
 import type { UiStore } from '../ui/uiStore.js';
 import type { UiState } from '../ui/uiState.js';
 
@@ -33,9 +34,17 @@ interface OnScreen extends DrawnInput {
   rows?: readonly string[];
 }
 
-/** The frame rows the box takes for `line`: its text rows, then blank ones to its height. */
-function inputFrameRows(drawn: InputRowsProps, line: LineState): string[] {
-  const rows = inputRowTexts({ ...drawn, line }).map((text) => frameRow(text, drawn.width));
+/**
+ * The frame rows the box takes for `line`: its text rows, then blank ones to its height
+ * (undefined when rows cannot be encoded as Ink would: then only Ink's frame may draw them).
+ */
+function inputFrameRows(drawn: InputRowsProps, line: LineState): string[] | undefined {
+  const rows: string[] = [];
+  for (const text of inputRowTexts({ ...drawn, line })) {
+    const row = encodeRow(text, drawn.width);
+    if (row === undefined) return undefined;
+    rows.push(row);
+  }
   while (rows.length < Math.max(1, drawn.height)) rows.push('');
   return rows;
 }
@@ -47,6 +56,7 @@ function echo(s: UiState, shown: OnScreen, painter: RowPainter): OnScreen | unde
   if (needed(s.line) !== needed(shown.line)) return undefined;
   const before = shown.rows ?? inputFrameRows(shown, shown.line);
   const after = inputFrameRows(shown, s.line);
+  if (!before || !after) return undefined;
   return painter.patch(shown.top, before, after)
     ? { ...shown, line: s.line, rows: after }
     : undefined;

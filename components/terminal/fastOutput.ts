@@ -1,5 +1,6 @@
 /**
- * A faster `Output.get()` for Ink 6.8, with the same result.
+ * A faster `Output.get()` for Ink 6.8, with the same result (installed by the door into Ink's
+ * internals, inkInternals.ts, only on the Ink it was written for).
  *
  * Ink makes a new `Output` for every frame and its `get()` builds a width × height grid of
  * styled cells, tokenizes and measures every line written, then turns every row back into a
@@ -14,8 +15,8 @@
  * cell as Ink builds them. Tokenized lines, widths and slices are kept across frames too.
  * Every cache is bounded (`BoundedCache`), so memory stays flat over a day.
  *
- * Ink's package exports only ".", so its `Output` class is imported by its file path: the
- * same file Ink's renderer imports, hence the same class under tsx, vitest and the bundle.
+ * Nothing here imports Ink: `composeFrame` reads the operations of an `Output` whose private
+ * shape the door declares.
  */
 import {
   styledCharsFromTokens,
@@ -25,23 +26,11 @@ import {
 } from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
-import Output from '../../node_modules/ink/build/output.js';
 import { BoundedCache } from './boundedCache.js';
+import type { InkClip as Clip, InkOperation as Operation, InkOutputState } from './inkInternals.js';
 
-type Transformer = (line: string, index: number) => string;
-type Clip = { x1?: number; x2?: number; y1?: number; y2?: number };
-type Operation =
-  | { type: 'write'; x: number; y: number; text: string; transformers: Transformer[] }
-  | { type: 'clip'; clip: Clip }
-  | { type: 'unclip' };
-/** What `get()` reads of an `Output` (its operations are private in Ink's types). */
-interface OutputState {
-  width: number;
-  height: number;
-  operations: Operation[];
-}
-export type OutputResult = { output: string; height: number };
-type Get = (this: Output) => OutputResult;
+/** What `Output.get()` returns: the frame's rows joined by newlines, and its height. */
+export type FrameResult = { output: string; height: number };
 
 /**
  * Entries per generation (each cache holds at most twice as many). A frame uses a few hundred
@@ -64,9 +53,6 @@ const caches = {
   slices: new BoundedCache<string, string>(LIMITS.slices),
   rows: new BoundedCache<string, string>(LIMITS.rows),
 };
-
-/** Ink's own `get`, as it was before `installFastOutput` (for tests and the off switch). */
-export const inkGet: Get = Output.prototype.get;
 
 /** The entries held by each cache now (tests check they stay bounded). */
 export function fastOutputCacheSizes(): Record<keyof typeof caches, number> {
@@ -208,9 +194,9 @@ function rowString(width: number, pieces: Pieces): string {
   return hit;
 }
 
-/** The replacement for `Output.prototype.get`. */
-export function fastGet(this: Output): OutputResult {
-  const { width, height, operations } = this as unknown as OutputState;
+/** The frame an `Output` holding `state` makes: what Ink's `get` returns for it. */
+export function composeFrame(state: InkOutputState): FrameResult {
+  const { width, height, operations } = state;
   const rows: Pieces[] = [];
   for (let y = 0; y < height; y++) rows.push([]);
   const clips: Clip[] = [];
@@ -220,25 +206,4 @@ export function fastGet(this: Output): OutputResult {
     else if (op.type === 'write') placeWrite(rows, op, clips.at(-1));
   }
   return { output: rows.map((pieces) => rowString(width, pieces)).join('\n'), height };
-}
-
-/**
- * Puts `fastGet` in place of Ink's `Output.prototype.get`, once (calling it again does
- * nothing). `COGITO_INK_OUTPUT=ink` keeps Ink's own, to compare in a benchmark or to rule
- * this out when a frame looks wrong.
- */
-export function installFastOutput(env: NodeJS.ProcessEnv = process.env): boolean {
-  if (env.COGITO_INK_OUTPUT === 'ink') return false;
-  Output.prototype.get = fastGet;
-  return true;
-}
-
-/** Puts Ink's own `get` back (tests compare both on the same tree). */
-export function uninstallFastOutput(): void {
-  Output.prototype.get = inkGet;
-}
-
-/** Whether Ink's `Output` uses `fastGet` now. */
-export function fastOutputInstalled(): boolean {
-  return Output.prototype.get === fastGet;
 }

@@ -9,7 +9,7 @@ import { FrameWriter, type FrameTarget } from './frameWriter.js';
 import { RowPainterContext } from './rowPainter.js';
 import { DisposerStack, stopFailureLine } from '../../src/app/disposers.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
-import { installFastOutput } from './fastOutput.js';
+import { inkDoor, installFastOutput, type InkDoor } from './inkInternals.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 
@@ -21,6 +21,8 @@ export interface SessionIo {
   proc: Emitter;
   /** The line printed after the screen is restored when a crash ended the session. */
   describeCrash(error: unknown): string;
+  /** The door into Ink's internals (tests pass another version's); default: the real one. */
+  inkDoor?: InkDoor;
 }
 
 /** How showing a tree ended: it finished with a value, or the whole session ended. */
@@ -56,8 +58,10 @@ const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
  * stay. The stops are synchronous: the screen is restored before `end` returns.
  */
 export function openScreenSession(io: SessionIo): ScreenSession {
-  // Before the first frame: Ink's output step, with its work kept from frame to frame.
-  installFastOutput();
+  // Before the first frame: Ink's output step, with its work kept from frame to frame (only on
+  // the Ink it was written for; on another, runTui shows the door's notice).
+  const door = io.inkDoor ?? inkDoor();
+  installFastOutput(process.env, door);
   const terminal = createTerminalGuard(io.stdout, io.stdin);
   let endedWith: number | undefined;
   const frames = new FrameWriter(gatedTarget(io.stdout, () => endedWith === undefined));
@@ -81,7 +85,9 @@ export function openScreenSession(io: SessionIo): ScreenSession {
       frames.invalidate();
     },
     setMouse(on) {
-      terminal.setMouse(on);
+      // Mouse reports are taken out of the keys from Ink's raw input (useKeys.ts): on an Ink
+      // whose raw input the door does not open, a wheel turn would be typed as text.
+      terminal.setMouse(on && door.supported);
     },
     between() {
       session.clearScreen();
@@ -97,7 +103,7 @@ export function openScreenSession(io: SessionIo): ScreenSession {
     },
   };
 
-  terminal.enter();
+  terminal.enter({ paste: door.supported });
   // Raw at once, not when the first tree's input hook mounts (after its first frame): a key
   // typed in between would be echoed by the terminal onto a row the frame writer never
   // repaints (bench/tornFrames.ts saw it on the key-hint row).

@@ -36,8 +36,12 @@ export interface RawModeInput {
 }
 
 export interface TerminalGuard {
-  /** Switches to the alternate screen with bracketed paste on (once). */
-  enter(): void;
+  /**
+   * Switches to the alternate screen with bracketed paste on (once). `paste: false` leaves
+   * pastes unmarked: on an Ink whose raw input the keys hook cannot reach (inkInternals.ts),
+   * nothing would take the markers out of the text.
+   */
+  enter(opts?: { paste?: boolean }): void;
   /** Leaves it, turns mouse reporting and bracketed paste off, shows the cursor, ends raw mode; later calls do nothing. */
   restore(): void;
   /** Raw mode on while no Ink tree holds it (between two), so typed keys do not echo. */
@@ -54,10 +58,10 @@ export function createTerminalGuard(out: Writable, input?: RawModeInput): Termin
   let restored = false;
   let mouse = false;
   return {
-    enter() {
+    enter(opts) {
       if (entered || restored) return;
       entered = true;
-      out.write(ENTER_ALT_SCREEN + PASTE_ON);
+      out.write(ENTER_ALT_SCREEN + (opts?.paste === false ? '' : PASTE_ON));
     },
     restore() {
       if (restored) return;

@@ -235,6 +235,8 @@ export const en = {
   'keys.toggleMouse': "Mouse wheel on / off (off: the terminal's own text selection works)",
   'mouse.on': 'Mouse wheel on: it scrolls the pane under the pointer (Ctrl+S turns it off)',
   'mouse.off': "Mouse wheel off: the terminal's own selection works (Ctrl+S turns it on)",
+  'ink.unsupported':
+    "Ink {found} is installed, but the screen's fast output was written for Ink {range}: Ink's own output is used instead (slower, and keys show with the next frame). Install ink@{range} to get it back",
   'keys.togglePause': 'Pause or resume autonomous thinking',
   'keys.help': 'Show this help',
   'keys.closeHelp': 'Close the help',

@@ -214,6 +214,8 @@ export const zh = {
   'keys.toggleMouse': '开启 / 关闭鼠标滚轮（关闭后可用终端自带的文本选择）',
   'mouse.on': '鼠标滚轮已开启：滚动指针下的窗格（Ctrl+S 关闭）',
   'mouse.off': '鼠标滚轮已关闭：可用终端自带的文本选择（Ctrl+S 开启）',
+  'ink.unsupported':
+    '已安装 Ink {found}，但屏幕的快速输出是为 Ink {range} 编写的：现改用 Ink 自带的输出（较慢，按键随下一帧显示）。安装 ink@{range} 即可恢复',
   'keys.togglePause': '暂停或继续自主思考',
   'keys.help': '显示本帮助',
   'keys.closeHelp': '关闭帮助',

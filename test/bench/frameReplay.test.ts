@@ -17,25 +17,25 @@ describe('replaying frames', () => {
   const b = ['status 2', 'hello world', 'input'];
   const bytes = frame(undefined, a) + frame(a, b);
 
-  test('each whole frame is a screen; a capture between two rows of a frame is none', () => {
-    const screens = replayFrames(bytes, 4);
+  test('each whole frame is a screen; a capture between two rows of a frame is none', async () => {
+    const screens = await replayFrames(bytes, 20, 4);
     expect(screens.has(screenKey(a, 4))).toBe(true);
     expect(screens.has(screenKey(b, 4))).toBe(true);
     // The second frame's first row applied, its second not yet: half old, half new.
     expect(screens.has(screenKey(['status 2', 'hello', 'input'], 4))).toBe(false);
   });
 
-  test('colours are not part of the text, and a wipe blanks every row', () => {
+  test('colours are not part of the text, and a wipe blanks every row', async () => {
     const coloured = `${BSU}\x1b[1;1H\x1b[1m● Paused\x1b[22m\x1b[K${ESU}`;
     const wiped = `${coloured}\x1b[2J${BSU}\x1b[2;1Hnew\x1b[K${ESU}`;
-    const screens = replayFrames(wiped, 2);
+    const screens = await replayFrames(wiped, 20, 2);
     expect(screens.has('● Paused\n')).toBe(true);
     expect(screens.has('\nnew')).toBe(true);
   });
 });
 
 describe('replaying frames with rows the terminal moved', () => {
-  test('every screen of a scrolling pane is rebuilt, in both directions', () => {
+  test('every screen of a scrolling pane is rebuilt, in both directions', async () => {
     const frames = scrollingFrames(7, 20, 150);
     let bytes = '';
     let moved = 0;
@@ -46,7 +46,7 @@ describe('replaying frames with rows the terminal moved', () => {
       bytes += BSU + body + ESU;
     }
     expect(moved).toBeGreaterThan(30);
-    const screens = replayFrames(bytes, 20);
+    const screens = await replayFrames(bytes, 100, 20);
     for (const f of frames)
       expect(
         screens.has(

@@ -9,17 +9,19 @@ import chalk from 'chalk';
 import { Text } from 'ink';
 import { render } from 'ink-testing-library';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import Output from '../../node_modules/ink/build/output.js';
 import {
   clearFastOutputCaches,
   FAST_OUTPUT_LIMITS,
-  fastGet,
   fastOutputCacheSizes,
+} from '../../components/terminal/fastOutput.js';
+import {
+  fastGet,
   fastOutputInstalled,
+  InkOutput as Output,
   inkGet,
   installFastOutput,
   uninstallFastOutput,
-} from '../../components/terminal/fastOutput.js';
+} from '../../components/terminal/inkInternals.js';
 import { openScreenSession } from '../../components/terminal/screenSession.js';
 import { FakeStderr, FakeStdin, FakeStdout } from '../helpers/fakeTerminal.js';
 import { loadHighlighter } from '../../components/markdown/highlightLoad.js';

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_STEPS_PER_TURN } from '../config/schema.js';
 import { t, type Lang } from '../i18n/messages.js';
 
 /**
@@ -10,12 +11,9 @@ export interface GuardSettings {
   /** 0 = unlimited */
   maxAutonomousCycles: number;
   maxConsecutiveFailures: number;
-  /** Requests one turn may make for its tool chain (absent: {@link DEFAULT_MAX_STEPS}). */
+  /** Requests one turn may make for its tool chain (absent: {@link DEFAULT_MAX_STEPS_PER_TURN}). */
   maxStepsPerTurn?: number;
 }
-
-/** Requests one turn may make when the config says nothing. */
-export const DEFAULT_MAX_STEPS = 25;
 
 const REPEAT_LIMIT = 3;
 
@@ -30,7 +28,7 @@ export function cycleLimitReason(s: GuardSettings, cycle: number): string | unde
  * tools. A runaway chain stops here instead of calling tools without end.
  */
 export function stepLimitReason(s: GuardSettings, step: number): string | undefined {
-  const max = s.maxStepsPerTurn ?? DEFAULT_MAX_STEPS;
+  const max = s.maxStepsPerTurn ?? DEFAULT_MAX_STEPS_PER_TURN;
   return step >= max ? t(s.lang, 'pause.stepLimit', { max }) : undefined;
 }
 

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { mcpServersSchema } from '../mcp/configSchema.js';
 import { parseAllowEntry } from '../safety/allowHosts.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../providers/types.js';
+import { APPROVAL_POLICIES } from '../tools/types.js';
+import { DEFAULT_MAX_RESULTS, FETCH_DEFAULTS } from '../tools/web/config.js';
+import { DEFAULT_MAX_ENTRIES } from '../watch/entryCap.js';
 
 /**
  * The settings in `config.json`. Every field is optional in the file; the parsed output
@@ -15,8 +19,7 @@ const positiveInt = () => int().min(1);
 const httpUrl = () => z.url({ protocol: /^https?$/ });
 
 /** The approval policy for one tool kind. */
-export const approvalPolicySchema = z.enum(['auto', 'ask', 'deny']);
-export type ApprovalPolicy = z.output<typeof approvalPolicySchema>;
+const approvalPolicySchema = z.enum(APPROVAL_POLICIES);
 
 export const approvalSchema = z
   .strictObject({
@@ -34,13 +37,13 @@ export const searchSchema = z
     searxngUrl: httpUrl().optional(),
     tavilyKey: z.string().min(1).optional(),
     braveKey: z.string().min(1).optional(),
-    maxResults: int().min(1).max(50).default(8),
+    maxResults: int().min(1).max(50).default(DEFAULT_MAX_RESULTS),
   })
   .prefault({});
 
 export const fetchSchema = z
   .strictObject({
-    timeoutMs: positiveInt().default(15_000),
+    timeoutMs: positiveInt().default(FETCH_DEFAULTS.timeoutMs),
     maxBytes: positiveInt().default(2_000_000),
     /** Let web tools reach loopback, private and link-local addresses (default false). */
     allowPrivateNetwork: z.boolean().default(false),
@@ -73,11 +76,26 @@ export const backoffSchema = z
 /** The default `tokenBudgetPerDay`: about the price of a coffee a day on DeepSeek or Qwen. */
 export const DEFAULT_DAILY_BUDGET = 2_000_000;
 
+/*
+ * Defaults the agent's parts also fall back to when built without a config (tests, embedders).
+ * Declared here once; the agent imports them (config never imports the agent).
+ */
+/** `pacing.maxIntervalMs`: the longest rest between two autonomous looks. */
+export const DEFAULT_MAX_INTERVAL_MS = 30 * 60_000;
+/** `watch.minWakeIntervalMs`. */
+export const DEFAULT_MIN_WAKE_INTERVAL_MS = 30_000;
+/** `watch.maxWakesPerHour`. */
+export const DEFAULT_MAX_WAKES_PER_HOUR = 20;
+/** `maxToolCallsPerReply`. */
+export const DEFAULT_MAX_CALLS_PER_REPLY = 25;
+/** `maxStepsPerTurn`. */
+export const DEFAULT_MAX_STEPS_PER_TURN = 25;
+
 /** Pacing: how long the agent may rest between looks when nothing changes. */
 export const pacingSchema = z
   .strictObject({
     /** The longest rest between two autonomous looks (default 30 minutes). */
-    maxIntervalMs: positiveInt().default(30 * 60_000),
+    maxIntervalMs: positiveInt().default(DEFAULT_MAX_INTERVAL_MS),
     /**
      * How long the provider keeps a prompt prefix cached (default 5 minutes; 0: no cache, the
      * rule is off). Pacing never rests for a period that lands just past it.
@@ -92,11 +110,11 @@ export const watchSchema = z
     /** `.gitignore`-style patterns not watched, besides `.gitignore` and `.cogitoignore`. */
     ignore: z.array(z.string().min(1)).default([]),
     /** Files and folders watched at most; past it the rest is left to the timed looks. */
-    maxEntries: positiveInt().default(20_000),
+    maxEntries: positiveInt().default(DEFAULT_MAX_ENTRIES),
     /** The shortest time between two wake-ups for workspace changes. */
-    minWakeIntervalMs: nonNegativeInt().default(30_000),
+    minWakeIntervalMs: nonNegativeInt().default(DEFAULT_MIN_WAKE_INTERVAL_MS),
     /** Wake-ups for workspace changes per hour at most (0: changes never wake it). */
-    maxWakesPerHour: nonNegativeInt().default(20),
+    maxWakesPerHour: nonNegativeInt().default(DEFAULT_MAX_WAKES_PER_HOUR),
   })
   .prefault({});
 
@@ -147,15 +165,15 @@ export const configSchema = z
     contextWindow: positiveInt().optional(),
     compressAt: z.number().gt(0).lt(1).default(0.7),
     compressTurns: positiveInt().default(150),
-    streamIdleTimeoutMs: positiveInt().default(60_000),
-    requestTimeoutMs: positiveInt().default(60_000),
+    streamIdleTimeoutMs: positiveInt().default(DEFAULT_REQUEST_TIMEOUT_MS),
+    requestTimeoutMs: positiveInt().default(DEFAULT_REQUEST_TIMEOUT_MS),
     backoff: backoffSchema,
     maxConsecutiveFailures: positiveInt().default(5),
     toolResultBudgetChars: positiveInt().default(8_000),
     /** Tool calls run per reply at most; the rest come back to the model as not run. */
-    maxToolCallsPerReply: positiveInt().default(25),
+    maxToolCallsPerReply: positiveInt().default(DEFAULT_MAX_CALLS_PER_REPLY),
     /** Requests one turn's tool chain may make; reaching it pauses with a notice. */
-    maxStepsPerTurn: positiveInt().default(25),
+    maxStepsPerTurn: positiveInt().default(DEFAULT_MAX_STEPS_PER_TURN),
     /** How long the first request waits for MCP servers to connect or fail (0: not at all). */
     mcpConnectTimeoutMs: nonNegativeInt().default(10_000),
     approval: approvalSchema,

@@ -1,8 +1,11 @@
 import type { Lang, Phrase } from '../i18n/messages.js';
 import type { Workspace } from './workspace.js';
 
+/** The tool kinds, in the order `/approval` lists them. */
+export const TOOL_KINDS = ['read', 'write', 'destructive', 'network', 'process'] as const;
+
 /** What a tool does to the world; the approval policy is set per kind. */
-export type ToolKind = 'read' | 'write' | 'destructive' | 'network' | 'process';
+export type ToolKind = (typeof TOOL_KINDS)[number];
 
 /** A value the text protocol can carry. */
 export type ToolArg = string | number | boolean | null;
@@ -154,8 +157,11 @@ export interface ApprovalNeed {
   everyTime?: boolean;
 }
 
+/** The approval policies, in the order `/approval` offers them. */
+export const APPROVAL_POLICIES = ['auto', 'ask', 'deny'] as const;
+
 /** The approval policy of a call: run it, ask the user first, or refuse it. */
-export type ToolApprovalPolicy = 'auto' | 'ask' | 'deny';
+export type ToolApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
 
 export const ok = (data: unknown, display?: string): ToolResult =>
   display === undefined ? { ok: true, data } : { ok: true, data, display };

@@ -7,7 +7,10 @@
 import { Listeners } from '../../src/core/listeners.js';
 import type { StoreApi } from 'zustand/vanilla';
 
-/** The frame length: ~30 frames per second, which is what Ink itself renders at. */
+/**
+ * The frame length: ~30 frames per second. Ink runs unthrottled here (debug mode, see
+ * terminal/session.ts), so this clock is what paces the screen's frames.
+ */
 export const FRAME_MS = 32;
 
 export interface FrameClock {

@@ -13,7 +13,7 @@ import type { StoreApi } from 'zustand/vanilla';
  */
 export const FRAME_MS = 32;
 
-export interface FrameClock {
+interface FrameClock {
   subscribe(listener: () => void): () => void;
 }
 

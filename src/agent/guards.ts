@@ -67,20 +67,3 @@ export function loopCheck(
   }
   return { recent: kept };
 }
-
-/** Near-identical: equal, or differing only in a small tail/head (e.g. a counter). */
-export function nearlySame(a: string, b: string): boolean {
-  if (a === b) return true;
-  const longer = Math.max(a.length, b.length);
-  if (longer === 0) return true;
-  let prefix = 0;
-  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < a.length - prefix &&
-    suffix < b.length - prefix &&
-    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
-  )
-    suffix++;
-  return (prefix + suffix) / longer >= 0.95;
-}

@@ -21,7 +21,7 @@ const httpUrl = () => z.url({ protocol: /^https?$/ });
 /** The approval policy for one tool kind. */
 const approvalPolicySchema = z.enum(APPROVAL_POLICIES);
 
-export const approvalSchema = z
+const approvalSchema = z
   .strictObject({
     read: approvalPolicySchema.default('auto'),
     write: approvalPolicySchema.default('auto'),
@@ -31,7 +31,7 @@ export const approvalSchema = z
   })
   .prefault({});
 
-export const searchSchema = z
+const searchSchema = z
   .strictObject({
     provider: z.enum(['duckduckgo', 'searxng', 'tavily', 'brave']).default('duckduckgo'),
     searxngUrl: httpUrl().optional(),
@@ -41,7 +41,7 @@ export const searchSchema = z
   })
   .prefault({});
 
-export const fetchSchema = z
+const fetchSchema = z
   .strictObject({
     timeoutMs: positiveInt().default(FETCH_DEFAULTS.timeoutMs),
     maxBytes: positiveInt().default(2_000_000),
@@ -61,7 +61,7 @@ export const fetchSchema = z
   })
   .prefault({});
 
-export const backoffSchema = z
+const backoffSchema = z
   .strictObject({
     baseMs: positiveInt().default(2_000),
     maxMs: positiveInt().default(60_000),
@@ -92,7 +92,7 @@ export const DEFAULT_MAX_CALLS_PER_REPLY = 25;
 export const DEFAULT_MAX_STEPS_PER_TURN = 25;
 
 /** Pacing: how long the agent may rest between looks when nothing changes. */
-export const pacingSchema = z
+const pacingSchema = z
   .strictObject({
     /** The longest rest between two autonomous looks (default 30 minutes). */
     maxIntervalMs: positiveInt().default(DEFAULT_MAX_INTERVAL_MS),
@@ -105,7 +105,7 @@ export const pacingSchema = z
   .prefault({});
 
 /** The workspace watcher: what it leaves out, how much it holds, how often it may wake. */
-export const watchSchema = z
+const watchSchema = z
   .strictObject({
     /** `.gitignore`-style patterns not watched, besides `.gitignore` and `.cogitoignore`. */
     ignore: z.array(z.string().min(1)).default([]),
@@ -118,7 +118,7 @@ export const watchSchema = z
   })
   .prefault({});
 
-export const quirksSchema = z
+const quirksSchema = z
   .strictObject({
     /** Send earlier replies' reasoning back to the model (DeepSeek rejects it, so off). */
     sendReasoningInHistory: z.boolean().default(false),
@@ -126,7 +126,7 @@ export const quirksSchema = z
   .prefault({});
 
 /** The change journal's limits: backups kept per session, and the largest file backed up. */
-export const undoSchema = z
+const undoSchema = z
   .strictObject({
     /** Backups kept per session (bytes); the oldest are evicted beyond it. */
     maxBytes: positiveInt().default(500 * 1024 * 1024),

@@ -9,7 +9,7 @@ import type { HistoryMessage, ResultSummary } from '../core/messages.js';
 const RESULT_HEAD = /^\[RESULT (.*)\] (ok|error)$/gm;
 
 /** The results named in an old tool message's text (none when it has no result heads). */
-export function resultsFromText(content: string): ResultSummary[] {
+function resultsFromText(content: string): ResultSummary[] {
   return [...content.matchAll(RESULT_HEAD)].map((m) => ({ call: m[1]!, ok: m[2] === 'ok' }));
 }
 

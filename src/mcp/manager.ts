@@ -11,7 +11,7 @@ import type { McpServersConfig } from './configSchema.js';
 import { DEFAULT_RESTART, McpConnection, type RestartPolicy } from './connection.js';
 import type { McpServerStatus } from './status.js';
 
-export interface McpManagerOptions {
+interface McpManagerOptions {
   servers: McpServersConfig;
   /** Stdio servers run here unless their `cwd` says otherwise. */
   workspaceRoot: string;

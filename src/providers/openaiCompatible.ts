@@ -77,7 +77,7 @@ export function createOpenAICompatibleProvider(opts: OpenAICompatibleOptions): P
 }
 
 /** Maps our history to the wire format, applying the reasoning-in-history quirk. */
-export function toWireMessages(
+function toWireMessages(
   messages: ChatMessage[],
   sendReasoningInHistory: boolean,
 ): Record<string, unknown>[] {

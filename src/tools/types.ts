@@ -75,7 +75,7 @@ export interface ToolContext {
 }
 
 /** The turn, reply and position of a call, so a journaled change can be matched to its result. */
-export interface ChangeContext {
+interface ChangeContext {
   /**
    * The turn the call belongs to: the id of its first reply with calls. A turn's tool chain
    * (several replies) is one group for /changes and /undo.

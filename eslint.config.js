@@ -19,7 +19,7 @@ const LAYERS = [
   {
     config: ['core'],
     history: ['core'],
-    reminders: ['i18n'],
+    reminders: ['core', 'i18n'],
     personas: ['config'],
     providers: ['config', 'core'],
   },
@@ -29,7 +29,7 @@ const LAYERS = [
     tools: ['config', 'core', 'diff', 'i18n', 'reminders', 'safety'],
     protocol: ['core', 'tools'],
     mcp: ['config', 'core', 'i18n', 'safety', 'tools'],
-    watch: ['i18n', 'tools'],
+    watch: ['config', 'i18n', 'tools'],
     memory: ['core', 'history', 'i18n', 'providers', 'safety'],
   },
   // the Agent API: the plain data that crosses the agent's boundary
@@ -39,7 +39,7 @@ const LAYERS = [
     scheduler: ['api', 'core'],
     ledger: ['api', 'i18n', 'tools'],
     store: ['api', 'core', 'machine'],
-    pipeline: ['api', 'core', 'i18n', 'protocol', 'providers', 'scheduler', 'tools'],
+    pipeline: ['api', 'config', 'core', 'i18n', 'protocol', 'providers', 'scheduler', 'tools'],
     journal: ['core', 'i18n', 'pipeline', 'protocol', 'tools'],
   },
   // the agent

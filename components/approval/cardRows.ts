@@ -38,7 +38,7 @@ export function approvalRows(request: ApprovalRequest, width: number, lang: Lang
 }
 
 /** Which rows the card shows at `offset`, given its height (title and question included). */
-export interface CardWindow {
+interface CardWindow {
   /** Rows of content shown. */
   body: number;
   /** First row shown (the offset, clamped). */

@@ -4,12 +4,16 @@
  * the screen renders once per frame rather than once per token; a change after a quiet
  * frame is delivered at once.
  */
+import { Listeners } from '../../src/core/listeners.js';
 import type { StoreApi } from 'zustand/vanilla';
 
-/** The frame length: ~30 frames per second, which is what Ink itself renders at. */
+/**
+ * The frame length: ~30 frames per second. Ink runs unthrottled here (debug mode, see
+ * terminal/session.ts), so this clock is what paces the screen's frames.
+ */
 export const FRAME_MS = 32;
 
-export interface FrameClock {
+interface FrameClock {
   subscribe(listener: () => void): () => void;
 }
 
@@ -60,7 +64,7 @@ export function frameClock<S>(store: StoreApi<S>, frameMs: number = FRAME_MS): F
 }
 
 function createFrameClock<S>(store: StoreApi<S>, frameMs: number): FrameClock {
-  const listeners = new Set<() => void>();
+  const listeners = new Listeners();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let unsubscribe: (() => void) | undefined;
 
@@ -78,7 +82,7 @@ function createFrameClock<S>(store: StoreApi<S>, frameMs: number): FrameClock {
     recent = self;
     // In the same task as the listeners: React renders their updates as one frame.
     runRiders();
-    for (const l of [...listeners]) l();
+    listeners.emit();
   };
   const onChange = (): void => {
     if (timer !== undefined) return;
@@ -88,10 +92,10 @@ function createFrameClock<S>(store: StoreApi<S>, frameMs: number): FrameClock {
 
   return {
     subscribe(listener) {
-      listeners.add(listener);
+      const unlisten = listeners.subscribe(listener);
       unsubscribe ??= store.subscribe(onChange);
       return () => {
-        listeners.delete(listener);
+        unlisten();
         if (listeners.size === 0) {
           if (recent === self) recent = undefined;
           unsubscribe?.();

@@ -1,6 +1,6 @@
 import { useStdout } from 'ink';
 
-export interface WindowSize {
+interface WindowSize {
   columns: number;
   rows: number;
 }

@@ -9,7 +9,7 @@ export interface InputHistory {
   readonly draft: string;
 }
 
-export const MAX_HISTORY = 200;
+const MAX_HISTORY = 200;
 
 export function emptyHistory(): InputHistory {
   return { entries: [], index: 0, draft: '' };

@@ -4,13 +4,13 @@
  */
 import { graphemes, displayWidth } from '../text/wrap.js';
 
-export interface InputRow {
+interface InputRow {
   text: string;
   /** Index in the value where this row starts. */
   start: number;
 }
 
-export interface InputLayout {
+interface InputLayout {
   rows: InputRow[];
   cursorRow: number;
   /** Index into that row's text. */

@@ -8,7 +8,7 @@ import type { LineState } from './lineEditor.js';
 import { layoutInput } from './inputLayout.js';
 import { graphemes, truncate } from '../text/wrap.js';
 
-export const PROMPT = '› ';
+const PROMPT = '› ';
 
 export interface InputRowsProps {
   line: LineState;

@@ -12,7 +12,7 @@
 export const PASTE_START = '\x1b[200~';
 export const PASTE_END = '\x1b[201~';
 
-export type Piece = { kind: 'key'; data: string } | { kind: 'paste'; text: string };
+type Piece = { kind: 'key'; data: string } | { kind: 'paste'; text: string };
 
 // Escape sequences inside a paste (rare: pasted terminal output) are dropped from its text.
 // eslint-disable-next-line no-control-regex
@@ -28,7 +28,7 @@ function keys(data: string): Piece[] {
     : chars.map((c) => ({ kind: 'key', data: c }));
 }
 
-export interface InputChunks {
+interface InputChunks {
   /** The keys and pastes in one input event, in order; empty while a paste is still open. */
   feed(data: string): Piece[];
   /** A paste has started and not yet ended. */

@@ -30,7 +30,7 @@ const FOCUS_NAMES: Record<string, string> = {
 };
 
 /** "where" a binding applies, in words. */
-export function describeWhen(w: When): string {
+function describeWhen(w: When): string {
   const parts: string[] = [];
   if (w.overlay === 'any') parts.push('always');
   else if (w.overlay) parts.push(w.overlay.map((o) => OVERLAY_NAMES[o] ?? o).join(' or '));

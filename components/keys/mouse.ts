@@ -6,7 +6,7 @@
  */
 
 /** One SGR mouse report. `wheel` is set for wheel turns; `row` is 1-based from the top. */
-export interface MouseEvent {
+interface MouseEvent {
   wheel: 'up' | 'down' | undefined;
   column: number;
   row: number;

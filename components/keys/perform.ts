@@ -7,7 +7,7 @@ import type { AgentController } from '../controller.js';
 import { LINE_EDITS, WHEEL_LINES, type LineEdit, type UiAction } from '../ui/uiReducer.js';
 import type { Action, Resolved } from './bindings.js';
 
-export interface PerformEnv {
+interface PerformEnv {
   controller: AgentController;
   /** Hands a UI action to the screen's store (measured against the last frame). */
   dispatch(action: UiAction): void;

@@ -32,7 +32,7 @@ export function decodeEntities(text: string): string {
 const QUIET_TAGS = /^<\/?(b|i|em|strong|u|s|del|sup|sub|span|kbd|mark|small)\b[^>]*>$/i;
 
 /** Styles for the inline elements (one place, so the look is consistent). */
-export const INLINE = {
+const INLINE = {
   strong: { bold: true },
   em: { italic: true },
   del: { strikethrough: true },

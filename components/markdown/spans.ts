@@ -36,7 +36,7 @@ export function withStyle(spans: readonly Span[], extra: SpanStyle): Span[] {
 }
 
 /** Adjacent spans with the same style merged (fewer `<Text>` nodes per row). */
-export function mergeSpans(spans: readonly Span[]): Span[] {
+function mergeSpans(spans: readonly Span[]): Span[] {
   const out: Span[] = [];
   for (const s of spans) {
     if (s.text === '') continue;

@@ -6,7 +6,7 @@ import { PaneRows, TitleRule } from './PaneRows.js';
 import type { ScrollPaneProps } from './ReplyPane.js';
 import type { ReasoningView } from './reasoningView.js';
 
-export interface ReasoningPaneProps extends ScrollPaneProps {
+interface ReasoningPaneProps extends ScrollPaneProps {
   view: ReasoningView;
 }
 

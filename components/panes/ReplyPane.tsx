@@ -16,7 +16,7 @@ export interface ScrollPaneProps {
   focused: boolean;
 }
 
-export type ReplyPaneProps = ScrollPaneProps;
+type ReplyPaneProps = ScrollPaneProps;
 
 /** The conversation, newest at the bottom: draws what useReplyView computed. */
 export function ReplyPane(p: ReplyPaneProps): React.JSX.Element {

@@ -9,7 +9,7 @@ import { PaneRows, TitleRule } from './PaneRows.js';
 import type { Row } from './rows.js';
 import { toolRow } from './toolRows.js';
 
-export interface ToolLogPaneProps {
+interface ToolLogPaneProps {
   store: AgentStore;
   width: number;
   height: number;

@@ -10,7 +10,7 @@
  */
 import { useRef } from 'react';
 
-export interface AnchorInput<S> {
+interface AnchorInput<S> {
   /** The offset the screen asked for (rows up from the bottom). */
   offset: number;
   /** Changes with every scroll action, even one that asks for the same number again. */
@@ -22,7 +22,7 @@ export interface AnchorInput<S> {
   grownSince(snap: S): number;
 }
 
-export interface AnchorState<S> {
+interface AnchorState<S> {
   offset: number;
   mark: number;
   width: number;

@@ -8,7 +8,7 @@ import { formatDuration } from '../text/format.js';
 import { displayWidth, padTo, truncate, wrapText } from '../text/wrap.js';
 import { prefixed, type Row, type Tone } from './rows.js';
 
-export const STATUS_ICON: Record<ToolLogEntry['status'], string> = {
+const STATUS_ICON: Record<ToolLogEntry['status'], string> = {
   running: '…',
   ok: '✓',
   error: '✗',

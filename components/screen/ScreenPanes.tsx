@@ -25,7 +25,7 @@ const Detail = memo(ToolDetail);
 const Ledger = memo(LedgerOverlay);
 const Away = memo(AwayDigest);
 
-export interface ScreenPanesProps {
+interface ScreenPanesProps {
   store: AgentStore;
   view: ScreenView;
   ui: Pick<UiState, 'overlay' | 'toolSel' | 'toolTop' | 'away'>;

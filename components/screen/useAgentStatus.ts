@@ -19,7 +19,7 @@ export const NOTICE_TTL_MS = 8000;
 
 const NOTICE_TONE: Record<Notice['level'], Tone> = { info: 'notice', warn: 'warn', error: 'error' };
 
-export interface AgentStatus {
+interface AgentStatus {
   machine: MachineState;
   /** The approval waiting for an answer, when its prompt is on screen. */
   approval: AgentStoreState['approval'];

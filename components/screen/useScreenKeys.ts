@@ -22,7 +22,7 @@ import { useKeys } from '../keys/useKeys.js';
 import type { UiAction } from '../ui/uiReducer.js';
 import type { UiStore } from '../ui/uiStore.js';
 
-export interface ScreenKeysEnv {
+interface ScreenKeysEnv {
   controller: AgentController;
   ui: UiStore;
   /** The UI store's dispatch, measured against the last frame (useUiDispatch). */

@@ -31,7 +31,7 @@ export interface ScreenView {
   ui: UiView;
 }
 
-export interface FrameInput {
+interface FrameInput {
   columns: number;
   rows: number;
   /** The status bar has a second line to show. */

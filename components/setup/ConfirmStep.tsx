@@ -13,11 +13,7 @@ import { resolveListKey } from './keys.js';
 import { StepLayout } from './StepLayout.js';
 
 /** The summary rows: label key and shown value. The key itself never appears, only set/none. */
-export function summaryRows(
-  a: Answers,
-  lang: Lang,
-  personas: readonly Persona[],
-): [MessageKey, string][] {
+function summaryRows(a: Answers, lang: Lang, personas: readonly Persona[]): [MessageKey, string][] {
   const steps = stepsFor(a);
   const persona = personas.find((p) => p.id === a.persona);
   const rows: [MessageKey, string][] = [

@@ -23,7 +23,7 @@ const KIND_HINT: Record<ProviderPreset['kind'], MessageKey> = {
 type Choice = Pick<Answers, 'presetId' | 'baseURL'>;
 
 /** Servers running here first (they work without a key), then every preset. */
-export function providerItems(
+function providerItems(
   detected: readonly DetectedServer[],
   answers: Answers,
   lang: Lang,

@@ -9,7 +9,7 @@ import { filterItems, scrollTop, type SelectItem } from './listView.js';
 
 export type { SelectItem } from './listView.js';
 
-export interface SelectListProps<V> {
+interface SelectListProps<V> {
   items: readonly SelectItem<V>[];
   /** The item the cursor starts on (by key); the first when absent or unknown. */
   initialKey?: string | undefined;

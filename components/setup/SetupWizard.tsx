@@ -39,7 +39,7 @@ import { TestStep } from './TestStep.js';
 /** How the wizard ended: saved (config.json written), or quit (nothing written). */
 export type SetupOutcome = { saved: true; answers: Answers } | { saved: false };
 
-export interface SetupWizardProps {
+interface SetupWizardProps {
   initial: Answers;
   personas: readonly Persona[];
   /** config.json's path, named in the hints. */

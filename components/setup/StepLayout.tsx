@@ -5,7 +5,7 @@ import { wrapText } from '../text/wrap.js';
 import { useWizard } from './context.js';
 import { HINTS, type HintSet } from './keys.js';
 
-export interface StepLayoutProps {
+interface StepLayoutProps {
   /** The question, already translated. */
   title: string;
   /** One dim line under the question. */

@@ -14,7 +14,7 @@ import { useStepKeys } from './useStepKeys.js';
 import { fieldView } from './fieldView.js';
 import { resolveFieldKey } from './keys.js';
 
-export interface TextFieldProps {
+interface TextFieldProps {
   initial: string;
   /** Show bullets instead of the characters (the API key). */
   mask?: boolean;

@@ -7,7 +7,7 @@ import type { LocalModelsPlan } from '../../src/setup/services.js';
 import type { SelectItem } from './SelectList.js';
 
 /** An item's value: the model, and why it does not fit (empty when it does). */
-export interface DownloadChoice {
+interface DownloadChoice {
   model: CatalogModel;
   problems: FitProblem[];
 }

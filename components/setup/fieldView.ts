@@ -1,9 +1,9 @@
 /** How a one-line field shows its value in a given width: masked or not, cursor kept visible. */
 import { displayWidth, graphemes, truncate } from '../text/wrap.js';
 
-export const MASK_CHAR = '•';
+const MASK_CHAR = '•';
 
-export interface FieldView {
+interface FieldView {
   before: string;
   /** The character under the cursor (a space at the end of the value). */
   at: string;

@@ -23,11 +23,10 @@ import {
 } from '../keys/matchers.js';
 
 /** What a key does in a text field. */
-export type FieldAction =
+type FieldAction =
   'submit' | 'back' | 'deleteBack' | 'clear' | 'left' | 'right' | 'start' | 'end' | 'type';
 /** What a key does in a list. */
-export type ListAction =
-  'submit' | 'back' | 'up' | 'down' | 'pageUp' | 'pageDown' | 'deleteBack' | 'type';
+type ListAction = 'submit' | 'back' | 'up' | 'down' | 'pageUp' | 'pageDown' | 'deleteBack' | 'type';
 
 interface Binding<A> {
   match: Matcher;
@@ -74,7 +73,7 @@ export const resolveListKey = (input: string, key: KeyPress): ListAction | undef
   resolve(LIST_KEYS, input, key);
 
 /** One hint: the key as printed, and what it does. */
-export interface Hint {
+interface Hint {
   keys: string;
   label: MessageKey;
 }

@@ -10,7 +10,7 @@
 import { createContext, useContext, useLayoutEffect, useRef } from 'react';
 import type { KeyPress } from '../keys/types.js';
 
-export type KeyHandler = (input: string, key: KeyPress) => void;
+type KeyHandler = (input: string, key: KeyPress) => void;
 
 /** The current claimant; the root forwards every key (but Ctrl+C) to it. */
 export interface KeyRouter {

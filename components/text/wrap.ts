@@ -6,7 +6,7 @@
 import { LineWrap } from './lineWrap.js';
 import { displayWidth, graphemes, graphemeWidth } from './width.js';
 
-export { displayWidth, graphemes, graphemeWidth } from './width.js';
+export { displayWidth, graphemes } from './width.js';
 
 /**
  * Wraps one line (no `\n`) to `width` columns. Breaks after spaces when it can, next to wide
@@ -26,30 +26,6 @@ export function wrapText(text: string, width: number): string[] {
   const rows: string[] = [];
   for (const para of text.split('\n')) rows.push(...wrapLine(para, width));
   return rows;
-}
-
-/**
- * The last `need` rows of `text` wrapped to `width`, wrapping paragraphs from the end only
- * until enough rows are collected: a long streaming reply is not rewrapped in full every
- * frame. `complete` is true when the whole text fit (the rows start at its beginning).
- */
-export function wrapTail(
-  text: string,
-  width: number,
-  need: number,
-): { rows: string[]; complete: boolean } {
-  const paras = text.split('\n');
-  const chunks: string[][] = [];
-  let count = 0;
-  let i = paras.length - 1;
-  for (; i >= 0 && count < need; i--) {
-    const rows = wrapLine(paras[i]!, width);
-    chunks.push(rows);
-    count += rows.length;
-  }
-  const rows = chunks.reverse().flat();
-  const complete = i < 0 && count <= need;
-  return { rows: rows.length > need ? rows.slice(rows.length - need) : rows, complete };
 }
 
 /** Cuts `s` to at most `width` columns, ending with `…` when something was cut. */

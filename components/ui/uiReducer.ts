@@ -34,7 +34,7 @@ export const LINE_EDITS = {
 export type LineEdit = keyof typeof LINE_EDITS;
 
 /** How far a scroll action moves: rows (up is positive), a page, or an end. */
-export type ScrollBy = number | 'pageUp' | 'pageDown' | 'top' | 'bottom';
+type ScrollBy = number | 'pageUp' | 'pageDown' | 'top' | 'bottom';
 
 export type UiAction =
   | { type: 'edit'; edit: LineEdit }

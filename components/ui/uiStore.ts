@@ -7,6 +7,7 @@
  * painted change within a frame instead of at once, so typing while a reply streams shares
  * the stream's frames rather than adding a full render per key.
  */
+import { Listeners } from '../../src/core/listeners.js';
 import { useCallback, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import { FRAME_MS } from '../hooks/frameClock.js';
 import { reduceUi, type UiAction, type UiView } from './uiReducer.js';
@@ -25,7 +26,7 @@ export interface UiStore {
 export function createUiStore(initial: UiState = initialUiState()): UiStore {
   let state = initial;
   let echo: ((state: UiState) => boolean) | undefined;
-  const listeners = new Set<(echoed: boolean) => void>();
+  const listeners = new Listeners<[echoed: boolean]>();
   return {
     getState: () => state,
     dispatch(action, view) {
@@ -33,11 +34,10 @@ export function createUiStore(initial: UiState = initialUiState()): UiStore {
       if (next === state) return;
       state = next;
       const echoed = echo?.(next) === true;
-      for (const l of [...listeners]) l(echoed);
+      listeners.emit(echoed);
     },
     subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      return listeners.subscribe(listener);
     },
     setEcho(e) {
       echo = e;

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_INTERVAL_MS } from '../config/schema.js';
 import type { Lang } from '../i18n/messages.js';
 import { realTimers, type Timers } from '../scheduler/scheduler.js';
 import type { Reminders } from '../reminders/reminders.js';
@@ -8,9 +9,6 @@ import { loadIgnore } from '../watch/ignore.js';
 import { OwnWrites } from '../watch/ownWrites.js';
 import { watchWorkspace, type WorkspaceWatcher } from '../watch/workspaceWatcher.js';
 import { AlwaysOn, type AlwaysOnSettings } from './alwaysOn.js';
-
-/** The default longest rest between looks, when the settings do not say. */
-const DEFAULT_MAX_INTERVAL_MS = 30 * 60_000;
 
 /** What the agent's always-on parts are built from (a subset of the agent's deps). */
 export interface AlwaysOnParts {

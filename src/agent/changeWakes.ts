@@ -1,9 +1,13 @@
+import { DEFAULT_MAX_WAKES_PER_HOUR, DEFAULT_MIN_WAKE_INTERVAL_MS } from '../config/schema.js';
 import type { Timers } from '../scheduler/scheduler.js';
 
 const HOUR_MS = 60 * 60_000;
 
 /** `watch.minWakeIntervalMs` and `watch.maxWakesPerHour` when the settings do not say. */
-export const DEFAULT_CHANGE_WAKES = { minIntervalMs: 30_000, maxPerHour: 20 } as const;
+export const DEFAULT_CHANGE_WAKES = {
+  minIntervalMs: DEFAULT_MIN_WAKE_INTERVAL_MS,
+  maxPerHour: DEFAULT_MAX_WAKES_PER_HOUR,
+} as const;
 
 export interface ChangeWakeSettings {
   /** The shortest time between two change wake-ups (or a look that carried changes). */

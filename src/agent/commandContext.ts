@@ -1,8 +1,10 @@
 /**
  * The agent's side of the slash commands: builds the narrow {@link CommandContext} a command
- * sees from the agent and the app's parts. Every verb that changes something goes through a
- * method the agent owns (pause, resume, setApproval, setProvider …), so a command never emits
- * events, mutates settings or fires machine transitions.
+ * sees from the agent and the app's parts. A command itself never emits events, mutates
+ * settings or fires machine transitions: it calls these verbs. Most go through a method the
+ * agent owns (pause, resume, setApproval, setProvider …); two speak on the agent's bus from
+ * here (`clearScreen` and `switchPersona` emit their events directly), and `switchSession`
+ * switches the current session, whose subscribers follow.
  */
 import type { CommandContext } from '../commands/context.js';
 import type { LoadedConfig } from '../config/load.js';

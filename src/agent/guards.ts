@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_STEPS_PER_TURN } from '../config/schema.js';
 import { t, type Lang } from '../i18n/messages.js';
 
 /**
@@ -10,12 +11,9 @@ export interface GuardSettings {
   /** 0 = unlimited */
   maxAutonomousCycles: number;
   maxConsecutiveFailures: number;
-  /** Requests one turn may make for its tool chain (absent: {@link DEFAULT_MAX_STEPS}). */
+  /** Requests one turn may make for its tool chain (absent: {@link DEFAULT_MAX_STEPS_PER_TURN}). */
   maxStepsPerTurn?: number;
 }
-
-/** Requests one turn may make when the config says nothing. */
-export const DEFAULT_MAX_STEPS = 25;
 
 const REPEAT_LIMIT = 3;
 
@@ -30,7 +28,7 @@ export function cycleLimitReason(s: GuardSettings, cycle: number): string | unde
  * tools. A runaway chain stops here instead of calling tools without end.
  */
 export function stepLimitReason(s: GuardSettings, step: number): string | undefined {
-  const max = s.maxStepsPerTurn ?? DEFAULT_MAX_STEPS;
+  const max = s.maxStepsPerTurn ?? DEFAULT_MAX_STEPS_PER_TURN;
   return step >= max ? t(s.lang, 'pause.stepLimit', { max }) : undefined;
 }
 
@@ -68,21 +66,4 @@ export function loopCheck(
     }
   }
   return { recent: kept };
-}
-
-/** Near-identical: equal, or differing only in a small tail/head (e.g. a counter). */
-export function nearlySame(a: string, b: string): boolean {
-  if (a === b) return true;
-  const longer = Math.max(a.length, b.length);
-  if (longer === 0) return true;
-  let prefix = 0;
-  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
-  let suffix = 0;
-  while (
-    suffix < a.length - prefix &&
-    suffix < b.length - prefix &&
-    a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
-  )
-    suffix++;
-  return (prefix + suffix) / longer >= 0.95;
 }

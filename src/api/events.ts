@@ -1,7 +1,7 @@
 import type { HistoryMessage } from '../core/messages.js';
 import type { MachineEvent, MachineState } from '../machine/machine.js';
 import type { TurnTrace, TurnTrigger, TurnOutcomeKind } from './trace.js';
-import type { ProviderError, Usage } from '../providers/types.js';
+import type { TurnError, Usage } from '../providers/types.js';
 import type { ToolArg, ToolErrorKind, ToolKind } from '../tools/types.js';
 import type { CycleRecord } from './ledger.js';
 
@@ -68,7 +68,7 @@ export type AgentEvent =
   | { type: 'approval_request'; request: ApprovalRequest }
   | { type: 'approval_resolved'; id: number; answer: ApprovalAnswer }
   | { type: 'turn_end'; turnId: number; outcome: TurnOutcomeKind; wait: boolean; trace: TurnTrace }
-  | { type: 'error'; turnId?: number; error: ProviderError | { kind: string; message: string } }
+  | { type: 'error'; turnId?: number; error: TurnError }
   | { type: 'notice'; level: 'info' | 'warn'; text: string }
   | { type: 'scheduled'; at: number | undefined }
   /** What the next request waits for (MCP servers connecting); absent: nothing any more. */

@@ -2,7 +2,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { exportMarkdown } from '../history/exportMarkdown.js';
 import { t } from '../i18n/messages.js';
-import type { Tool, ToolApprovalPolicy, ToolKind } from '../tools/types.js';
+import {
+  APPROVAL_POLICIES,
+  TOOL_KINDS,
+  type Tool,
+  type ToolApprovalPolicy,
+  type ToolKind,
+} from '../tools/types.js';
 import { mcpCommand } from './mcp.js';
 import { MODEL_COMMAND } from './model.js';
 import type { AfterCommand, CommandContext } from './context.js';
@@ -11,8 +17,9 @@ import { sessionList } from './sessionList.js';
 import { CHANGE_COMMANDS } from './changes.js';
 import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
 
-const KINDS: readonly ToolKind[] = ['read', 'write', 'destructive', 'network', 'process'];
-const POLICIES = ['auto', 'ask', 'deny'] as const;
+const isKind = (word: string): word is ToolKind => (TOOL_KINDS as readonly string[]).includes(word);
+const isPolicy = (word: string): word is ToolApprovalPolicy =>
+  (APPROVAL_POLICIES as readonly string[]).includes(word);
 
 /** A tool's effective policy: its own (an MCP server's trust or override) or its kind's. */
 function toolPolicy(tool: Tool, kindPolicy: ToolApprovalPolicy): ToolApprovalPolicy {
@@ -41,17 +48,18 @@ function approve({ ctx, args }: CommandCall): AfterCommand {
     say(
       [
         t(lang, 'cmd.approveTitle'),
-        ...KINDS.map((k) => `  ${k.padEnd(12)} ${policy[k]}`),
+        ...TOOL_KINDS.map((k) => `  ${k.padEnd(12)} ${policy[k]}`),
         t(lang, 'cmd.approveHint'),
       ].join('\n'),
     );
     return 'listen';
   }
-  if (!KINDS.includes(kind as ToolKind) || !POLICIES.includes(value as (typeof POLICIES)[number])) {
-    say(t(lang, 'cmd.approveUsage', { kinds: KINDS.join(', '), policies: POLICIES.join(', ') }));
+  if (!isKind(kind) || value === undefined || !isPolicy(value)) {
+    const usage = { kinds: TOOL_KINDS.join(', '), policies: APPROVAL_POLICIES.join(', ') };
+    say(t(lang, 'cmd.approveUsage', usage));
     return 'listen';
   }
-  ctx.setApproval(kind as ToolKind, value as (typeof POLICIES)[number]);
+  ctx.setApproval(kind, value);
   say(t(lang, 'cmd.approveSet', { kind, policy: value as string }));
   return 'listen';
 }

@@ -12,7 +12,7 @@ import type { CommandCall, SlashCommand } from './table.js';
 import { formatDateTime } from '../i18n/dates.js';
 
 /** What `/undo`'s arguments ask for, or undefined when they make no sense. */
-export function parseUndoArgs(args: string): { target: UndoTarget; force: boolean } | undefined {
+function parseUndoArgs(args: string): { target: UndoTarget; force: boolean } | undefined {
   const words = args.trim() === '' ? [] : args.trim().split(/\s+/);
   const force = words.includes('--force');
   const rest = words.filter((w) => w !== '--force').join(' ');
@@ -28,7 +28,7 @@ export function parseUndoArgs(args: string): { target: UndoTarget; force: boolea
 }
 
 /** One line of /changes (and of /undo's report) for a change. */
-export function describeChange(e: ChangeEntry, lang: Lang, evicted: ReadonlySet<string>): string {
+function describeChange(e: ChangeEntry, lang: Lang, evicted: ReadonlySet<string>): string {
   const [first, second] = e.paths;
   const size = (tree: ChangeEntry['paths'][number]['before'] | undefined): string =>
     formatSize(treeBytes(tree ?? {}));

@@ -9,7 +9,7 @@ export function completeCommand(prefix: string): string[] {
 }
 
 /** Runs a command line against a context; the outcome tells the caller what comes next. */
-export type CommandRunner = (
+type CommandRunner = (
   text: string,
   ctx: CommandContext,
   signal: AbortSignal,

@@ -5,16 +5,16 @@
  */
 
 /** Each overridable setting and the variables that can set it, strongest first. */
-export const ENV_OVERRIDES = [
+const ENV_OVERRIDES = [
   { field: 'apiKey', vars: ['COGITO_API_KEY', 'OPENAI_API_KEY'] },
   { field: 'baseURL', vars: ['COGITO_BASE_URL'] },
   { field: 'model', vars: ['COGITO_MODEL'] },
 ] as const;
 
-export type EnvOverridableField = (typeof ENV_OVERRIDES)[number]['field'];
+type EnvOverridableField = (typeof ENV_OVERRIDES)[number]['field'];
 
 /** The values found in `env`, and the variable each one came from. */
-export interface EnvOverrides {
+interface EnvOverrides {
   values: Partial<Record<EnvOverridableField, string>>;
   names: Partial<Record<EnvOverridableField, string>>;
 }

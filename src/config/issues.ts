@@ -164,7 +164,7 @@ function unknownKey(path: string[]): ConfigIssue {
 }
 
 /** The keys the schema accepts at `path` (empty for the top level). */
-export function knownKeysAt(path: readonly string[]): string[] {
+function knownKeysAt(path: readonly string[]): string[] {
   return Object.keys(objectShape(knownSchemaAt(path)) ?? {});
 }
 
@@ -253,7 +253,7 @@ function leaf(field: string): string {
 }
 
 /** Reads a nested value by path, or undefined. */
-export function valueAt(root: unknown, path: readonly string[]): unknown {
+function valueAt(root: unknown, path: readonly string[]): unknown {
   let v: unknown = root;
   for (const key of path) {
     if (typeof v !== 'object' || v === null) return undefined;
@@ -268,7 +268,7 @@ function quoted(value: unknown, shown: string): string {
 }
 
 /** Describes a value for a message; secrets are described by type only. */
-export function showValue(value: unknown, secret = false): string {
+function showValue(value: unknown, secret = false): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list [...]';
   switch (typeof value) {

@@ -1,7 +1,7 @@
 import type { ConfigIssue } from './issues.js';
 
 /** The result of reading config text: a value, or one issue pointing at the broken spot. */
-export type JsonParse = { ok: true; value: unknown } | { ok: false; issue: ConfigIssue };
+type JsonParse = { ok: true; value: unknown } | { ok: false; issue: ConfigIssue };
 
 /**
  * Parses JSON and, on a syntax error, reports the line and column with a fix aimed at the
@@ -41,7 +41,7 @@ function errorOffset(message: string, text: string): number {
 }
 
 /** 1-based line and column of a character offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
+function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const lines = before.split('\n');
   return { line: lines.length, column: (lines[lines.length - 1] ?? '').length + 1 };

@@ -20,7 +20,7 @@ export interface ConfigFlags {
   paused?: boolean | undefined;
 }
 
-export interface LoadConfigOptions {
+interface LoadConfigOptions {
   /** The app home. When omitted: `flags.home`, else `COGITO_HOME`, else the project folder. */
   home?: string;
   /** Defaults to `process.env`. */
@@ -31,7 +31,7 @@ export interface LoadConfigOptions {
 }
 
 /** Where a setting's value came from; `name` is the variable or flag when there is one. */
-export interface ValueSource {
+interface ValueSource {
   from: 'default' | 'file' | 'env' | 'flag';
   name?: string;
 }
@@ -39,7 +39,7 @@ export interface ValueSource {
 /** A loaded configuration: the workspace is always resolved to an absolute folder. */
 export type LoadedConfig = Config & { workspace: string };
 
-export type LoadConfigResult =
+type LoadConfigResult =
   | {
       ok: true;
       config: LoadedConfig;

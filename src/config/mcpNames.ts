@@ -4,7 +4,7 @@
  */
 
 /** The prefix every MCP tool name starts with. */
-export const MCP_PREFIX = 'mcp__';
+const MCP_PREFIX = 'mcp__';
 
 /** `my-server.v2` → `my_server_v2`. */
 export function sanitizeName(name: string): string {

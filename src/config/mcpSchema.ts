@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APPROVAL_POLICIES } from './defaults.js';
 import { sanitizeName } from './mcpNames.js';
 
 /**
@@ -8,7 +9,7 @@ import { sanitizeName } from './mcpNames.js';
  * (Streamable HTTP, falling back to the older SSE transport).
  */
 
-const policy = z.enum(['auto', 'ask', 'deny']);
+const policy = z.enum(APPROVAL_POLICIES);
 
 /** Per-tool settings, keyed by the tool's name as the server reports it. */
 const toolSettingsSchema = z.strictObject({

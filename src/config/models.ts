@@ -4,7 +4,7 @@
  * finds `gpt-4o` and `qwen2.5:7b` finds `qwen2.5`. Where a family varies by size the
  * smaller figure is used: guessing low only compresses early, guessing high overflows.
  */
-export const CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
+const CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
   // DeepSeek: the API serves 128k for deepseek-chat and deepseek-reasoner (V3.x).
   deepseek: 128_000,
   // OpenAI
@@ -46,13 +46,13 @@ export const DEFAULT_CONTEXT_WINDOW = 32_768;
  * Lower-cases, drops an organisation or path prefix (`meta-llama/…`, `models/…`) and
  * writes `llama-3.1` the way Ollama does (`llama3.1`), so one table serves every server.
  */
-export function normaliseModelName(model: string): string {
+function normaliseModelName(model: string): string {
   const base = model.trim().toLowerCase().split('/').pop() ?? '';
   return base.replace(/^(meta-)?llama-(\d)/, 'llama$2').replace(/\.gguf$/, '');
 }
 
 /** The table's size for `model`, or undefined when no prefix matches. */
-export function knownContextWindow(model: string): number | undefined {
+function knownContextWindow(model: string): number | undefined {
   const name = normaliseModelName(model);
   let best: string | undefined;
   for (const prefix of Object.keys(CONTEXT_WINDOWS)) {

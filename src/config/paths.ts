@@ -46,7 +46,7 @@ function isCogitoManifest(file: string): boolean {
 export type HomeSource = 'flag' | 'env' | 'project' | 'user';
 
 /** The app home's folder name inside the user's home folder, for an installed copy. */
-export const USER_HOME_DIR = '.cogito';
+const USER_HOME_DIR = '.cogito';
 
 /**
  * Whether Cogito runs from a git checkout of itself (the folder holds `.git`: a folder in a
@@ -57,7 +57,7 @@ export function isCheckout(root: string = projectRoot()): boolean {
 }
 
 /** Inputs of {@link resolveHome}; each defaults to the real one. */
-export interface ResolveHomeOptions {
+interface ResolveHomeOptions {
   flag?: string | undefined;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
@@ -86,7 +86,7 @@ export function resolveHome(opts: ResolveHomeOptions = {}): { home: string; sour
 }
 
 /** Well-known locations inside an app home. */
-export interface AppPaths {
+interface AppPaths {
   home: string;
   /** `config.json`: settings, including the API key (kept 0600). */
   config: string;

@@ -9,7 +9,7 @@ import type { Config, ConfigInput } from './schema.js';
 import { configSchema, defaultConfig } from './schema.js';
 
 /** Owner read/write only: the file holds the API key. */
-export const CONFIG_FILE_MODE = 0o600;
+const CONFIG_FILE_MODE = 0o600;
 
 export type SaveConfigResult = { ok: true; file: string } | { ok: false; errors: ConfigIssue[] };
 

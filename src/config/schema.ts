@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { mcpServersSchema } from './mcpSchema.js';
 import { parseAllowEntry } from './allowHosts.js';
+import {
+  APPROVAL_POLICIES,
+  DEFAULT_MAX_ENTRIES,
+  DEFAULT_MAX_RESULTS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  FETCH_DEFAULTS,
+} from './defaults.js';
 
 /**
  * The settings in `config.json`. Every field is optional in the file; the parsed output
@@ -15,10 +22,9 @@ const positiveInt = () => int().min(1);
 const httpUrl = () => z.url({ protocol: /^https?$/ });
 
 /** The approval policy for one tool kind. */
-export const approvalPolicySchema = z.enum(['auto', 'ask', 'deny']);
-export type ApprovalPolicy = z.output<typeof approvalPolicySchema>;
+const approvalPolicySchema = z.enum(APPROVAL_POLICIES);
 
-export const approvalSchema = z
+const approvalSchema = z
   .strictObject({
     read: approvalPolicySchema.default('auto'),
     write: approvalPolicySchema.default('auto'),
@@ -28,19 +34,19 @@ export const approvalSchema = z
   })
   .prefault({});
 
-export const searchSchema = z
+const searchSchema = z
   .strictObject({
     provider: z.enum(['duckduckgo', 'searxng', 'tavily', 'brave']).default('duckduckgo'),
     searxngUrl: httpUrl().optional(),
     tavilyKey: z.string().min(1).optional(),
     braveKey: z.string().min(1).optional(),
-    maxResults: int().min(1).max(50).default(8),
+    maxResults: int().min(1).max(50).default(DEFAULT_MAX_RESULTS),
   })
   .prefault({});
 
-export const fetchSchema = z
+const fetchSchema = z
   .strictObject({
-    timeoutMs: positiveInt().default(15_000),
+    timeoutMs: positiveInt().default(FETCH_DEFAULTS.timeoutMs),
     maxBytes: positiveInt().default(2_000_000),
     /** Let web tools reach loopback, private and link-local addresses (default false). */
     allowPrivateNetwork: z.boolean().default(false),
@@ -58,7 +64,7 @@ export const fetchSchema = z
   })
   .prefault({});
 
-export const backoffSchema = z
+const backoffSchema = z
   .strictObject({
     baseMs: positiveInt().default(2_000),
     maxMs: positiveInt().default(60_000),
@@ -73,11 +79,26 @@ export const backoffSchema = z
 /** The default `tokenBudgetPerDay`: about the price of a coffee a day on DeepSeek or Qwen. */
 export const DEFAULT_DAILY_BUDGET = 2_000_000;
 
+/*
+ * Defaults the agent's parts also fall back to when built without a config (tests, embedders).
+ * Declared here once; the agent imports them (config never imports the agent).
+ */
+/** `pacing.maxIntervalMs`: the longest rest between two autonomous looks. */
+export const DEFAULT_MAX_INTERVAL_MS = 30 * 60_000;
+/** `watch.minWakeIntervalMs`. */
+export const DEFAULT_MIN_WAKE_INTERVAL_MS = 30_000;
+/** `watch.maxWakesPerHour`. */
+export const DEFAULT_MAX_WAKES_PER_HOUR = 20;
+/** `maxToolCallsPerReply`. */
+export const DEFAULT_MAX_CALLS_PER_REPLY = 25;
+/** `maxStepsPerTurn`. */
+export const DEFAULT_MAX_STEPS_PER_TURN = 25;
+
 /** Pacing: how long the agent may rest between looks when nothing changes. */
-export const pacingSchema = z
+const pacingSchema = z
   .strictObject({
     /** The longest rest between two autonomous looks (default 30 minutes). */
-    maxIntervalMs: positiveInt().default(30 * 60_000),
+    maxIntervalMs: positiveInt().default(DEFAULT_MAX_INTERVAL_MS),
     /**
      * How long the provider keeps a prompt prefix cached (default 5 minutes; 0: no cache, the
      * rule is off). Pacing never rests for a period that lands just past it.
@@ -87,20 +108,20 @@ export const pacingSchema = z
   .prefault({});
 
 /** The workspace watcher: what it leaves out, how much it holds, how often it may wake. */
-export const watchSchema = z
+const watchSchema = z
   .strictObject({
     /** `.gitignore`-style patterns not watched, besides `.gitignore` and `.cogitoignore`. */
     ignore: z.array(z.string().min(1)).default([]),
     /** Files and folders watched at most; past it the rest is left to the timed looks. */
-    maxEntries: positiveInt().default(20_000),
+    maxEntries: positiveInt().default(DEFAULT_MAX_ENTRIES),
     /** The shortest time between two wake-ups for workspace changes. */
-    minWakeIntervalMs: nonNegativeInt().default(30_000),
+    minWakeIntervalMs: nonNegativeInt().default(DEFAULT_MIN_WAKE_INTERVAL_MS),
     /** Wake-ups for workspace changes per hour at most (0: changes never wake it). */
-    maxWakesPerHour: nonNegativeInt().default(20),
+    maxWakesPerHour: nonNegativeInt().default(DEFAULT_MAX_WAKES_PER_HOUR),
   })
   .prefault({});
 
-export const quirksSchema = z
+const quirksSchema = z
   .strictObject({
     /** Send earlier replies' reasoning back to the model (DeepSeek rejects it, so off). */
     sendReasoningInHistory: z.boolean().default(false),
@@ -108,7 +129,7 @@ export const quirksSchema = z
   .prefault({});
 
 /** The change journal's limits: backups kept per session, and the largest file backed up. */
-export const undoSchema = z
+const undoSchema = z
   .strictObject({
     /** Backups kept per session (bytes); the oldest are evicted beyond it. */
     maxBytes: positiveInt().default(500 * 1024 * 1024),
@@ -147,15 +168,15 @@ export const configSchema = z
     contextWindow: positiveInt().optional(),
     compressAt: z.number().gt(0).lt(1).default(0.7),
     compressTurns: positiveInt().default(150),
-    streamIdleTimeoutMs: positiveInt().default(60_000),
-    requestTimeoutMs: positiveInt().default(60_000),
+    streamIdleTimeoutMs: positiveInt().default(DEFAULT_REQUEST_TIMEOUT_MS),
+    requestTimeoutMs: positiveInt().default(DEFAULT_REQUEST_TIMEOUT_MS),
     backoff: backoffSchema,
     maxConsecutiveFailures: positiveInt().default(5),
     toolResultBudgetChars: positiveInt().default(8_000),
     /** Tool calls run per reply at most; the rest come back to the model as not run. */
-    maxToolCallsPerReply: positiveInt().default(25),
+    maxToolCallsPerReply: positiveInt().default(DEFAULT_MAX_CALLS_PER_REPLY),
     /** Requests one turn's tool chain may make; reaching it pauses with a notice. */
-    maxStepsPerTurn: positiveInt().default(25),
+    maxStepsPerTurn: positiveInt().default(DEFAULT_MAX_STEPS_PER_TURN),
     /** How long the first request waits for MCP servers to connect or fail (0: not at all). */
     mcpConnectTimeoutMs: nonNegativeInt().default(10_000),
     approval: approvalSchema,

@@ -50,7 +50,7 @@ export function isSpaceCode(c: number): boolean {
 }
 
 /** A window of `n` non-space characters found by {@link spacedCandidates}. */
-export interface SpacedWindow {
+interface SpacedWindow {
   /** Where its first character is in the text. */
   start: number;
   /** Just past its last character. */

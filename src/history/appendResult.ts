@@ -2,7 +2,7 @@ import path from 'node:path';
 import { errorCode, errorMessage } from './fsPort.js';
 
 /** What went wrong with a write: a Node error code (or our own) and a message with the fix. */
-export interface HistoryWriteError {
+interface HistoryWriteError {
   readonly code: string;
   readonly message: string;
 }

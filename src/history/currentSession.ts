@@ -1,3 +1,4 @@
+import { Listeners } from '../core/listeners.js';
 import type { HistoryMessage } from '../core/messages.js';
 import type { AppendResult } from './appendResult.js';
 import type { Session } from './sessionFiles.js';
@@ -13,7 +14,7 @@ import type { Session } from './sessionFiles.js';
  */
 export class CurrentSession {
   private session: Session;
-  private readonly listeners: Array<(next: Session) => void> = [];
+  private readonly listeners = new Listeners<[next: Session]>();
 
   constructor(session: Session) {
     this.session = session;
@@ -52,16 +53,12 @@ export class CurrentSession {
     if (next === this.session) return;
     this.session.close();
     this.session = next;
-    for (const listener of [...this.listeners]) listener(next);
+    this.listeners.emit(next);
   }
 
   /** Calls `listener` after every switch; returns the unsubscribe. */
   onSwitch(listener: (next: Session) => void): () => void {
-    this.listeners.push(listener);
-    return () => {
-      const at = this.listeners.indexOf(listener);
-      if (at >= 0) this.listeners.splice(at, 1);
-    };
+    return this.listeners.subscribe(listener);
   }
 
   /** Closes the current session (on exit). */

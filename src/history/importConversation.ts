@@ -6,13 +6,13 @@ import { atomicWriteFileSync, errorCode, errorMessage, realFs } from './fsPort.j
 import type { SessionStore } from './sessionStore.js';
 
 /** Remembers which conversation file was imported, so it is imported only once. */
-export const IMPORT_MARKER = '.imported-conversation';
+const IMPORT_MARKER = '.imported-conversation';
 
 /**
  * The outcome of an import. `sessionId` is set when a session was created; `warnings` explain
  * anything skipped or refused (the source file is never changed or removed).
  */
-export interface ImportResult {
+interface ImportResult {
   imported: number;
   sessionId?: string;
   warnings: string[];

@@ -12,7 +12,7 @@ import type { HistoryFs } from './fsPort.js';
  */
 export type Durability = 'write' | 'fsync';
 
-export interface JsonlLogOptions {
+interface JsonlLogOptions {
   durability?: Durability;
   fs?: HistoryFs;
 }

@@ -7,13 +7,13 @@ import { parseRecord, serializeRecord } from './records.js';
 import type { HistoryRecord } from './records.js';
 
 /** A line that could not be read: 1-based line number and why. */
-export interface BadLine {
+interface BadLine {
   readonly line: number;
   readonly problem: string;
 }
 
 /** What a history file held, after any repair. */
-export interface LoadedLog {
+interface LoadedLog {
   readonly records: HistoryRecord[];
   readonly badLines: BadLine[];
   /** Messages for the user: what was unreadable, where the original went. Empty when clean. */
@@ -48,7 +48,7 @@ export function loadLog(fs: HistoryFs, file: string, now: number = Date.now()): 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Splits on newline bytes (never part of a multi-byte UTF-8 character) and parses each line. */
-export function parseLines(buf: Buffer): { records: HistoryRecord[]; badLines: BadLine[] } {
+function parseLines(buf: Buffer): { records: HistoryRecord[]; badLines: BadLine[] } {
   const records: HistoryRecord[] = [];
   const badLines: BadLine[] = [];
   let start = 0;

@@ -12,8 +12,7 @@ export const LOCK_FILE = 'cogito.lock';
 /** The folder of per-folder locks, inside the home's data folder (git-ignored, fenced). */
 export const LOCKS_DIR = path.join('data', 'locks');
 
-export type FolderLock =
-  { ok: true; file: string; release(): void } | { ok: false; message: string };
+type FolderLock = { ok: true; file: string; release(): void } | { ok: false; message: string };
 
 /** Who holds a lock, as its file says. */
 interface Holder {

@@ -3,7 +3,7 @@ import { atomicWriteFileSync } from './fsPort.js';
 import type { HistoryFs } from './fsPort.js';
 
 /** `meta.json` in a session folder. Small and rewritten atomically, unlike the history. */
-export interface SessionMeta {
+interface SessionMeta {
   id: string;
   /** Epoch milliseconds. */
   createdAt: number;

@@ -1,5 +1,4 @@
-import type { HistoryMessage, Role } from '../core/messages.js';
-import { withLegacyResults } from './legacyResults.js';
+import type { HistoryMessage, ResultSummary, Role } from '../core/messages.js';
 
 /**
  * One line of a history file. The live conversation is rebuilt by replaying the lines in order:
@@ -80,4 +79,25 @@ export function parseRecord(line: string): HistoryRecord | { problem: string } {
     return { t: 'compact', summary: r.summary as HistoryMessage, upToId: r.upToId };
   }
   return { problem: `unknown record type ${JSON.stringify(r.t)}` };
+}
+
+/*
+ * Sessions saved before tool messages carried `results` have only the model-facing text.
+ * Their results are read from it once, when the file is loaded, so the rest of the program
+ * (the screen above all) only ever sees the structured field.
+ */
+
+/** A result block's head line, as `formatResultsMessage` writes it: `[RESULT ls(".")] ok`. */
+const RESULT_HEAD = /^\[RESULT (.*)\] (ok|error)$/gm;
+
+/** The results named in an old tool message's text (none when it has no result heads). */
+function resultsFromText(content: string): ResultSummary[] {
+  return [...content.matchAll(RESULT_HEAD)].map((m) => ({ call: m[1]!, ok: m[2] === 'ok' }));
+}
+
+/** `m` with `results` filled in, for a tool message saved without them; others unchanged. */
+function withLegacyResults(m: HistoryMessage): HistoryMessage {
+  if (m.role !== 'tool' || m.results !== undefined) return m;
+  const results = resultsFromText(m.content);
+  return results.length > 0 ? { ...m, results } : m;
 }

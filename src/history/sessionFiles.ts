@@ -13,7 +13,7 @@ import type { HistoryRecord } from './records.js';
 import { applyCompact, replay } from './replay.js';
 
 /** How a session reads and writes its files. */
-export interface SessionOptions {
+interface SessionOptions {
   durability?: Durability;
   /** Injected file system (tests); defaults to `node:fs`. */
   fs?: HistoryFs;

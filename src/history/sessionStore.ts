@@ -35,7 +35,7 @@ export class SessionError extends Error {
   }
 }
 
-export interface SessionStoreOptions {
+interface SessionStoreOptions {
   durability?: Durability;
   /** Injected file system (tests); defaults to `node:fs`. */
   fs?: HistoryFs;

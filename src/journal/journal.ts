@@ -3,6 +3,7 @@
  * under the app home. Appends are synchronous and reach the kernel before the change they
  * describe is made, so a kill -9 at any moment leaves a journal that says what happened.
  */
+import { Listeners } from '../core/listeners.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BlobStore } from './blobStore.js';
@@ -41,7 +42,7 @@ export class Journal {
   readonly skipped: string[] = [];
   private fd: number | undefined;
   private seq = 0;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
 
   private constructor(
     readonly file: string,
@@ -114,8 +115,7 @@ export class Journal {
 
   /** Called after every change to the journal (the status bar's count). */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.subscribe(listener);
   }
 
   /** Records a change about to be made. Throws if the journal cannot be written. */
@@ -189,7 +189,7 @@ export class Journal {
     }
     fs.writeSync(this.fd, `${JSON.stringify(record)}\n`);
     this.apply(record);
-    for (const listener of this.listeners) listener();
+    this.listeners.emit();
   }
 
   /**

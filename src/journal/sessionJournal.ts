@@ -2,6 +2,7 @@
  * The journal that goes with the current session: opened from the session's folder (the
  * journal file) and the app home's data folder (the backups), switched with the session.
  */
+import { Listeners } from '../core/listeners.js';
 import path from 'node:path';
 import { Journal, type UndoLimits } from './journal.js';
 
@@ -13,7 +14,7 @@ export function backupDir(dataDir: string, sessionId: string): string {
 /** Holds the current session's journal; `switchTo` follows `/new` and session switches. */
 export class SessionJournal {
   private journal: Journal;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private unlisten: () => void;
 
   constructor(
@@ -41,8 +42,7 @@ export class SessionJournal {
 
   /** Told whenever the current journal changes or is switched. */
   onChange(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.subscribe(listener);
   }
 
   close(): void {
@@ -51,6 +51,6 @@ export class SessionJournal {
   }
 
   private changed(): void {
-    for (const l of this.listeners) l();
+    this.listeners.emit();
   }
 }

@@ -6,8 +6,7 @@
 import type { ToolArg } from '../tools/types.js';
 import { inputProblem, isObject, type JsonSchema, type McpParam } from './inputSchema.js';
 
-export type InputResult =
-  { ok: true; input: Record<string, unknown> } | { ok: false; problem: string };
+type InputResult = { ok: true; input: Record<string, unknown> } | { ok: false; problem: string };
 
 /** Maps `args` to the input object and checks it against the schema's top level. */
 export function buildInput(

@@ -6,12 +6,12 @@
  */
 
 /** How long a server gets after SIGTERM before SIGKILL. */
-export const TERM_GRACE_MS = 1_000;
+const TERM_GRACE_MS = 1_000;
 /** How often to look whether it has gone. */
 const POLL_MS = 20;
 
 /** Whether `pid` is still a live process (a child we spawned is reaped by Node when it dies). */
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -36,14 +36,14 @@ export const DEFAULT_RESTART: RestartPolicy = {
   stableMs: 30_000,
 };
 
-export interface ConnectionDeps {
+interface ConnectionDeps {
   workspaceRoot: string;
   restart: RestartPolicy;
   /** The server's tool list or state changed. */
   onChange(): void;
 }
 
-export type CallOutcome = { ok: true; result: CallResultLike } | { ok: false; error: ToolError };
+type CallOutcome = { ok: true; result: CallResultLike } | { ok: false; error: ToolError };
 
 const STDERR_KEEP = 4_000;
 

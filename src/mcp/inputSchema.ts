@@ -101,7 +101,7 @@ function hasType(value: unknown, type: string): boolean {
 }
 
 /** A value for an error message, kept short. */
-export function describe(value: unknown): string {
+function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'an object';

@@ -3,6 +3,7 @@
  * registry (a {@link ToolSource}), reports their states for `/mcp`, and stops them on exit.
  * If the process ends without `stop()` (a crash), an exit hook still kills the children.
  */
+import { Listeners } from '../core/listeners.js';
 import type { ToolSource } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { adaptTool } from './adapter.js';
@@ -10,7 +11,7 @@ import type { McpServersConfig } from '../config/mcpSchema.js';
 import { DEFAULT_RESTART, McpConnection, type RestartPolicy } from './connection.js';
 import type { McpServerStatus } from './status.js';
 
-export interface McpManagerOptions {
+interface McpManagerOptions {
   servers: McpServersConfig;
   /** Stdio servers run here unless their `cwd` says otherwise. */
   workspaceRoot: string;
@@ -19,7 +20,7 @@ export interface McpManagerOptions {
 
 export class McpManager implements ToolSource {
   private readonly connections: McpConnection[];
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
   private tools: readonly Tool[] = [];
   private seenLists: readonly unknown[] = [];
   private started = false;
@@ -95,8 +96,7 @@ export class McpManager implements ToolSource {
 
   /** Called after any server's state or tool list changes; returns the unsubscribe. */
   subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.subscribe(listener);
   }
 
   /** Stops every server and waits for their processes to end. Idempotent. */
@@ -112,7 +112,7 @@ export class McpManager implements ToolSource {
       this.seenLists = lists;
       this.tools = this.buildTools();
     }
-    for (const listener of this.listeners) listener();
+    this.listeners.emit();
   }
 
   /** A name two tools would share (after sanitising) goes to the first one only. */

@@ -74,7 +74,7 @@ function base64Bytes(data: string | undefined): number {
 }
 
 /** `512 bytes`, `12.3 KB`, `4.0 MB`. */
-export function size(bytes: number): string {
+function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

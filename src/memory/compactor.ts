@@ -11,7 +11,7 @@ export interface CompactableHistory {
   compact(summary: HistoryMessage, upToId: string): AppendResult;
 }
 
-export interface CompactionSettings {
+interface CompactionSettings {
   contextWindow: number;
   /** Fraction of the window at which to compress (default 0.7). */
   compressAt: number;

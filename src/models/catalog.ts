@@ -87,12 +87,12 @@ export interface ModelSource {
   model?: CatalogModel;
 }
 
-export type ResolvedSource = { ok: true; source: ModelSource } | { ok: false; message: string };
+type ResolvedSource = { ok: true; source: ModelSource } | { ok: false; message: string };
 
 const FILE_NAME = /^[\w.+-]+\.gguf$/i;
 
 /** `COGITO_MODELS_URL` without its trailing slash, or undefined when unset. */
-export function mirrorBase(env: NodeJS.ProcessEnv): string | undefined {
+function mirrorBase(env: NodeJS.ProcessEnv): string | undefined {
   const base = env.COGITO_MODELS_URL?.trim();
   return base ? base.replace(/\/+$/, '') : undefined;
 }

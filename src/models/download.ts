@@ -50,7 +50,7 @@ export interface DownloadRequest {
   freeBytes?(dir: string): Promise<number>;
 }
 
-export type DownloadErrorKind = 'aborted' | 'network' | 'http' | 'verify' | 'disk';
+type DownloadErrorKind = 'aborted' | 'network' | 'http' | 'verify' | 'disk';
 
 export type DownloadResult =
   | {

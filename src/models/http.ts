@@ -13,7 +13,7 @@ export interface SourceFacts {
   size?: number;
 }
 
-export interface RangedResponse {
+interface RangedResponse {
   response: Response;
   facts: SourceFacts;
 }

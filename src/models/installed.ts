@@ -2,7 +2,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-export interface InstalledModel {
+interface InstalledModel {
   file: string;
   path: string;
   bytes: number;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { MachineProfile } from './propose.js';
 
 /** Free bytes on the file system holding `dir` (or its nearest existing parent). */
-export async function freeDiskBytes(dir: string): Promise<number> {
+async function freeDiskBytes(dir: string): Promise<number> {
   let at = path.resolve(dir);
   for (;;) {
     try {

@@ -6,7 +6,7 @@ import { formatBytes } from './progress.js';
 import type { ModelSource } from './catalog.js';
 import { checkFit, DISK_RESERVE_BYTES, type FitProblem, type MachineProfile } from './propose.js';
 
-export interface DownloadPlan {
+interface DownloadPlan {
   source: ModelSource;
   /** Disk the file needs (with the reserve), when its size is known in advance. */
   diskBytes: number | undefined;

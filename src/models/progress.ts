@@ -41,7 +41,7 @@ export function formatBytes(n: number): string {
 }
 
 /** `45 s`, `3 min 5 s`, `1 h 2 min`. */
-export function formatDuration(seconds: number): string {
+function formatDuration(seconds: number): string {
   const s = Math.round(seconds);
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;

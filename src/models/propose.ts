@@ -20,7 +20,7 @@ export const DISK_RESERVE_BYTES = 1_000_000_000;
 /** Why a model does not fit; empty when it does. */
 export type FitProblem = 'disk' | 'memory';
 
-export interface ModelFit {
+interface ModelFit {
   model: CatalogModel;
   problems: FitProblem[];
 }

@@ -22,7 +22,7 @@ export async function freeBytesOf(dir: string): Promise<number> {
 }
 
 /** One size claim about the whole file, and who made it (for the error message). */
-export interface SizeClaim {
+interface SizeClaim {
   bytes: number | undefined;
   by: string;
 }
@@ -39,7 +39,7 @@ export function smallestClaim(
   return best;
 }
 
-export interface GuardOptions {
+interface GuardOptions {
   url: string;
   dir: string;
   /** The most the whole file may have, and who said so; undefined: nobody announced a size. */
@@ -49,7 +49,7 @@ export interface GuardOptions {
 }
 
 /** Why the guard stopped a download (the part file is then deleted). */
-export interface GuardStop {
+interface GuardStop {
   kind: 'verify' | 'disk';
   message: string;
 }

@@ -3,10 +3,8 @@
  * once made 10,000 files), so only the first `maxToolCallsPerReply` run and the rest come
  * back to the model as one "not run" result that says why and what to do.
  */
+import { DEFAULT_MAX_CALLS_PER_REPLY } from '../config/schema.js';
 import type { CallItem } from '../protocol/parser.js';
-
-/** The default of config `maxToolCallsPerReply`. */
-export const DEFAULT_MAX_CALLS_PER_REPLY = 25;
 
 /** The result block for the calls past the cap (shape of the runner's outcomes). */
 export interface NotRunOutcome {

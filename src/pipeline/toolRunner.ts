@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type {
   ApprovalNeed,
   Tool,
+  ToolApprovalPolicy,
   ToolArg,
   ToolContext,
   ToolKind,
@@ -15,7 +16,7 @@ import type {
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, ToolLogEntry } from '../api/events.js';
 import { t, type Lang } from '../i18n/messages.js';
 
-export type ApprovalPolicy = 'auto' | 'ask' | 'deny';
+export type ApprovalPolicy = ToolApprovalPolicy;
 
 export interface ToolRunnerDeps {
   registry: ToolRegistry;

@@ -1,7 +1,7 @@
 import type { ChatMessage, HistoryMessage } from '../core/messages.js';
 import type { AgentEvent } from '../api/events.js';
 import type { ToolRunnerDeps } from './toolRunner.js';
-import type { ProviderError, Provider } from '../providers/types.js';
+import type { Provider, TurnError } from '../providers/types.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
 import type { Workspace } from '../tools/workspace.js';
 import { factsOf } from './facts.js';
@@ -98,7 +98,7 @@ export interface TurnFacts {
   wait: boolean;
   reply: string;
   calls: string[];
-  error?: ProviderError | { kind: string; message: string };
+  error?: TurnError;
   saveFailed?: string;
   /** Why BUILD did not send the request (outcome `blocked`). */
   blocked?: string;

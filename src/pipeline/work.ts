@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../core/messages.js';
 import type { CallOutcome } from './toolRunner.js';
 import type { CallItem } from '../protocol/parser.js';
-import type { ProviderError } from '../providers/types.js';
+import type { TurnError } from '../providers/types.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
 import { TurnSaver } from './saver.js';
 import type { TurnDeps, TurnInput } from './turn.js';
@@ -29,7 +29,7 @@ export interface Work {
   gotUsage: boolean;
   totalTokens: number;
   contextTokens?: number;
-  error?: ProviderError | { kind: string; message: string };
+  error?: TurnError;
   /** RESPOND: what the scheduler learns. */
   report?: TurnReport;
 }

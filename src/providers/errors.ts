@@ -118,7 +118,7 @@ function make(
 }
 
 /** An HTTP error status (from headers or from an error event inside the stream). */
-export function httpError(status: number, err: unknown, ctx: ErrorContext): ProviderError {
+function httpError(status: number, err: unknown, ctx: ErrorContext): ProviderError {
   const detail = serverDetail(err, ctx.errorBody);
   const why = detail ? `: ${detail}` : '';
   const headers = err instanceof APIError ? err.headers : undefined;

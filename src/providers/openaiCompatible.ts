@@ -19,7 +19,14 @@ import {
 import { createIdleWatchdog } from './idleWatchdog.js';
 import { tapFetch, type FetchTap } from './tapFetch.js';
 import { createThinkSplitter, type Segment } from './thinkSplitter.js';
-import type { Provider, ProviderError, ProviderEvent, StreamRequest, Usage } from './types.js';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type Provider,
+  type ProviderError,
+  type ProviderEvent,
+  type StreamRequest,
+  type Usage,
+} from './types.js';
 
 export interface OpenAICompatibleOptions {
   /** API root, e.g. `https://api.deepseek.com/v1` or `http://127.0.0.1:11434/v1`. */
@@ -42,8 +49,6 @@ export interface OpenAICompatibleOptions {
   /** Injectable for tests and proxies; defaults to the global fetch. */
   fetch?: typeof fetch;
 }
-
-const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** The delta fields we read; reasoning fields are not in the SDK's types. */
 interface ChunkDelta {
@@ -72,7 +77,7 @@ export function createOpenAICompatibleProvider(opts: OpenAICompatibleOptions): P
 }
 
 /** Maps our history to the wire format, applying the reasoning-in-history quirk. */
-export function toWireMessages(
+function toWireMessages(
   messages: ChatMessage[],
   sendReasoningInHistory: boolean,
 ): Record<string, unknown>[] {
@@ -162,7 +167,7 @@ function createClient(opts: OpenAICompatibleOptions, fetch: typeof globalThis.fe
     organization: null,
     project: null,
     maxRetries: 0, // the scheduler owns retries and backoff
-    timeout: opts.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeout: opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     logLevel: 'off', // the SDK would print malformed chunks to the console under the TUI
     fetch,
     ...(opts.apiKey ? {} : { defaultHeaders: { Authorization: null } }),
@@ -250,7 +255,7 @@ async function* streamChat(
     return;
   }
 
-  const idleMs = opts.streamIdleTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const idleMs = opts.streamIdleTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   // One controller for this request: the caller's abort and the stall watchdog both end it,
   // and aborting it makes the SDK (undici) close the HTTP connection at once.
   const controller = new AbortController();
@@ -293,6 +298,6 @@ async function* streamChat(
     ctx: { baseURL: opts.baseURL, model: opts.model, apiKey: opts.apiKey },
     tap,
     idleMs,
-    requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
   });
 }

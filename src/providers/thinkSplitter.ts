@@ -9,7 +9,7 @@
  */
 
 /** Which pane a piece of model output belongs to. */
-export type Channel = 'reasoning' | 'text';
+type Channel = 'reasoning' | 'text';
 
 /** A run of output for one channel. */
 export interface Segment {
@@ -17,7 +17,7 @@ export interface Segment {
   text: string;
 }
 
-export interface ThinkSplitter {
+interface ThinkSplitter {
   /** Feeds the next content chunk; returns what can be released now (adjacent runs merged). */
   push(chunk: string): Segment[];
   /** Releases anything held back (a tag prefix that never completed). Call once at the end. */

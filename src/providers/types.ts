@@ -12,6 +12,8 @@ export interface Usage {
   cachedPromptTokens?: number;
 }
 
+export { DEFAULT_REQUEST_TIMEOUT_MS } from '../config/defaults.js';
+
 export type ProviderErrorKind =
   | 'auth' // 401/403: bad or missing key
   | 'not_found' // 404: unknown model or wrong base URL
@@ -32,6 +34,13 @@ export interface ProviderError {
   /** From a Retry-After header, when the server sent one. */
   retryAfterMs?: number;
 }
+
+/**
+ * An error a turn reports: the provider's, or one of the agent's own whose kind is not a
+ * provider's (e.g. `history_write`, `internal`). Declared here, beside {@link ProviderError},
+ * so the event, the turn and its phases share one type.
+ */
+export type TurnError = ProviderError | { kind: string; message: string };
 
 /**
  * The one closed set of events a provider yields. A stream always ends with exactly one

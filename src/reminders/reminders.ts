@@ -1,3 +1,5 @@
+import { Listeners } from '../core/listeners.js';
+
 /** One reminder: what to look at, and when. */
 export interface Reminder {
   id: number;
@@ -27,7 +29,7 @@ export interface ReminderStore {
 export class Reminders {
   private list: Reminder[] = [];
   private nextId = 0;
-  private readonly listeners = new Set<() => void>();
+  private readonly listeners = new Listeners();
 
   constructor(private readonly store?: ReminderStore) {
     if (!store) return;
@@ -46,7 +48,7 @@ export class Reminders {
     this.list.push(r);
     this.list.sort((a, b) => a.at - b.at);
     this.store?.save(this.list);
-    for (const l of this.listeners) l();
+    this.listeners.emit();
     return r;
   }
 
@@ -74,7 +76,6 @@ export class Reminders {
 
   /** Told whenever a reminder is added (the scheduler re-arms its timer). */
   onAdded(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.subscribe(listener);
   }
 }

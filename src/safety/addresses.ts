@@ -10,7 +10,7 @@
 import ipaddr from 'ipaddr.js';
 
 /** Why an address is refused, in words for the message; undefined when it is public. */
-export type AddressVerdict =
+type AddressVerdict =
   { public: true; address: string } | { public: false; address: string; what: string };
 
 const WORDS: Record<string, string> = {

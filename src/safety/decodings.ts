@@ -9,7 +9,7 @@ const HEX_RUN = /(?:[0-9a-fA-F]{2}){12,}/g;
 const PERCENT_RUN = /(?:%[0-9a-fA-F]{2})+/g;
 
 /** Decodes `%XX` runs, keeping any run that is not valid UTF-8 as written. */
-export function percentDecode(text: string): string {
+function percentDecode(text: string): string {
   return text.replace(/\+/g, ' ').replace(PERCENT_RUN, (run) => {
     try {
       return decodeURIComponent(run);

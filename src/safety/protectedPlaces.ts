@@ -29,7 +29,7 @@ export type Protection = {
 const VCS_DIRS = ['.git', '.hg', '.svn'];
 
 /** Where `delete` keeps what it removed; only delete itself writes there. */
-export const TRASH_SEGMENT = '.cogito-trash';
+const TRASH_SEGMENT = '.cogito-trash';
 
 /** Shell and session start-up files, run by a shell or the X session at the next login. */
 const STARTUP_FILES = [

@@ -8,12 +8,12 @@ import { forEachGram, gramHashes } from '../core/grams.js';
 import { outgoingForms } from './decodings.js';
 
 /** The threshold: shorter runs are too common ("function ", "https://www.") to mean data. */
-export const MIN_RUN = 12;
+const MIN_RUN = 12;
 /** Total characters remembered; past it the oldest reads are forgotten. */
 const DEFAULT_CAP = 8 * 1024 * 1024;
 
 /** Where outgoing data was found: the file (or call) it was read by, and its encoding. */
-export interface ReadMatch {
+interface ReadMatch {
   source: string;
   how: string;
 }

@@ -7,7 +7,7 @@ import type { Lang } from '../i18n/messages.js';
 import { presetById, presetForBaseURL } from './presets.js';
 import type { Answers } from './wizard.js';
 
-export interface InitialAnswerSource {
+interface InitialAnswerSource {
   /** The language to start in (the config's, else the locale's). */
   language: Lang;
   /** What config.json holds (validated, without env or flag overrides); {} on first run. */
@@ -40,7 +40,7 @@ export function initialAnswers(src: InitialAnswerSource): Answers {
 }
 
 /** What saving the answers changes: settings to write, and settings to take out. */
-export interface ConfigChange {
+interface ConfigChange {
   set: ConfigInput;
   /** Top-level keys to delete from the file (e.g. an old key when the new server needs none). */
   remove: (keyof ConfigInput)[];

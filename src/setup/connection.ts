@@ -17,7 +17,7 @@ import type { ProviderError } from '../providers/types.js';
 import { DEFAULT_HTTP_TIMEOUT_MS, baseUrlProblem, listModels, modelInList } from './models.js';
 import { fail, type ConnectionVerdict, type HttpOptions } from './verdict.js';
 
-export interface ConnectionInput extends HttpOptions {
+interface ConnectionInput extends HttpOptions {
   baseURL: string;
   /** Empty or absent: no Authorization header. */
   apiKey?: string;

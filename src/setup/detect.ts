@@ -28,7 +28,7 @@ export interface DetectOptions {
 }
 
 /** Per-probe timeout: a server on this machine answers in milliseconds or not at all. */
-export const DEFAULT_DETECT_TIMEOUT_MS = 800;
+const DEFAULT_DETECT_TIMEOUT_MS = 800;
 
 /** Probes the candidates in parallel; the servers that answered, in the presets' order. */
 export async function detectLocalServers(opts: DetectOptions = {}): Promise<DetectedServer[]> {

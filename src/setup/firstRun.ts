@@ -1,7 +1,7 @@
 /** When the full-screen app opens the setup wizard before anything else. */
 import { envOverrides } from '../config/env.js';
 
-export interface FirstRunFacts {
+interface FirstRunFacts {
   /** Whether config.json exists. */
   exists: boolean;
   /** `--setup` was given. */

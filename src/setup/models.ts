@@ -28,7 +28,7 @@ export function baseUrlProblem(baseURL: string): string | undefined {
 }
 
 /** `{baseURL}/{path}` with exactly one slash between them. */
-export function endpoint(baseURL: string, path: string): string {
+function endpoint(baseURL: string, path: string): string {
   return `${baseURL.trim().replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
@@ -106,7 +106,7 @@ function unreachableMessage(where: string, err: unknown, timeoutMs: number): str
 }
 
 /** The ids in an OpenAI-style list (`{ data: [{ id }] }`), sorted, without duplicates. */
-export function modelIds(body: unknown): string[] | undefined {
+function modelIds(body: unknown): string[] | undefined {
   const data = (body as { data?: unknown } | null)?.data;
   if (!Array.isArray(data)) return undefined;
   const ids = data

@@ -21,7 +21,7 @@ export type PresetId =
   | 'gguf';
 
 /** Whether the wizard asks for a key: always, optionally (empty allowed), or never. */
-export type KeyNeed = 'required' | 'optional' | 'none';
+type KeyNeed = 'required' | 'optional' | 'none';
 
 export interface ProviderPreset {
   id: PresetId;

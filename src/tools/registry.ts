@@ -9,7 +9,7 @@ import type { Tool, ToolArg, ToolContext, ToolError, ToolParam, ToolResult } fro
 import { editDistance } from '../core/editDistance.js';
 
 /** A finished call: the result the model sees and how long it took. */
-export interface ToolCallOutcome {
+interface ToolCallOutcome {
   result: ToolResult;
   durationMs: number;
 }

@@ -9,7 +9,6 @@ import { Redactor } from '../core/redact.js';
 import type { Tool, ToolArg } from './types.js';
 import { outgoingForms } from '../safety/decodings.js';
 import { ReadIndex } from '../safety/readIndex.js';
-import { secretShapeIn } from '../safety/secretShapes.js';
 import { newBoundary, stripControlTokens, wrapUntrusted } from '../safety/untrusted.js';
 
 /** Safety state for one agent session; build one per agent. */
@@ -96,4 +95,26 @@ const HOW: Readonly<Record<string, MessageKey>> = {
 function howIn(lang: Lang, how: string): string {
   const key = HOW[how];
   return key === undefined ? how : say(lang, { key });
+}
+
+/*
+ * Values that look like secrets whoever configured them: private key blocks and
+ * `NAME_KEY=` / `_TOKEN=` / `_PASSWORD=` / `_SECRET=` assignments (what `.env` files hold).
+ * Configured keys are matched exactly by the redactor instead.
+ */
+const SECRET_SHAPES: readonly { re: RegExp; what: MessageKey }[] = [
+  { re: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/, what: 'secret.privateKey' },
+  {
+    re: /\b[A-Za-z0-9_]*(?:KEY|TOKEN|PASSWORD|PASSWD|SECRET)\s*[=:]\s*["']?[^\s"'&]{4,}/i,
+    what: 'secret.assignment',
+  },
+];
+
+/** What secret-looking value `text` carries (in any decoded form), or undefined. */
+function secretShapeIn(text: string, lang: Lang = 'en'): { what: string; how: string } | undefined {
+  for (const { form, how } of outgoingForms(text)) {
+    for (const shape of SECRET_SHAPES)
+      if (shape.re.test(form)) return { what: say(lang, { key: shape.what }), how };
+  }
+  return undefined;
 }

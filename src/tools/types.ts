@@ -1,8 +1,12 @@
 import type { Lang, Phrase } from '../i18n/messages.js';
 import type { Workspace } from './workspace.js';
 
+import { APPROVAL_POLICIES, TOOL_KINDS } from '../config/defaults.js';
+
+export { APPROVAL_POLICIES, TOOL_KINDS };
+
 /** What a tool does to the world; the approval policy is set per kind. */
-export type ToolKind = 'read' | 'write' | 'destructive' | 'network' | 'process';
+export type ToolKind = (typeof TOOL_KINDS)[number];
 
 /** A value the text protocol can carry. */
 export type ToolArg = string | number | boolean | null;
@@ -72,7 +76,7 @@ export interface ToolContext {
 }
 
 /** The turn, reply and position of a call, so a journaled change can be matched to its result. */
-export interface ChangeContext {
+interface ChangeContext {
   /**
    * The turn the call belongs to: the id of its first reply with calls. A turn's tool chain
    * (several replies) is one group for /changes and /undo.
@@ -155,7 +159,7 @@ export interface ApprovalNeed {
 }
 
 /** The approval policy of a call: run it, ask the user first, or refuse it. */
-export type ToolApprovalPolicy = 'auto' | 'ask' | 'deny';
+export type ToolApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
 
 export const ok = (data: unknown, display?: string): ToolResult =>
   display === undefined ? { ok: true, data } : { ok: true, data, display };

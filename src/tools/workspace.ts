@@ -24,7 +24,7 @@ export interface ResolvedPath {
   protection?: Protection;
 }
 
-export type ResolveResult = { ok: true; path: ResolvedPath } | { ok: false; error: ToolError };
+type ResolveResult = { ok: true; path: ResolvedPath } | { ok: false; error: ToolError };
 
 export interface ResolveOptions {
   /** Fail with `not_found` when nothing exists at the path (a dangling symlink counts as existing). */
@@ -37,7 +37,7 @@ export interface ResolveOptions {
   access?: 'read' | 'write';
 }
 
-export interface WorkspaceOptions {
+interface WorkspaceOptions {
   /** Decides case sensitivity: win32 and darwin compare paths case-insensitively. */
   platform?: NodeJS.Platform;
 }

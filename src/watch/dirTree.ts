@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { EntryCap } from './entryCap.js';
 import type { IgnoreTest } from './ignore.js';
 
-export type TreeEvent = 'created' | 'modified' | 'removed';
+type TreeEvent = 'created' | 'modified' | 'removed';
 
-export interface DirTreeOptions {
+interface DirTreeOptions {
   root: string;
   /** Read at each event: the ignore files may change while watching. */
   ignored(): IgnoreTest;

@@ -1,7 +1,6 @@
 import { t, type Lang } from '../i18n/messages.js';
 
-/** `watch.maxEntries` when the config does not say: a large project, not a home folder. */
-export const DEFAULT_MAX_ENTRIES = 20_000;
+export { DEFAULT_MAX_ENTRIES } from '../config/defaults.js';
 
 /**
  * The watcher's entry cap: which files and folders it has taken on, and at most how many.

@@ -7,7 +7,7 @@ import ignoreLib from 'ignore';
  * and build output, caches, Cogito's trash. They are large, generated, and change in bursts
  * (an install, a build) that say nothing the agent needs to be woken for.
  */
-export const ALWAYS_IGNORED: ReadonlySet<string> = new Set([
+const ALWAYS_IGNORED: ReadonlySet<string> = new Set([
   '.git',
   '.hg',
   '.svn',
@@ -37,7 +37,7 @@ export const ALWAYS_IGNORED: ReadonlySet<string> = new Set([
 ]);
 
 /** Cogito's own ignore file in the workspace root (`.gitignore` syntax). */
-export const IGNORE_FILE = '.cogitoignore';
+const IGNORE_FILE = '.cogitoignore';
 
 /** The workspace's ignore files, read at start and again whenever one of them changes. */
 export const IGNORE_FILES: readonly string[] = ['.gitignore', IGNORE_FILE];

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { ToolArg } from '../tools/types.js';
 
 /** How long after a write tool ends its file events still count as the agent's own. */
-export const OWN_WRITE_GRACE_MS = 3000;
+const OWN_WRITE_GRACE_MS = 3000;
 
 /**
  * The paths the agent's own write tools are touching, so the watcher does not wake the agent

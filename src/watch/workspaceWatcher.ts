@@ -6,9 +6,7 @@ import { IGNORE_FILES, loadIgnore } from './ignore.js';
 import { EntryCap, DEFAULT_MAX_ENTRIES } from './entryCap.js';
 import type { OwnWrites } from './ownWrites.js';
 
-export { DEFAULT_MAX_ENTRIES };
-
-export interface WatcherOptions {
+interface WatcherOptions {
   root: string;
   /** Events closer together than this arrive as one batch. */
   debounceMs?: number;

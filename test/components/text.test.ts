@@ -1,12 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import {
-  displayWidth,
-  padTo,
-  truncate,
-  wrapLine,
-  wrapTail,
-  wrapText,
-} from '../../components/text/wrap.js';
+import { displayWidth, padTo, truncate, wrapLine, wrapText } from '../../components/text/wrap.js';
 import { sanitize } from '../../components/text/sanitize.js';
 import { GrowingWrap } from '../../components/text/growingWrap.js';
 import { graphemes } from '../../components/text/width.js';
@@ -51,17 +44,9 @@ describe('wrapLine', () => {
   });
 });
 
-describe('wrapText and wrapTail', () => {
+describe('wrapText', () => {
   test('keeps empty lines', () => {
     expect(wrapText('a\n\nb', 10)).toEqual(['a', '', 'b']);
-  });
-
-  test('wrapTail returns only the last rows and says whether it saw everything', () => {
-    const text = Array.from({ length: 50 }, (_, i) => `line ${i}`).join('\n');
-    const tail = wrapTail(text, 20, 3);
-    expect(tail.rows).toEqual(['line 47', 'line 48', 'line 49']);
-    expect(tail.complete).toBe(false);
-    expect(wrapTail('one\ntwo', 20, 5)).toEqual({ rows: ['one', 'two'], complete: true });
   });
 });
 

@@ -3,7 +3,7 @@
  * can `for await` over. Closing it ends the reader's loop at once, even while nothing is
  * queued: that is how an abort ends the stream without waiting for llama.cpp to notice.
  */
-export interface Channel<T> extends AsyncIterable<T> {
+interface Channel<T> extends AsyncIterable<T> {
   /** Queues a value (ignored after `close`). */
   push(value: T): void;
   /** Ends the iteration; values still queued are dropped only if `drop` is true. */

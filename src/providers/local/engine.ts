@@ -19,7 +19,7 @@ import {
 } from './runtime.js';
 
 /** The context size when none is configured: fits a 7–8B Q4 model's cache in ~1 GB. */
-export const DEFAULT_LOCAL_CONTEXT_SIZE = 8192;
+const DEFAULT_LOCAL_CONTEXT_SIZE = 8192;
 
 export interface EngineOptions {
   modelPath: string;

@@ -6,13 +6,13 @@
 import type { ProviderError } from '../types.js';
 
 /** Where the user is sent for how to get a model. */
-export const LOCAL_DOCS = 'docs/LOCAL.md';
+const LOCAL_DOCS = 'docs/LOCAL.md';
 
 /** The way back to a working agent when the local model cannot run at all. */
 const FALLBACK = 'or set "provider": "openai-compatible" in config.json';
 
 /** The error's own message, on one line and short enough for a status line. */
-export function errorDetail(err: unknown): string {
+function errorDetail(err: unknown): string {
   const raw = err instanceof Error ? err.message : String(err);
   const line = raw.replace(/\s+/g, ' ').trim();
   return line.length > 240 ? `${line.slice(0, 237)}...` : line;

@@ -9,7 +9,7 @@ import type { ProviderError, ProviderEvent, Usage } from '../types.js';
 import type { Engine } from './engine.js';
 import { generationFailed } from './errors.js';
 
-export interface GenerateSettings {
+interface GenerateSettings {
   maxTokens: number;
   temperature: number;
 }

@@ -20,9 +20,9 @@ import { toLlamaHistory } from './history.js';
 import type { GpuMode, LlamaLoader } from './runtime.js';
 
 /** Reply cap when the request sets none: stops a model that never emits end-of-turn. */
-export const DEFAULT_LOCAL_MAX_TOKENS = 4096;
+const DEFAULT_LOCAL_MAX_TOKENS = 4096;
 /** Mild sampling: node-llama-cpp's default is greedy, which loops on small models. */
-export const DEFAULT_LOCAL_TEMPERATURE = 0.7;
+const DEFAULT_LOCAL_TEMPERATURE = 0.7;
 
 export interface LocalProviderOptions {
   /** Path to the .gguf file (`~` is expanded; relative paths resolve from the cwd). */
@@ -45,7 +45,7 @@ export interface LocalProviderOptions {
 }
 
 /** What the loaded model turned out to be, for status lines and tests. */
-export interface LocalModelInfo {
+interface LocalModelInfo {
   path: string;
   /** The chat wrapper in use: `JinjaTemplate` means the model's own template. */
   chatWrapper: string;

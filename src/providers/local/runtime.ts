@@ -21,7 +21,7 @@ export type LlamaLoader = () => Promise<LlamaModule>;
 export type GpuMode = 'auto' | 'off';
 
 /** A loaded runtime: the module and its Llama instance (one native backend per process). */
-export interface Runtime {
+interface Runtime {
   mod: LlamaModule;
   llama: Llama;
 }

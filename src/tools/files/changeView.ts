@@ -39,7 +39,7 @@ export async function currentText(
  * Text as the screen may show it: the session's secrets redacted in the whole text before
  * it is compared, so a change that splits a key never shows it in pieces on diff lines.
  */
-export function shown(text: string, ctx: ToolContext): string {
+function shown(text: string, ctx: ToolContext): string {
   return ctx.redact === undefined ? text : ctx.redact(text);
 }
 

@@ -25,7 +25,7 @@ export function numArg(args: readonly ToolArg[], i: number): number | undefined 
 }
 
 /** Either the resolved path or the failure to return as-is. */
-export type PathOrFail = { ok: true; path: ResolvedPath } | { ok: false; result: ToolResult };
+type PathOrFail = { ok: true; path: ResolvedPath } | { ok: false; result: ToolResult };
 
 /** Resolves a path argument through the workspace's single resolver. */
 export async function resolvePath(

@@ -26,14 +26,10 @@ export type FileSystem = Pick<
  * real one makes parent folders and writes through a verified folder handle of `workspace`
  * (see pinned.ts), so a folder swapped for a symlink cannot redirect it.
  */
-export type AtomicWrite = (
-  abs: string,
-  data: string | Uint8Array,
-  workspace: Workspace,
-) => Promise<void>;
+type AtomicWrite = (abs: string, data: string | Uint8Array, workspace: Workspace) => Promise<void>;
 
 /** Reads a whole file, opened without following a final symlink and checked through the handle. */
-export type ReadInside = (
+type ReadInside = (
   abs: string,
   workspace: Workspace,
   opts: { signal?: AbortSignal; maxBytes?: number },

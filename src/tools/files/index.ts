@@ -15,20 +15,9 @@ import { createDeleteTool } from './delete.js';
 import { createFindTool } from './find.js';
 import { createGrepTool } from './grep.js';
 
-export type { FileToolDeps, FileSystem, AtomicWrite } from './deps.js';
+export type { FileToolDeps, FileSystem } from './deps.js';
 export { TRASH_DIR } from './common.js';
-export {
-  createLsTool,
-  createReadTool,
-  createCreateTool,
-  createEditTool,
-  createCopyTool,
-  createMoveTool,
-  createMkdirTool,
-  createDeleteTool,
-  createFindTool,
-  createGrepTool,
-};
+export { createCreateTool, createFindTool, createGrepTool };
 
 /** All ten file tools, sharing the same injected effects, in prompt order. */
 export function createFileTools(deps?: FileToolDeps): Tool[] {

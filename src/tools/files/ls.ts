@@ -8,7 +8,7 @@ import { abortedResult, formatSize, fsFailure, resolvePath, strArg } from './com
 import { counted } from '../../core/plural.js';
 
 /** At most this many entries are listed; the rest are counted. */
-export const LS_MAX_ENTRIES = 200;
+const LS_MAX_ENTRIES = 200;
 
 type EntryKind = 'dir' | 'file' | 'link';
 

@@ -18,7 +18,7 @@ import type { Workspace } from '../workspace.js';
 import { realpathLoose } from '../../core/realpath.js';
 
 /** Thrown when what was opened is not where the check said it would be. */
-export class PathEscapeError extends Error {
+class PathEscapeError extends Error {
   readonly code = 'ECOGITOESCAPE';
   constructor(
     readonly actual: string,
@@ -36,7 +36,7 @@ const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 const DIR_HANDLES = process.platform !== 'win32';
 
 /** A folder opened and verified to lie inside the workspace. */
-export interface PinnedDir {
+interface PinnedDir {
   /** Its real location when it was opened. */
   readonly real: string;
   /** A path naming `name` inside this very folder, whatever is swapped above it later. */
@@ -83,7 +83,7 @@ async function verifyHandle(
 }
 
 /** Opens the folder at `abs` (symlinks followed) and verifies where it really is. */
-export async function pinDir(
+async function pinDir(
   ws: Workspace,
   abs: string,
   access: 'read' | 'write' = 'read',
@@ -174,7 +174,7 @@ export async function readInside(
 }
 
 /** How {@link writeInside} writes. */
-export interface WriteOptions {
+interface WriteOptions {
   /** Permission bits to give the file (a copy keeps its source's); default: keep the old file's. */
   mode?: number;
   /** Fail with EEXIST instead of replacing a file that is already there (copy never overwrites). */

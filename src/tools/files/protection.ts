@@ -14,14 +14,14 @@ import { q, strArg } from './common.js';
 import { say, t, type Lang } from '../../i18n/messages.js';
 
 /** Most entries looked at in one folder tree before the tool asks instead. */
-export const SCAN_LIMIT = 5_000;
+const SCAN_LIMIT = 5_000;
 /** Most characters of content shown on the approval card. */
 const DETAIL_MAX_CHARS = 4_000;
 /** Most names listed in a reason. */
 const NAMES_SHOWN = 3;
 
 /** What a folder tree would bring to its destination. */
-export interface TreeScan {
+interface TreeScan {
   /** A place no tool may write that the tree would land in, if any. */
   never?: string;
   /** Destinations that need approval (protected places), as workspace paths. */
@@ -38,11 +38,7 @@ const isExecutable = (mode: number): boolean => (mode & 0o111) !== 0;
  * Scans `srcAbs` as if it were placed at `destRel` (workspace-relative): every entry's
  * destination is judged by the protected-places policy, and executables are listed.
  */
-export async function scanTree(
-  ctx: ToolContext,
-  srcAbs: string,
-  destRel: string,
-): Promise<TreeScan> {
+async function scanTree(ctx: ToolContext, srcAbs: string, destRel: string): Promise<TreeScan> {
   const scan: TreeScan = { approve: [], executable: [], incomplete: false };
   const queue: { abs: string; rel: string }[] = [{ abs: srcAbs, rel: destRel }];
   let seen = 0;

@@ -12,7 +12,7 @@ import { decodeText } from './text.js';
 import { counted } from '../../core/plural.js';
 
 /** Most lines returned by one call. */
-export const READ_MAX_LINES = 2000;
+const READ_MAX_LINES = 2000;
 /** Most bytes of text returned by one call. */
 export const READ_MAX_BYTES = 256 * 1024;
 /** Files above this are refused outright: decoding them would cost too much memory. */

@@ -4,9 +4,9 @@
  * the model is never handed a screen of mojibake or raw bytes.
  */
 
-export type TextEncodingName = 'utf-8' | 'gbk' | 'utf-16le' | 'utf-16be';
+type TextEncodingName = 'utf-8' | 'gbk' | 'utf-16le' | 'utf-16be';
 
-export type Decoded =
+type Decoded =
   | { kind: 'text'; text: string; encoding: TextEncodingName; bom: boolean }
   | { kind: 'binary'; type: string };
 

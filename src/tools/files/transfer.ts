@@ -10,7 +10,7 @@ import type { FileSystem } from './deps.js';
 import { q, refuseFencedWithin, resolvePath, strArg, TRASH_DIR } from './common.js';
 import { refuseProtectedWithin } from './protection.js';
 
-export type Endpoints =
+type Endpoints =
   { ok: true; src: ResolvedPath; dst: ResolvedPath } | { ok: false; result: ToolResult };
 
 /** Resolves `(src, dst)` and checks the destination is free and its parent can be made. */

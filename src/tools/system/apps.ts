@@ -9,7 +9,7 @@ import { launchNeed } from './launchDetail.js';
 export type PlatformGetter = () => SystemPlatform;
 
 /** Renders the app list: one app per line, aliases in parentheses. */
-export function renderApps(apps: readonly AppInfo[], filter: string | undefined): string {
+function renderApps(apps: readonly AppInfo[], filter: string | undefined): string {
   if (apps.length === 0) {
     return filter ? `No installed app matches "${filter}".` : 'No installed apps were found.';
   }
@@ -21,7 +21,7 @@ export function renderApps(apps: readonly AppInfo[], filter: string | undefined)
 }
 
 /** Installed apps, sorted by name, optionally filtered by a substring of a name or alias. */
-export async function listAppsSorted(
+async function listAppsSorted(
   platform: SystemPlatform,
   signal: AbortSignal,
   filter?: string,
@@ -38,7 +38,7 @@ export async function listAppsSorted(
 }
 
 /** Finds one app by name or throws `not_found` / `invalid_args` naming the near matches. */
-export function requireApp(apps: readonly AppInfo[], name: string): AppInfo {
+function requireApp(apps: readonly AppInfo[], name: string): AppInfo {
   const lookup = findApp(apps, name);
   if (lookup.kind === 'found') return lookup.app;
   if (lookup.kind === 'ambiguous') {

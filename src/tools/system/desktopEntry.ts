@@ -4,7 +4,7 @@
  * quoting rules, so a launcher never needs a shell.
  */
 
-export interface DesktopEntry {
+interface DesktopEntry {
   type?: string;
   name?: string;
   /** `Name[xx_YY]` values by locale. */

@@ -3,7 +3,7 @@ import { ToolFailure } from '../web/errors.js';
 import { once } from '../web/lazy.js';
 
 /** The fields of an execa result (with `reject: false`) that the tools read. */
-export interface ExecaResultLike {
+interface ExecaResultLike {
   stdout?: unknown;
   stderr?: unknown;
   exitCode?: number;
@@ -15,7 +15,7 @@ export interface ExecaResultLike {
 }
 
 /** A started subprocess: awaitable for its result, with a pid once spawned. */
-export type SubprocessLike = PromiseLike<ExecaResultLike> & {
+type SubprocessLike = PromiseLike<ExecaResultLike> & {
   readonly pid?: number;
   unref?(): void;
 };

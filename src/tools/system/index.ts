@@ -8,10 +8,6 @@ import type { PlatformDeps } from './platform.js';
 import { createCloseAppTool, createListProcessesTool } from './processes.js';
 import type { KillFn, SystemPlatform } from './types.js';
 
-export type { AppInfo, ProcessInfo, SystemPlatform, KillFn } from './types.js';
-export type { CommandRunner, ExecaLike } from './exec.js';
-export { createCommandRunner } from './exec.js';
-
 /** Effects the system tools use; each defaults to the real one. */
 export interface SystemToolsDeps {
   /** A `process.platform` value, or a ready implementation (tests). Default: `process.platform`. */

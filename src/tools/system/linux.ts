@@ -6,7 +6,7 @@ import type { CommandRunner } from './exec.js';
 import { terminateProcesses } from './kill.js';
 import type { AppInfo, KillFn, ProcessInfo, SystemPlatform } from './types.js';
 
-export interface LinuxDeps {
+interface LinuxDeps {
   runner: CommandRunner;
   kill: KillFn;
   env: NodeJS.ProcessEnv;
@@ -43,7 +43,7 @@ export function xdgDataDirs(env: NodeJS.ProcessEnv, homeDir: string): string[] {
  * one that deletes the app, overrides the system's. NoDisplay and Hidden entries and
  * anything not `Type=Application` with a Name and Exec are left out.
  */
-export async function listDesktopApps(env: NodeJS.ProcessEnv, homeDir: string): Promise<AppInfo[]> {
+async function listDesktopApps(env: NodeJS.ProcessEnv, homeDir: string): Promise<AppInfo[]> {
   const seen = new Set<string>();
   const apps: AppInfo[] = [];
   const locales = aliasLocales(env);

@@ -5,7 +5,7 @@ import type { CommandRunner } from './exec.js';
 import { terminateProcesses } from './kill.js';
 import type { AppInfo, KillFn, ProcessInfo, SystemPlatform } from './types.js';
 
-export interface MacDeps {
+interface MacDeps {
   runner: CommandRunner;
   kill: KillFn;
   homeDir: string;
@@ -14,7 +14,7 @@ export interface MacDeps {
 }
 
 /** Where macOS keeps applications; Utilities is one level down in both system folders. */
-export function macAppRoots(homeDir: string): string[] {
+function macAppRoots(homeDir: string): string[] {
   return [
     '/Applications',
     '/Applications/Utilities',

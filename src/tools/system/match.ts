@@ -12,13 +12,13 @@ export function normalizeName(name: string): string {
 }
 
 /** Every name an app answers to, normalized. */
-export function appKeys(app: AppInfo): string[] {
+function appKeys(app: AppInfo): string[] {
   return [...new Set([app.name, ...app.aliases, ...app.processNames].map(normalizeName))].filter(
     Boolean,
   );
 }
 
-export type AppLookup =
+type AppLookup =
   | { kind: 'found'; app: AppInfo }
   | { kind: 'ambiguous'; candidates: AppInfo[] }
   | { kind: 'missing'; near: string[] };

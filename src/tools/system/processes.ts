@@ -48,10 +48,7 @@ const PROTECTED = new Set(
 );
 
 /** Renders processes, biggest memory first, as aligned columns. */
-export function renderProcesses(
-  processes: readonly ProcessInfo[],
-  filter: string | undefined,
-): string {
+function renderProcesses(processes: readonly ProcessInfo[], filter: string | undefined): string {
   if (processes.length === 0)
     return filter ? `No running process matches "${filter}".` : 'No processes were found.';
   const sorted = [...processes].sort(
@@ -97,7 +94,7 @@ export function createListProcessesTool(getPlatform: PlatformGetter): Tool {
  * matches, plus those of an installed app of that exact name (its process names, or a
  * program inside its bundle). Never this process or its parent.
  */
-export function processesToClose(
+function processesToClose(
   processes: readonly ProcessInfo[],
   name: string,
   app: { processNames: string[]; source: string } | undefined,

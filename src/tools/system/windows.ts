@@ -4,7 +4,7 @@ import { parseCsv } from './csv.js';
 import type { CommandRunner } from './exec.js';
 import type { AppInfo, ProcessInfo, SystemPlatform } from './types.js';
 
-export interface WindowsDeps {
+interface WindowsDeps {
   runner: CommandRunner;
 }
 
@@ -36,12 +36,12 @@ export const OPEN_APP_SCRIPT = [
 ].join('\n');
 
 /** `powershell -EncodedCommand` wants UTF-16LE base64. */
-export function encodePowerShell(script: string): string {
+function encodePowerShell(script: string): string {
   return Buffer.from(script, 'utf16le').toString('base64');
 }
 
 /** powershell.exe argv for a constant script. */
-export function powershellArgs(script: string): string[] {
+function powershellArgs(script: string): string[] {
   return [
     '-NoProfile',
     '-NonInteractive',

@@ -6,7 +6,7 @@ import { copyChildren, type DomNode } from './domTree.js';
 /** Below this many characters an "article" is more likely a fragment than the page's point. */
 const MIN_ARTICLE_CHARS = 250;
 
-export interface Article {
+interface Article {
   title: string | undefined;
   /** The article's nodes, copied for cheerio (no second parse), for the text or Markdown converters. */
   nodes: AnyNode[];

@@ -16,13 +16,13 @@ export interface BrowserCommand {
  * On Windows `cmd /c start` would re-parse `&` and `^` in the URL, so `rundll32
  * url.dll,FileProtocolHandler` hands it to the default browser instead.
  */
-export function browserCommand(platform: NodeJS.Platform, url: string): BrowserCommand {
+function browserCommand(platform: NodeJS.Platform, url: string): BrowserCommand {
   if (platform === 'darwin') return { file: 'open', args: [url] };
   if (platform === 'win32') return { file: 'rundll32', args: ['url.dll,FileProtocolHandler', url] };
   return { file: 'xdg-open', args: [url] };
 }
 
-export interface BrowseDeps {
+interface BrowseDeps {
   /** Refuses private and local destinations before the browser is asked to open them. */
   guard?: EgressGuard;
   runner: CommandRunner;

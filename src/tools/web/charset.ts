@@ -34,7 +34,7 @@ export function charsetFromMeta(bytes: Uint8Array): string | undefined {
 }
 
 /** Detects a UTF-8 / UTF-16 byte-order mark. */
-export function charsetFromBom(bytes: Uint8Array): string | undefined {
+function charsetFromBom(bytes: Uint8Array): string | undefined {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
@@ -53,7 +53,7 @@ function decoderFor(label: string): TextDecoder | undefined {
   }
 }
 
-export interface Decoded {
+interface Decoded {
   text: string;
   /** The encoding actually used, as TextDecoder names it (`gbk`, `utf-8` …). */
   encoding: string;

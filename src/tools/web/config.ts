@@ -1,4 +1,5 @@
 import type { EgressPolicy } from './egress.js';
+import { DEFAULT_MAX_RESULTS, FETCH_DEFAULTS } from '../../config/defaults.js';
 
 /** The search back ends `search` can use; DuckDuckGo needs no key. */
 export type SearchProvider = 'duckduckgo' | 'searxng' | 'tavily' | 'brave';
@@ -44,14 +45,7 @@ export const DEFAULT_SEARCH_URLS = {
   brave: 'https://api.search.brave.com/res/v1/web/search',
 } as const;
 
-export const FETCH_DEFAULTS = {
-  timeoutMs: 15_000,
-  maxBytes: 2 * 1024 * 1024,
-  maxRedirects: 5,
-  maxLinks: 20,
-} as const;
-
-export const DEFAULT_MAX_RESULTS = 8;
+export { DEFAULT_MAX_RESULTS, FETCH_DEFAULTS };
 
 /** `fetch` limits with defaults filled in and nonsense values replaced by defaults. */
 export function resolveFetchConfig(config: FetchConfig = {}): Required<FetchLimits> {

@@ -15,10 +15,8 @@ import { drainYielding } from '../../core/steps.js';
 import type { PageMode } from './pageReader.js';
 import { parseWebUrl } from './url.js';
 
-export type { PageMode } from './pageReader.js';
-
 /** What fetchPage read, before rendering for the model. */
-export interface FetchedPage {
+interface FetchedPage {
   url: string;
   requestedUrl: string;
   contentType: string;
@@ -48,7 +46,7 @@ interface Raw {
  * at most `maxRedirects` hops, one deadline for the whole exchange, the body cut at
  * `maxBytes`, and non-text content refused before its body is downloaded.
  */
-export async function fetchPage(
+async function fetchPage(
   rawUrl: string,
   mode: PageMode,
   options: { fetch: FetchLike; signal: AbortSignal; limits?: FetchConfig },
@@ -173,7 +171,7 @@ function prettyJson(text: string): string {
 }
 
 /** Renders a fetched page for the model: header lines, the text, then the links. */
-export function renderPage(page: FetchedPage, maxBytes: number): string {
+function renderPage(page: FetchedPage, maxBytes: number): string {
   const lines: string[] = [];
   if (page.title) lines.push(`Title: ${page.title}`);
   lines.push(`URL: ${page.url}`);

@@ -6,8 +6,6 @@
  * so the page still reads, only flatter.
  */
 
-import { drain } from '../../core/steps.js';
-
 /** Deeper elements than this are flattened into their ancestor at this depth. */
 export const MAX_HTML_DEPTH = 128;
 
@@ -72,21 +70,17 @@ function nextTag(html: string, from: number): TagSpan | undefined {
   return undefined;
 }
 
-/** The result of {@link capHtmlDepth}. */
-export interface CappedHtml {
+/** The result of {@link capHtmlDepthSteps}. */
+interface CappedHtml {
   html: string;
   /** Some nesting was removed. */
   flattened: boolean;
 }
 
-/** The page with nesting past `maxDepth` removed, and whether anything was removed. */
-export function capHtmlDepth(html: string, maxDepth: number = MAX_HTML_DEPTH): CappedHtml {
-  return drain(capHtmlDepthSteps(html, maxDepth));
-}
-
 /**
- * {@link capHtmlDepth} yielding now and then, for the event loop: run it with
- * `drainYielding(…, signal)` so an interrupt lands while a hostile page is flattened.
+ * The page with nesting past `maxDepth` removed, and whether anything was removed, yielding
+ * now and then for the event loop: run it with `drainYielding(…, signal)` so an interrupt
+ * lands while a hostile page is flattened.
  */
 export function* capHtmlDepthSteps(
   html: string,

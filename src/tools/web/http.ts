@@ -4,7 +4,7 @@ import { assertWebScheme } from './url.js';
 /** The subset of `fetch` the web tools use; injectable so tests can observe requests. */
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
-export interface RequestOptions {
+interface RequestOptions {
   fetch: FetchLike;
   /** Combined turn + deadline signal, see {@link withDeadline}. */
   signal: AbortSignal;
@@ -14,7 +14,7 @@ export interface RequestOptions {
   body?: string;
 }
 
-export interface FollowedResponse {
+interface FollowedResponse {
   response: Response;
   /** The address that finally answered (after redirects). */
   url: URL;
@@ -23,7 +23,7 @@ export interface FollowedResponse {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** A plain browser-like agent: some sites refuse requests that name no agent at all. */
-export const USER_AGENT =
+const USER_AGENT =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Cogito/0.1 Safari/537.36';
 
 /**
@@ -110,7 +110,7 @@ export async function requestFollowing(
   }
 }
 
-export interface CappedBody {
+interface CappedBody {
   bytes: Uint8Array;
   /** True when the body was longer than the cap and reading stopped there. */
   truncated: boolean;

@@ -12,10 +12,7 @@ import { createSearchTool } from './search.js';
 import { EgressGuard } from './egress.js';
 import type { Resolver } from './egress.js';
 
-export type { FetchConfig, SearchConfig, SearchProvider, WebToolsConfig } from './config.js';
-export type { SearchResult } from './search.js';
-export type { BrowserCommand } from './browse.js';
-export type { FetchLike } from './http.js';
+export type { SearchConfig, WebToolsConfig } from './config.js';
 
 /** Effects the web tools use; each defaults to the real one. */
 export interface WebToolsDeps {

@@ -14,8 +14,6 @@ import { tavily } from './search/tavily.js';
 import type { SearchProviderSpec, SearchResult } from './search/types.js';
 import { counted } from '../../core/plural.js';
 
-export type { SearchResult } from './search/types.js';
-
 const PROVIDERS: Record<SearchProvider, SearchProviderSpec> = {
   duckduckgo,
   searxng,
@@ -27,18 +25,14 @@ const PROVIDERS: Record<SearchProvider, SearchProviderSpec> = {
 const MAX_SEARCH_BYTES = 1024 * 1024;
 const MAX_QUERY_CHARS = 400;
 
-export interface SearchToolOptions {
+interface SearchToolOptions {
   fetch: FetchLike;
   timeoutMs: number;
   maxRedirects: number;
 }
 
 /** Renders results as the numbered list the model reads. */
-export function renderResults(
-  query: string,
-  label: string,
-  results: readonly SearchResult[],
-): string {
+function renderResults(query: string, label: string, results: readonly SearchResult[]): string {
   if (results.length === 0) return `No results for "${query}" (${label}). Try other words.`;
   const lines = [`Results for "${query}" (${label}):`];
   results.forEach((result, index) => {
@@ -49,7 +43,7 @@ export function renderResults(
 }
 
 /** Sends the query to the configured provider and returns its parsed results. */
-export async function runSearch(
+async function runSearch(
   query: string,
   config: SearchConfig,
   options: SearchToolOptions & { signal: AbortSignal },

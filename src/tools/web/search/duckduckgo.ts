@@ -35,7 +35,7 @@ const BLOCKED =
   'DuckDuckGo refused the automated search (it rate-limits and shows a CAPTCHA): wait a few minutes, or set search.provider to "searxng", "brave" or "tavily" in config.json.';
 
 /** Parses DDG's HTML results page into at most `max` results (cheerio loads on first use). */
-export async function parseDuckDuckGoHtml(html: string, max: number): Promise<SearchResult[]> {
+async function parseDuckDuckGoHtml(html: string, max: number): Promise<SearchResult[]> {
   const { load } = await loadCheerio();
   const $ = load(html);
   const results: SearchResult[] = [];

@@ -7,7 +7,7 @@ import type { SearchResult } from './types.js';
  * Plain text of a snippet that may hold markup (`<strong>`) and entities (`&amp;`). cheerio
  * loads only for a snippet that has some.
  */
-export async function stripMarkup(html: string): Promise<string> {
+async function stripMarkup(html: string): Promise<string> {
   if (!/[<&]/.test(html)) return cleanInline(html);
   const { load } = await loadCheerio();
   return cleanInline(load(html, null, false).text());

@@ -8,7 +8,7 @@ export interface SearchResult {
 }
 
 /** The HTTP request a provider wants sent for a query. */
-export interface SearchRequest {
+interface SearchRequest {
   url: URL;
   method: 'GET' | 'POST';
   headers?: Record<string, string>;

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { Listeners } from '../../src/core/listeners.js';
+
+describe('Listeners', () => {
+  it('calls every listener in the order they subscribed, with the emitted values', () => {
+    const heard: string[] = [];
+    const listeners = new Listeners<[n: number]>();
+    listeners.subscribe((n) => heard.push(`a${n}`));
+    listeners.subscribe((n) => heard.push(`b${n}`));
+    listeners.emit(1);
+    listeners.emit(2);
+    expect(heard).toEqual(['a1', 'b1', 'a2', 'b2']);
+  });
+
+  it('stops calling a listener once its unsubscribe ran, and counts who is left', () => {
+    const heard: string[] = [];
+    const listeners = new Listeners();
+    const offA = listeners.subscribe(() => heard.push('a'));
+    listeners.subscribe(() => heard.push('b'));
+    offA();
+    offA();
+    listeners.emit();
+    expect(heard).toEqual(['b']);
+    expect(listeners.size).toBe(1);
+  });
+
+  it('an emit under way is not changed by a listener that adds or removes another', () => {
+    const heard: string[] = [];
+    const listeners = new Listeners();
+    let offC: () => void = () => {};
+    listeners.subscribe(() => {
+      heard.push('a');
+      offC();
+      listeners.subscribe(() => heard.push('late'));
+    });
+    offC = listeners.subscribe(() => heard.push('c'));
+    listeners.emit();
+    expect(heard).toEqual(['a', 'c']);
+    heard.length = 0;
+    listeners.emit();
+    expect(heard).toEqual(['a', 'late']);
+  });
+});

@@ -10,6 +10,7 @@ import { RowPainterContext } from './rowPainter.js';
 import { DisposerStack, stopFailureLine } from '../../src/app/disposers.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
 import { installFastOutput } from './fastOutput.js';
+import { boundInkTextCaches } from './inkTextCaches.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 
@@ -58,6 +59,8 @@ const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
 export function openSession(io: SessionIo): ScreenSession {
   // Before the first frame: Ink's output step, with its work kept from frame to frame.
   installFastOutput();
+  // Ink's measure and wrap caches keep every text ever drawn: bounded for a day-long screen.
+  boundInkTextCaches();
   const terminal = createTerminalGuard(io.stdout, io.stdin);
   let endedWith: number | undefined;
   const frames = new FrameWriter(gatedTarget(io.stdout, () => endedWith === undefined));

@@ -8,7 +8,7 @@
  * - --screen (results/soak-screen.json): the full-screen program (`node bin/cogito.js`) in a
  *   pseudo-terminal, sampled from /proc (`lib/soakScreen.ts`).
  *
- *   npx tsx bench/soak.ts [--turns 2000] [--screen] [--snapshots 200,2000] [--quick]
+ *   nice -n 10 npx tsx bench/soak.ts [--turns 2000] [--screen [--unbounded] [--minutes M]] [--quick]
  *
  * Target: RSS at the end within 1.3× of RSS after 200 turns; fds and sockets flat.
  */
@@ -50,12 +50,10 @@ export async function runHeadlessSoak(
     const extra = opts.snapshots
       ? ['--snapshots', opts.snapshots, '--snapshot-dir', opts.snapshotDir ?? home.dir]
       : [];
+    // The run is started under `nice -n 10` as a whole; the child inherits it.
     const child = spawn(
-      'nice',
+      process.execPath,
       [
-        '-n',
-        '10',
-        process.execPath,
         ...(opts.gc ? ['--expose-gc'] : []),
         '--import',
         'tsx',
@@ -100,13 +98,17 @@ export const soak: Bench = {
   async run({ quick }): Promise<BenchResult> {
     const turns = Number(argOf('--turns') ?? (quick ? 300 : 2000));
     const screen = process.argv.includes('--screen');
+    // Ink's text caches as Ink leaves them (COGITO_INK_CACHES=unbounded): the before picture.
+    const unbounded = process.argv.includes('--unbounded');
     const details: Record<string, unknown> = {
       turns,
-      command: `nice -n 10 npx tsx bench/soak.ts --turns ${turns}${screen ? ' --screen' : ''}`,
+      command: `nice -n 10 npx tsx bench/soak.ts --turns ${turns}${screen ? ' --screen' : ''}${unbounded ? ' --unbounded' : ''}`,
     };
     let metrics: Metric[];
     if (screen) {
-      const tui = await runScreenSoak(turns, SOAK_CONFIG);
+      const env: Record<string, string> = unbounded ? { COGITO_INK_CACHES: 'unbounded' } : {};
+      const minutes = Number(argOf('--minutes') ?? Infinity);
+      const tui = await runScreenSoak(turns, SOAK_CONFIG, 100, env, minutes * 60_000);
       metrics = soakMetrics('screen', tui.samples);
       details.screen = tui;
     } else {
@@ -116,7 +118,7 @@ export const soak: Bench = {
     }
     return {
       // The screen run is recorded beside the headless one (results/soak-screen.json).
-      name: screen ? 'soak-screen' : 'soak',
+      name: screen ? `soak-screen${unbounded ? '-unbounded' : ''}` : 'soak',
       title: `soak${screen ? ' with the screen' : ', headless'}: ${turns} turns back to back (Markdown reply + created file each)`,
       metrics,
       notes: [

@@ -21,6 +21,8 @@ export async function runScreenSoak(
   config: Record<string, unknown>,
   every = 100,
   extraEnv: Record<string, string> = {},
+  /** Stop at the first sample after this many ms, whatever `turns` says (a busy machine). */
+  deadlineMs = Infinity,
 ): Promise<ScreenRun> {
   const server = await startScriptedServer();
   const home = makeHome(server.url, config, 'cogito-soak-screen-');
@@ -44,18 +46,19 @@ export async function runScreenSoak(
         // What the pty wrote is kept by the bench process only to wait for text; drop it.
         app.chunks.length = 0;
       }
-      if (n >= turns) finish();
+      const late = performance.now() - started > deadlineMs && n % every === 0;
+      if (n >= turns || late) finish();
     }),
   );
   try {
-    app = new PtyApp(['nice', '-n', '10', ...COGITO, '--think-interval', '0'], {
+    // Under the run's `nice -n 10`, inherited through the pty helper.
+    app = new PtyApp([...COGITO, '--think-interval', '0'], {
       env: home.env(extraEnv),
       cwd: home.workspace,
       cols: 100,
       rows: 30,
     });
     await app.ready();
-    // The pty helper forks `nice`, which execs node: the same pid.
     await Promise.race([
       finished,
       app.exit().then((code) => {

@@ -91,9 +91,14 @@ function emptyWrap(b: Bound): void {
 
 /**
  * Bounds both caches (found once per process; a later call only sets the limit). True when
- * both were found and are bounded now.
+ * both were found and are bounded now. `COGITO_INK_CACHES=unbounded` leaves Ink as it is,
+ * for the soak's comparison (`bench/soak.ts --screen --unbounded`).
  */
-export function boundInkTextCaches(limit = INK_TEXT_CACHE_LIMIT): boolean {
+export function boundInkTextCaches(
+  limit = INK_TEXT_CACHE_LIMIT,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  if (env.COGITO_INK_CACHES === 'unbounded') return false;
   const known = holder[STATE];
   if (known) {
     known.limit = limit;

@@ -11,6 +11,7 @@ import { DisposerStack, stopFailureLine } from '../../src/app/disposers.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
 import { installFastOutput } from './fastOutput.js';
 import { boundInkTextCaches } from './inkTextCaches.js';
+import { sweepRenderMeasures } from './renderMeasures.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 
@@ -108,6 +109,8 @@ export function openSession(io: SessionIo): ScreenSession {
   // Leaves the screen with mouse reporting and bracketed paste off and the cursor shown.
   stack.defer('the terminal modes', () => terminal.restore());
   stack.defer('the frame writer', () => frames.close());
+  // React's development build records a performance measure per render; Node keeps them all.
+  stack.defer('the render measure sweep', sweepRenderMeasures());
   stack.defer('the signal listeners', listenForEndings(io.proc, session, terminal));
   return session;
 }

@@ -14,6 +14,12 @@ export function afterResult(req: RecordedRequest): boolean {
   return typeof last === 'string' && last.includes('[RESULT');
 }
 
+/** A compression request (the compactor's own prompt), answered with a summary. */
+export function isSummaryRequest(req: RecordedRequest): boolean {
+  const first = (req.body?.messages ?? [])[0] as { content?: unknown } | undefined;
+  return typeof first?.content === 'string' && first.content.startsWith('You compress');
+}
+
 /** The opening reply of turn `n`: Markdown (heading, list, code, table) and a `create`. */
 export function openingReply(n: number): string {
   const t = (k: number): string => TOPICS[(n * 3 + k) % TOPICS.length]!;
@@ -48,9 +54,14 @@ export function closingReply(n: number): string {
 export function soakScript(onTurn: (n: number) => void): (req: RecordedRequest) => Step {
   let turns = 0;
   return (req) => {
-    const closing = afterResult(req);
+    const summary = isSummaryRequest(req);
+    const closing = !summary && afterResult(req);
     if (closing) turns += 1;
-    const content = closing ? closingReply(turns) : openingReply(turns + 1);
+    const content = summary
+      ? `## Files and folders discovered\n- soak/ holds turn-1.md to turn-${turns}.md`
+      : closing
+        ? closingReply(turns)
+        : openingReply(turns + 1);
     const usage = {
       prompt_tokens: Math.ceil(JSON.stringify(req.body?.messages ?? []).length / 4),
       completion_tokens: Math.ceil(content.length / 4),

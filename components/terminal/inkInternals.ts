@@ -6,7 +6,9 @@
  * - `encodeRow`: a row of styled text encoded the way Ink encodes frame rows (the echo paints
  *   rows that must match the next frame byte for byte);
  * - `inkInputEvents`/`emitKeyToInk`: the raw input events behind `useStdin()`, where keys
- *   that arrived together are handed back to Ink one at a time.
+ *   that arrived together are handed back to Ink one at a time;
+ * - `inkTextFunctions`: Ink's `measureText` and `wrapText`, whose module-level caches never
+ *   let anything go; `inkTextCaches.ts` reaches and bounds them through these.
  *
  * The guard: Ink's own package.json says which Ink runs. On any version outside
  * `INK_RANGE`, nothing private is used: Ink's own `get` stays, rows are not encoded (the echo
@@ -23,6 +25,8 @@
  */
 import type { EventEmitter } from 'node:events';
 import Output from '../../node_modules/ink/build/output.js';
+import measureText from '../../node_modules/ink/build/measure-text.js';
+import wrapText from '../../node_modules/ink/build/wrap-text.js';
 import inkPackage from '../../node_modules/ink/package.json' with { type: 'json' };
 import { t, type Lang } from '../../src/i18n/messages.js';
 import { composeFrame, type FrameResult } from './fastOutput.js';
@@ -154,4 +158,14 @@ export function inkInputEvents(
 /** Hands `data` to Ink as if it had just been read from stdin (Ink decodes it as one key). */
 export function emitKeyToInk(events: EventEmitter, data: string): void {
   events.emit('input', data);
+}
+
+/**
+ * Ink's text measure and wrap, the modules whose caches `inkTextCaches.ts` bounds; undefined
+ * when the door is shut (another Ink may keep its caches differently, or none).
+ */
+export function inkTextFunctions(
+  door: InkDoor,
+): { measureText: typeof measureText; wrapText: typeof wrapText } | undefined {
+  return door.supported ? { measureText, wrapText } : undefined;
 }

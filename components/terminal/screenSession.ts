@@ -10,6 +10,8 @@ import { RowPainterContext } from './rowPainter.js';
 import { DisposerStack, stopFailureLine } from '../../src/app/disposers.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
 import { inkDoor, installFastOutput, type InkDoor } from './inkInternals.js';
+import { boundInkTextCaches } from './inkTextCaches.js';
+import { sweepRenderMeasures } from './renderMeasures.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 
@@ -62,6 +64,8 @@ export function openScreenSession(io: SessionIo): ScreenSession {
   // the Ink it was written for; on another, runTui shows the door's notice).
   const door = io.inkDoor ?? inkDoor();
   installFastOutput(process.env, door);
+  // Ink's measure and wrap caches keep every text ever drawn: bounded for a day-long screen.
+  boundInkTextCaches(door);
   const terminal = createTerminalGuard(io.stdout, io.stdin);
   let endedWith: number | undefined;
   const frames = new FrameWriter(gatedTarget(io.stdout, () => endedWith === undefined));
@@ -111,6 +115,8 @@ export function openScreenSession(io: SessionIo): ScreenSession {
   // Leaves the screen with mouse reporting and bracketed paste off and the cursor shown.
   stack.defer('the terminal modes', () => terminal.restore());
   stack.defer('the frame writer', () => frames.close());
+  // React's development build records a performance measure per render; Node keeps them all.
+  stack.defer('the render measure sweep', sweepRenderMeasures());
   stack.defer('the signal listeners', listenForEndings(io.proc, session, terminal));
   return session;
 }

@@ -6,6 +6,12 @@ type Encode = (text: string, options: { disallowedSpecial: Set<string> }) => num
 /** Per-message overhead of the chat format (role markers), as OpenAI documents it. */
 const MESSAGE_OVERHEAD = 4;
 const NO_SPECIALS = { disallowedSpecial: new Set<string>() };
+/**
+ * Message counts kept per generation. Every request counts the whole live history, so what is
+ * in it stays cached across a turnover; messages compression has replaced are let go. A
+ * history is at most `compressTurns` (150 by default) messages plus a summary.
+ */
+export const TOKEN_CACHE_LIMIT = 2_000;
 
 /**
  * Counts tokens with gpt-tokenizer once it has loaded (about 150 ms, done in the background
@@ -15,7 +21,12 @@ const NO_SPECIALS = { disallowedSpecial: new Set<string>() };
 export class TokenCounter {
   private encode: Encode | undefined;
   private loading: Promise<void> | undefined;
-  private readonly cache = new Map<string, number>();
+  // Two generations: a full `cache` becomes `older` (the previous one is dropped), and a hit
+  // in `older` moves forward. Without a bound every message of a day-long session stayed.
+  private cache = new Map<string, number>();
+  private older = new Map<string, number>();
+
+  constructor(private readonly cacheLimit = TOKEN_CACHE_LIMIT) {}
 
   /** Starts loading the tokenizer; resolves when exact counts are available. */
   preload(): Promise<void> {
@@ -24,6 +35,7 @@ export class TokenCounter {
         this.encode = m.encode as unknown as Encode;
         // Estimates cached before the tokenizer arrived are replaced lazily.
         this.cache.clear();
+        this.older.clear();
         this.lastSystem = undefined;
       })
       .catch(() => {
@@ -47,11 +59,19 @@ export class TokenCounter {
 
   countMessage(message: HistoryMessage): number {
     let n = this.cache.get(message.id);
-    if (n === undefined) {
-      n = MESSAGE_OVERHEAD + this.count(message.content);
-      this.cache.set(message.id, n);
+    if (n !== undefined) return n;
+    n = this.older.get(message.id) ?? MESSAGE_OVERHEAD + this.count(message.content);
+    if (this.cache.size >= this.cacheLimit) {
+      this.older = this.cache;
+      this.cache = new Map();
     }
+    this.cache.set(message.id, n);
     return n;
+  }
+
+  /** Message counts held now (both generations: at most twice the limit). */
+  get cachedMessages(): number {
+    return this.cache.size + this.older.size;
   }
 
   /** The size of a request: system prompt plus stored messages (cached) plus extras. */

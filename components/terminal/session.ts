@@ -10,6 +10,7 @@ import { RowPainterContext } from './rowPainter.js';
 import { DisposerStack, stopFailureLine } from '../../src/app/disposers.js';
 import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
 import { installFastOutput } from './fastOutput.js';
+import { createFocusState, FocusReportContext, type FocusState } from './focusReporting.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 
@@ -44,6 +45,8 @@ export interface ScreenSession {
   setMouse(on: boolean): void;
   /** Unmounts, leaves the alternate screen (once), stops listening, then prints any error. */
   end(code: number, error?: unknown): void;
+  /** Whether the terminal has focus (reporting is on for the whole stay). */
+  readonly focus: FocusState;
 }
 
 /** Exit codes for the signals: 128 + the signal's number, as shells report them. */
@@ -69,12 +72,16 @@ export function openSession(io: SessionIo): ScreenSession {
     }
   });
   const tree = createTreeHost(io, frames);
+  const focus = createFocusState();
 
   const session: ScreenSession = {
     show(build) {
       if (endedWith !== undefined) return Promise.resolve({ ended: true, code: endedWith });
-      return tree.show(build, (code, error) => session.end(code, error));
+      const reporting = (finish: Parameters<typeof build>[0]): React.ReactElement =>
+        React.createElement(FocusReportContext.Provider, { value: focus.report }, build(finish));
+      return tree.show(reporting, (code, error) => session.end(code, error));
     },
+    focus,
     clearScreen() {
       if (endedWith !== undefined) return;
       io.stdout.write(CLEAR_SCREEN);
@@ -104,6 +111,7 @@ export function openSession(io: SessionIo): ScreenSession {
   terminal.holdRawMode();
   // Leaves the screen with mouse reporting and bracketed paste off and the cursor shown.
   stack.defer('the terminal modes', () => terminal.restore());
+  stack.defer('focus reporting', focus.start(io.stdout));
   stack.defer('the frame writer', () => frames.close());
   stack.defer('the signal listeners', listenForEndings(io.proc, session, terminal));
   return session;

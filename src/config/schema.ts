@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mcpServersSchema } from '../mcp/configSchema.js';
 import { parseAllowEntry } from '../safety/allowHosts.js';
+import { notifySchema } from '../notify/configSchema.js';
 
 /**
  * The settings in `config.json`. Every field is optional in the file; the parsed output
@@ -168,6 +169,8 @@ export const configSchema = z
     mcpServers: mcpServersSchema,
     /** The mouse wheel scrolls the pane under the pointer; false leaves the mouse to the terminal. */
     mouse: z.boolean().default(true),
+    /** Notifications when the agent needs the user (docs/NOTIFY.md). */
+    notify: notifySchema,
   })
   .refine((c) => c.provider !== 'local' || c.modelPath !== undefined, {
     path: ['modelPath'],

@@ -24,7 +24,7 @@ export const notifySchema = z
     /**
      * The user's own program, run instead of the desktop's notifier with the event as JSON on
      * stdin. An array is the program and its arguments as they are; a string is split on
-     * spaces (quotes group). Never run through a shell.
+     * spaces (a space inside an argument is written `\ `). Never run through a shell.
      */
     command: z.union([z.string().trim().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     kinds: z.strictObject(kindsShape).prefault({}),

@@ -53,6 +53,8 @@ const LAYERS = [
       ...['memory', 'personas', 'pipeline', 'providers', 'reminders', 'scheduler', 'store'],
       ...['tools', 'watch'],
     ],
+    // what needs the user, told to them (reads the agent's events)
+    notify: ['api', 'config'],
   },
   // the root: builds and wires the app; the first-run wizard; the command line
   {

@@ -20,11 +20,19 @@ import type { AgentController, AgentLoop } from './controller.js';
 import { SetupWizard, type SetupOutcome } from './setup/SetupWizard.js';
 import { openScreenSession, type ScreenSession, type SessionIo } from './terminal/screenSession.js';
 import { inkDoor, inkNotice, type InkDoor } from './terminal/inkInternals.js';
+import type { NotifyConfig } from '../src/config/notifySchema.js';
+import type { AgentListener } from '../src/api/events.js';
+import { notifyOnScreen } from './screenNotifier.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
-  agent: AgentController & AgentLoop & { notice?(text: string, level?: 'info' | 'warn'): void };
-  config: { workspace: string; language: Lang | 'auto'; mouse?: boolean };
+  agent: AgentController &
+    AgentLoop & {
+      notice?(text: string, level?: 'info' | 'warn'): void;
+      /** The agent's events, for notifications (src/notify); without it, none are sent. */
+      subscribe?(listener: AgentListener): () => void;
+    };
+  config: { workspace: string; language: Lang | 'auto'; mouse?: boolean; notify?: NotifyConfig };
   warnings: readonly string[];
   /** Stops the app; resolves with the stops that failed (reported on stderr). */
   close(): Promise<readonly StopFailure[] | void>;
@@ -263,6 +271,21 @@ async function showApp(run: TuiRun, app: TuiApp): Promise<number> {
   // Quit before the screen was up (the app's start-up asked): nothing to show.
   if (run.exitedWith !== undefined) return run.exitedWith;
   const session = run.screen();
+  const { agent, config } = app;
+  if (agent.subscribe) {
+    const notified = { subscribe: agent.subscribe.bind(agent), notice: agent.notice?.bind(agent) };
+    const { stdout, env } = run;
+    const { notify, workspace } = config;
+    const stop = notifyOnScreen({
+      agent: notified,
+      config: notify,
+      workspace,
+      session,
+      stdout,
+      env,
+    });
+    run.root.defer('the notifications', stop);
+  }
   const shown = await session.show<never>(() => (
     <App
       controller={app.agent}

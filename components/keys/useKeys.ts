@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useContext, useEffect, useRef } from 'react';
 import { useInput, useStdin, type Key } from 'ink';
 import { emitKeyToInk, inkInputEvents } from '../terminal/inkInternals.js';
 import type { KeyPress } from './bindings.js';
 import { createInputChunks } from './inputChunks.js';
 import { mouseReports } from './mouse.js';
+import { FocusReportContext, focusReport } from '../terminal/focusReporting.js';
 
 /** The escape sequences terminals send for F1 (Ink parses them but reports no flag). */
 const F1_SEQUENCES = new Set(['\x1bOP', '\x1b[11~', '\x1b[[A', '\x1b[1P']);
@@ -30,12 +31,20 @@ export function useKeys(handler: (input: string, key: KeyPress) => void, active 
   // Ink's raw input, through the door into its internals (none on an Ink it was not written
   // for: then keys reach the handler as Ink reports them, a run that arrived together as one).
   const events = inkInputEvents(useStdin());
+  const reportFocus = useContext(FocusReportContext);
   useEffect(() => {
     if (!active || !events) return;
     let depth = 0;
     const onRaw = (data: string): void => {
       // A new event from the terminal: nothing before it is still waiting to be skipped.
       if (depth === 0) skip.current = false;
+      // Focus reports (mode 1004) are never keys: the notifier hears them instead.
+      const focus = chunks.pasting ? undefined : focusReport(data);
+      if (focus !== undefined) {
+        reportFocus(focus);
+        skip.current = true;
+        return;
+      }
       // Mouse reports are never keys: a wheel turn is handed over, anything else dropped.
       const mice = chunks.pasting ? undefined : mouseReports(data);
       if (mice) {
@@ -63,7 +72,7 @@ export function useKeys(handler: (input: string, key: KeyPress) => void, active 
     return () => {
       events.removeListener('input', onRaw);
     };
-  }, [events, active, chunks]);
+  }, [events, active, chunks, reportFocus]);
 
   const stable = useCallback((input: string, key: Key) => {
     if (skip.current) {

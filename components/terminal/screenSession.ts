@@ -12,6 +12,7 @@ import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
 import { inkDoor, installFastOutput, type InkDoor } from './inkInternals.js';
 import { boundInkTextCaches } from './inkTextCaches.js';
 import { sweepRenderMeasures } from './renderMeasures.js';
+import { createFocusState, FocusReportContext, type FocusState } from './focusReporting.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 
@@ -48,6 +49,8 @@ export interface ScreenSession {
   setMouse(on: boolean): void;
   /** Unmounts, leaves the alternate screen (once), stops listening, then prints any error. */
   end(code: number, error?: unknown): void;
+  /** Whether the terminal has focus (reporting is on for the whole stay). */
+  readonly focus: FocusState;
 }
 
 /** Exit codes for the signals: 128 + the signal's number, as shells report them. */
@@ -77,12 +80,16 @@ export function openScreenSession(io: SessionIo): ScreenSession {
     }
   });
   const tree = createTreeHost(io, frames);
+  const focus = createFocusState();
 
   const session: ScreenSession = {
     show(build) {
       if (endedWith !== undefined) return Promise.resolve({ ended: true, code: endedWith });
-      return tree.show(build, (code, error) => session.end(code, error));
+      const reporting = (finish: Parameters<typeof build>[0]): React.ReactElement =>
+        React.createElement(FocusReportContext.Provider, { value: focus.report }, build(finish));
+      return tree.show(reporting, (code, error) => session.end(code, error));
     },
+    focus,
     clearScreen() {
       if (endedWith !== undefined) return;
       io.stdout.write(CLEAR_SCREEN);
@@ -114,6 +121,7 @@ export function openScreenSession(io: SessionIo): ScreenSession {
   terminal.holdRawMode();
   // Leaves the screen with mouse reporting and bracketed paste off and the cursor shown.
   stack.defer('the terminal modes', () => terminal.restore());
+  stack.defer('focus reporting', focus.start(io.stdout));
   stack.defer('the frame writer', () => frames.close());
   // React's development build records a performance measure per render; Node keeps them all.
   stack.defer('the render measure sweep', sweepRenderMeasures());

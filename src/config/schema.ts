@@ -8,6 +8,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   FETCH_DEFAULTS,
 } from './defaults.js';
+import { notifySchema } from './notifySchema.js';
 
 /**
  * The settings in `config.json`. Every field is optional in the file; the parsed output
@@ -189,6 +190,8 @@ export const configSchema = z
     mcpServers: mcpServersSchema,
     /** The mouse wheel scrolls the pane under the pointer; false leaves the mouse to the terminal. */
     mouse: z.boolean().default(true),
+    /** Notifications when the agent needs the user (docs/NOTIFY.md). */
+    notify: notifySchema,
   })
   .refine((c) => c.provider !== 'local' || c.modelPath !== undefined, {
     path: ['modelPath'],

@@ -1,0 +1,106 @@
+import type { AgentEvent } from '../api/events.js';
+import type { NotifyConfig } from '../config/notifySchema.js';
+import {
+  createEventReader,
+  stoppedNotification,
+  type Notification,
+  type NotifyChannel,
+} from './notification.js';
+import { isQuiet, parseQuietHours } from '../config/quietHours.js';
+
+/** The full-screen app, when one is attached to the agent. */
+export interface AttachedScreen {
+  /** The terminal reported focus-in (or never reported anything): the user is looking. */
+  focused(): boolean;
+  /** The terminal's own notification (OSC 9 / 777, else BEL). */
+  channel: NotifyChannel;
+}
+
+export interface NotifierOptions {
+  config: NotifyConfig;
+  /** Absent for a background agent with no screen. */
+  screen?: AttachedScreen;
+  /** The desktop's notifier or the user's `notify.command` (desktopChannel.ts). */
+  desktop?: NotifyChannel;
+  /** Told once per channel when it fails, to show as a notice; never throws. */
+  onFailure(text: string): void;
+  /** Local time now (quiet hours); default the clock. */
+  now?(): Date;
+}
+
+export interface Notifier {
+  /** Feed every agent event (subscribe it to the agent). */
+  handle(event: AgentEvent): void;
+  /** A background agent stopped on an error: tell the user, who is not watching. */
+  stopped(reason: string): void;
+  /** Resolves when every send started so far has finished (tests, shutdown). */
+  settled(): Promise<void>;
+}
+
+/** Keys remembered for "once per event"; older ones can no longer recur. */
+const KEYS_KEPT = 500;
+
+/**
+ * Decides which agent events reach the user and by which channel: once per occurrence,
+ * only kinds switched on, never in quiet hours, never while the user looks at the screen.
+ * With a screen attached and unfocused the terminal notifies (and the desktop too with
+ * `notify.desktop`); with no screen, the desktop or the user's command does.
+ */
+export function createNotifier(opts: NotifierOptions): Notifier {
+  const now = opts.now ?? (() => new Date());
+  const reader = createEventReader(() => now().getTime());
+  const quiet = opts.config.quietHours ? parseQuietHours(opts.config.quietHours) : undefined;
+  const seen = new Set<string>();
+  const failed = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+
+  const channelsFor = (): NotifyChannel[] => {
+    if (!opts.screen) return opts.desktop ? [opts.desktop] : [];
+    if (opts.screen.focused()) return [];
+    const desktop = opts.config.desktop && opts.desktop ? [opts.desktop] : [];
+    return [opts.screen.channel, ...desktop];
+  };
+
+  const deliver = (channel: NotifyChannel, n: Notification): void => {
+    let sending: Promise<void>;
+    try {
+      sending = channel.send(n);
+    } catch (err) {
+      sending = Promise.reject(err);
+    }
+    const done = sending
+      .catch((err: unknown) => {
+        if (failed.has(channel.name)) return;
+        failed.add(channel.name);
+        const why = err instanceof Error ? err.message : String(err);
+        try {
+          opts.onFailure(`Notification by ${channel.name} failed: ${why}`);
+        } catch {
+          // The notice could not be shown either; notifying must never take the agent down.
+        }
+      })
+      .finally(() => inFlight.delete(done));
+    inFlight.add(done);
+  };
+
+  const notify = (n: Notification): void => {
+    if (seen.has(n.key) || !opts.config.kinds[n.kind]) return;
+    seen.add(n.key);
+    if (seen.size > KEYS_KEPT) seen.delete(seen.values().next().value!);
+    if (quiet && isQuiet(quiet, new Date(n.at))) return;
+    for (const channel of channelsFor()) deliver(channel, n);
+  };
+
+  return {
+    handle(event) {
+      const n = reader.read(event);
+      if (n) notify(n);
+    },
+    stopped(reason) {
+      notify(stoppedNotification(reason, now().getTime()));
+    },
+    async settled() {
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+    },
+  };
+}

@@ -22,7 +22,7 @@ import { openSession, type ScreenSession, type SessionIo } from './terminal/sess
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
-  agent: AgentController & AgentLoop & { notice?(text: string, level?: 'info' | 'warn'): void };
+  agent: AgentController & AgentLoop;
   config: { workspace: string; language: Lang | 'auto'; mouse?: boolean };
   warnings: readonly string[];
   /** Stops the app; resolves with the stops that failed (reported on stderr). */
@@ -246,8 +246,9 @@ async function runApp(
     run.stderr.write(`${t(run.lang, 'tui.notATerminal')}\n`);
     return 2;
   }
-  for (const w of app.warnings) app.agent.notice?.(w, 'warn');
-  if (plan.run) app.agent.notice?.(t(run.lang, 'setup.saved', { file: plan.file }));
+  for (const w of app.warnings) app.agent.send({ type: 'notice', level: 'warn', text: w });
+  if (plan.run)
+    app.agent.send({ type: 'notice', text: t(run.lang, 'setup.saved', { file: plan.file }) });
   return showApp(run, app);
 }
 
@@ -267,7 +268,8 @@ async function showApp(run: TuiRun, app: TuiApp): Promise<number> {
       mouse={app.config.mouse !== false}
       onMouse={(on, toggled) => {
         session.setMouse(on);
-        if (toggled) app.agent.notice?.(t(run.lang, on ? 'mouse.on' : 'mouse.off'));
+        if (toggled)
+          app.agent.send({ type: 'notice', text: t(run.lang, on ? 'mouse.on' : 'mouse.off') });
       }}
     />
   ));

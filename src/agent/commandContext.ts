@@ -1,7 +1,7 @@
 /**
  * The agent's side of the slash commands: builds the narrow {@link CommandContext} a command
- * sees from the agent and the app's parts. Every verb that changes something goes through a
- * method the agent owns (pause, resume, setApproval, setProvider …), so a command never emits
+ * sees from the agent's verbs and the app's parts. Every verb that changes something is the
+ * agent's own act (pause, resume, setApproval, setProvider …), so a command never emits
  * events, mutates settings or fires machine transitions.
  */
 import type { CommandContext } from '../commands/context.js';
@@ -11,7 +11,7 @@ import type { SessionStore } from '../history/index.js';
 import type { Journal } from '../journal/journal.js';
 import type { McpServerStatus } from '../mcp/status.js';
 import type { PersonaSet } from '../app/personas.js';
-import type { Agent } from './agent.js';
+import type { AgentVerbs } from './verbs.js';
 import { DAY_MS, HOUR_MS } from './budget.js';
 
 /** What the commands reach beyond the agent: the app's sessions, personas and folders. */
@@ -34,15 +34,15 @@ export interface CommandEnv {
 }
 
 /** The context for one command call (the language is the one in use at that moment). */
-export function commandContext(agent: Agent, env: CommandEnv): CommandContext {
+export function commandContext(agent: AgentVerbs, env: CommandEnv): CommandContext {
   const { current, personas } = env;
   return {
     lang: agent.settings.lang,
     say: (text) => agent.notice(text),
     pause: () => agent.pause(),
     resume: () => agent.resume(),
-    quit: () => agent.requestExit(),
-    clearScreen: () => agent.emit({ type: 'messages_replaced', messages: [] }),
+    quit: () => agent.quit(),
+    clearScreen: () => agent.clearScreen(),
     compactNow: (signal) => agent.compactNow(signal),
     sessions: env.sessions,
     sessionId: () => current.id,
@@ -51,11 +51,11 @@ export function commandContext(agent: Agent, env: CommandEnv): CommandContext {
     personas,
     switchPersona: (nameOrId) => {
       const found = personas.switchTo(nameOrId);
-      if (found) agent.emit({ type: 'settings_changed', persona: found.id });
+      if (found) agent.personaChanged(found.id);
       return found;
     },
     saveSettings: env.saveSettings,
-    provider: () => agent.provider,
+    provider: () => agent.provider(),
     setProvider: (provider) => agent.setProvider(provider),
     config: env.config,
     modelsDir: env.modelsDir,

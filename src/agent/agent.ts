@@ -169,7 +169,8 @@ export class Agent {
       mayThink: () => this.state === 'THINKING',
       intervalMs: () => this.alwaysOn.pacing.interval(),
       backoff: () => this.settings.backoff,
-      onScheduled: (at) => this.emit({ type: 'scheduled', at }),
+      // Absent, not undefined: an event keeps its shape through JSON.
+      onScheduled: (at) => this.emit({ type: 'scheduled', ...(at !== undefined ? { at } : {}) }),
       nextDueAt: () => this.alwaysOn.nextDueAt(),
       // A reminder is something the user or the model asked for: it ends a [WAIT].
       mayWakeForSchedule: () => {

@@ -72,7 +72,8 @@ export type AgentEvent =
   | { type: 'turn_end'; turnId: number; outcome: TurnOutcomeKind; wait: boolean; trace: TurnTrace }
   | { type: 'error'; turnId?: number; error: ProviderError | { kind: string; message: string } }
   | { type: 'notice'; level: 'info' | 'warn'; text: string }
-  | { type: 'scheduled'; at: number | undefined }
+  /** When the next look is due; absent: none is planned. */
+  | { type: 'scheduled'; at?: number }
   /** What the next request waits for (MCP servers connecting); absent: nothing any more. */
   | { type: 'preparing'; what?: string }
   | {

@@ -224,10 +224,11 @@ describe('--debug and close', () => {
       const { agent } = made.app;
       const file = made.app.warnings.find((w) => w.startsWith('debug log: '))!.slice(11);
       const { readFile } = await import('node:fs/promises');
-      agent.send({ type: 'notice', level: 'warn', text: 'while open' });
+      agent.send({ type: 'pause', reason: 'while open' });
       expect(await readFile(file, 'utf8')).toContain('while open');
       expect(await made.app.close()).toEqual([]);
-      agent.send({ type: 'notice', level: 'warn', text: 'after close' });
+      agent.send({ type: 'resume' });
+      agent.send({ type: 'pause', reason: 'after close' });
       expect(await readFile(file, 'utf8')).not.toContain('after close');
     } finally {
       await rm(ws, { recursive: true, force: true });

@@ -110,7 +110,7 @@ describe('MCP tools in the running agent', () => {
     llm.push({ kind: 'stream', content: '[TOOL] mcp__fx__slow() [/TOOL]' });
     app!.agent.send({ type: 'submit', text: 'run the slow tool' });
     await waitUntil(() => existsSync(path.join(marks, 'slow-started')), 'the slow call');
-    expect(app!.agent.send({ type: 'interrupt' })).toBe(true);
+    expect(app!.agent.send({ type: 'interrupt' }).ok).toBe(true);
     await waitUntil(() => existsSync(path.join(marks, 'cancelled')), 'the cancellation');
     await waitForStore(app!.agent.store, (s) => s.machine === 'AWAITING_INPUT', 'the floor');
   });

@@ -130,7 +130,7 @@ describe('local provider in the agent', () => {
     );
 
     const started = performance.now();
-    expect(h.agent.send({ type: 'interrupt' })).toBe(true);
+    expect(h.agent.send({ type: 'interrupt' }).ok).toBe(true);
     await h.agent.idle();
     const elapsed = performance.now() - started;
 

@@ -4,6 +4,7 @@
  * while a scripted server on another thread streams 20,000 tokens at 200 tokens/s. Loaded
  * first: a 10,000-message session on disk and 5,000 tool-log entries in the store.
  */
+import { emitAsAgent } from '../test/helpers/agentInternals.js';
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -137,7 +138,7 @@ export const render: Bench = {
           const made = await createApp(opts);
           if (made.ok) {
             for (let i = 0; i < TOOL_ENTRIES; i++)
-              made.app.agent.emit({ type: 'tool_end', entry: sampleToolEntry(i) });
+              emitAsAgent(made.app.agent, { type: 'tool_end', entry: sampleToolEntry(i) });
             made.app.agent.subscribe(onEvent);
           }
           return made;

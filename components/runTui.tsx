@@ -28,7 +28,6 @@ import { notifyOnScreen } from './screenNotifier.js';
 export interface TuiApp {
   agent: AgentController &
     AgentLoop & {
-      notice?(text: string, level?: 'info' | 'warn'): void;
       /** The agent's events, for notifications (src/notify); without it, none are sent. */
       subscribe?(listener: AgentListener): () => void;
     };
@@ -258,11 +257,12 @@ async function runApp(
     run.stderr.write(`${t(run.lang, 'tui.notATerminal')}\n`);
     return 2;
   }
-  for (const w of app.warnings) app.agent.notice?.(w, 'warn');
+  for (const w of app.warnings) app.agent.send({ type: 'notice', level: 'warn', text: w });
   // An Ink the screen's fast output was not written for: Ink's own output runs, and says so.
   const ink = inkNotice(deps.inkDoor ?? inkDoor(), run.lang);
-  if (ink) app.agent.notice?.(ink, 'warn');
-  if (plan.run) app.agent.notice?.(t(run.lang, 'setup.saved', { file: plan.file }));
+  if (ink) app.agent.send({ type: 'notice', level: 'warn', text: ink });
+  if (plan.run)
+    app.agent.send({ type: 'notice', text: t(run.lang, 'setup.saved', { file: plan.file }) });
   return showApp(run, app);
 }
 
@@ -273,7 +273,7 @@ async function showApp(run: TuiRun, app: TuiApp): Promise<number> {
   const session = run.screen();
   const { agent, config } = app;
   if (agent.subscribe) {
-    const notified = { subscribe: agent.subscribe.bind(agent), notice: agent.notice?.bind(agent) };
+    const notified = { subscribe: agent.subscribe.bind(agent), send: agent.send.bind(agent) };
     const { stdout, env } = run;
     const { notify, workspace } = config;
     const stop = notifyOnScreen({
@@ -297,7 +297,8 @@ async function showApp(run: TuiRun, app: TuiApp): Promise<number> {
       mouse={app.config.mouse !== false}
       onMouse={(on, toggled) => {
         session.setMouse(on);
-        if (toggled) app.agent.notice?.(t(run.lang, on ? 'mouse.on' : 'mouse.off'));
+        if (toggled)
+          app.agent.send({ type: 'notice', text: t(run.lang, on ? 'mouse.on' : 'mouse.off') });
       }}
     />
   ));

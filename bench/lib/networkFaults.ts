@@ -1,4 +1,5 @@
 /** Faults on the way to the model: HTTP errors, broken streams, a host that does not resolve. */
+import { swapProvider } from '../../test/helpers/agentInternals.js';
 import { createProvider } from '../../src/providers/fromConfig.js';
 import type { Step } from '../../test/helpers/scriptedServer.js';
 import { startCore, visibleText } from './core.js';
@@ -59,9 +60,9 @@ export async function unresolvableHost(): Promise<FaultRow> {
     const failures = core.events.filter((x) => isError(x.e)).length;
     // The user fixes the address (here: the provider is rebuilt with a reachable one) and resumes.
     const fixedAt = performance.now();
-    core.app.agent.setProvider(createProvider({ ...core.app.config, baseURL: core.server.url }));
+    swapProvider(core.app.agent, createProvider({ ...core.app.config, baseURL: core.server.url }));
     core.server.setDefault({ kind: 'stream', content: 'Reachable now. [WAIT]' });
-    core.app.agent.resume();
+    core.app.agent.send({ type: 'resume' });
     const ok = await core.waitFor(isOkEnd, 'a successful turn after the fix');
     const inMemory = core.app.agent.history.messages();
     await core.close();

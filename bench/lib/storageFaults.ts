@@ -1,4 +1,5 @@
 /** Faults in the session files: a damaged history at start-up, a disk that fills up. */
+import { swapHistory } from '../../test/helpers/agentInternals.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SessionStore } from '../../src/history/index.js';
@@ -31,7 +32,7 @@ export async function corruptHistory(
     // Still works: a message is answered and saved.
     core.app.agent.start();
     core.server.setDefault({ kind: 'stream', content: 'Fine. [WAIT]' });
-    core.app.agent.submit('still there?');
+    core.app.agent.send({ type: 'submit', text: 'still there?' });
     await core.waitFor(isOkEnd, 'a turn after the repair');
     const inMemory = core.app.agent.history.messages();
     await core.close();
@@ -71,7 +72,7 @@ export async function diskFull(): Promise<FaultRow> {
     const dataDir = path.join(core.home.home, 'data');
     const id = (await new SessionStore(dataDir).latest())!.id;
     const session = await new SessionStore(dataDir, { fs: faulty }).open(id);
-    core.app.agent.setHistory(session);
+    swapHistory(core.app.agent, session);
     core.server.setDefault({
       kind: 'stream',
       content: 'Written down. Carrying on with the notes.',
@@ -79,7 +80,7 @@ export async function diskFull(): Promise<FaultRow> {
     core.app.agent.start();
     full = true;
     const t0 = performance.now();
-    core.app.agent.submit('Remember: the meeting moved to Friday.');
+    core.app.agent.send({ type: 'submit', text: 'Remember: the meeting moved to Friday.' });
     const err = await core.waitFor(
       (e) => e.type === 'error' && e.error.kind === 'history_write',
       'the write error',
@@ -93,7 +94,7 @@ export async function diskFull(): Promise<FaultRow> {
     await core.app.agent.idle();
     full = false;
     const freedAt = performance.now();
-    core.app.agent.resume();
+    core.app.agent.send({ type: 'resume' });
     await core.waitFor(isOkEnd, 'a turn after the disk was freed', {
       from: core.events.indexOf(core.events.find((x) => x.t >= freedAt)!),
     });

@@ -1,8 +1,9 @@
 /**
  * Carries out a resolved key action: as UI actions for the screen's reducer (uiReducer.ts),
- * and the few calls on the agent controller (submit, interrupt, pause, answer, quit). No key
+ * and the few commands to the agent (submit, interrupt, pause, answer), and the host's quit. No key
  * decoding happens here (that is the table's job), and no agent logic.
  */
+import type { AgentCommand } from '../../src/api/commands.js';
 import type { AgentController } from '../controller.js';
 import { LINE_EDITS, WHEEL_LINES, type LineEdit, type UiAction } from '../ui/uiReducer.js';
 import type { Action, Resolved } from './bindings.js';
@@ -52,14 +53,14 @@ const UI: Partial<Record<Action, (r: Resolved) => UiAction>> = {
   cardBottom: () => ({ type: 'scrollCard', by: 'bottom' }),
 };
 
-/** Key actions that are one call on the agent. */
-const AGENT: Partial<Record<Action, (c: AgentController) => void>> = {
-  cancel: (c) => c.interrupt(),
-  interrupt: (c) => c.interrupt(),
-  togglePause: (c) => c.togglePause(),
-  approveYes: (c) => c.answerApproval('yes'),
-  approveNo: (c) => c.answerApproval('no'),
-  approveAlways: (c) => c.answerApproval('always'),
+/** Key actions that are one command to the agent. */
+const AGENT: Partial<Record<Action, AgentCommand>> = {
+  cancel: { type: 'interrupt' },
+  interrupt: { type: 'interrupt' },
+  togglePause: { type: 'toggle_pause' },
+  approveYes: { type: 'answer_approval', answer: 'yes' },
+  approveNo: { type: 'answer_approval', answer: 'no' },
+  approveAlways: { type: 'answer_approval', answer: 'always' },
 };
 
 const isLineEdit = (a: Action): a is LineEdit => Object.hasOwn(LINE_EDITS, a);
@@ -69,15 +70,15 @@ export function perform(r: Resolved, env: PerformEnv): void {
   if (isLineEdit(r.action)) return env.dispatch({ type: 'edit', edit: r.action });
   const ui = UI[r.action];
   if (ui) return env.dispatch(ui(r));
-  const agent = AGENT[r.action];
-  if (agent) return agent(c);
+  const command = AGENT[r.action];
+  if (command) return void c.send(command);
   switch (r.action) {
     case 'quit':
       env.dispatch({ type: 'clearInput' });
       env.quit();
       return;
     case 'interruptAndType':
-      c.interrupt();
+      c.send({ type: 'interrupt' });
       env.dispatch({ type: 'type', text: r.text ?? '' });
       return;
     case 'redraw':
@@ -88,7 +89,7 @@ export function perform(r: Resolved, env: PerformEnv): void {
       return;
     case 'submit': {
       const text = env.input();
-      c.submit(text);
+      c.send({ type: 'submit', text });
       env.dispatch({ type: 'submitted', text });
       return;
     }

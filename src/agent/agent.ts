@@ -1,5 +1,4 @@
-import type { HistoryMessage } from '../core/messages.js';
-import { can, type MachineEvent, type MachineState } from '../machine/machine.js';
+import type { MachineEvent, MachineState } from '../machine/machine.js';
 import { ApprovalGate } from './approvalGate.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import type { HistoryPort } from '../pipeline/turn.js';
@@ -7,35 +6,34 @@ import type { Provider } from '../providers/types.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import type { AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolKind } from '../tools/types.js';
-import type { Workspace } from '../tools/workspace.js';
-import type { ApprovalPolicy } from '../pipeline/toolRunner.js';
-import {
-  AgentEmitter,
-  type AgentEvent,
-  type AgentListener,
-  type ApprovalAnswer,
-} from '../api/events.js';
+import { AgentEmitter, type AgentEvent, type AgentListener } from '../api/events.js';
 import { SessionSafety } from '../tools/sessionSafety.js';
 import type { AlwaysOn } from './alwaysOn.js';
-import type { Reminder } from '../reminders/reminders.js';
 import type { WorkspaceChanges } from '../watch/changes.js';
 import type { OwnWrites } from '../watch/ownWrites.js';
 import type { WorkspaceWatcher } from '../watch/workspaceWatcher.js';
 import { createAlwaysOn, startWatcher } from './alwaysOnWiring.js';
-import type { AgentDeps, AgentSettings } from './agentDeps.js';
-import { InputQueue, isCommand } from './inputQueue.js';
+import type { AgentDeps, AgentSettings, CommandHandler, CompactFn } from './agentDeps.js';
+import type { AgentCommand, SendResult } from '../api/commands.js';
+import { AgentControls } from './controls.js';
+import { snapshotOf, type AgentSnapshot } from '../store/agentStore.js';
+import type { TurnHost } from './turnDeps.js';
+import type { AgentVerbs } from './verbs.js';
+import { InputQueue } from './inputQueue.js';
 import { TurnRunner } from './turnRunner.js';
+import { seedBudget, wireFeeds } from './feeds.js';
 import { t } from '../i18n/messages.js';
 
 export type { AgentDeps, AgentSettings, CommandHandler } from './agentDeps.js';
+export type { AgentCommand, SendResult } from '../api/commands.js';
 
 /**
  * The agent: the machine (held in the store, moved only by the store's `dispatch`), the
- * scheduler and the turn pipeline wired together. Everything it does is reported as events;
- * the store's reducer is subscribed first, so the store is current when other listeners run.
- * The agent decides from the store's machine state and its own counts, never from what the
- * store keeps for the screen.
+ * scheduler and the turn pipeline wired together. Its one front door: commands in
+ * (`send`), events out (`subscribe`), and `snapshot()` for a screen that attaches late. Only
+ * the agent emits its events; the store's reducer is subscribed first, so the store is
+ * current when other listeners run. The agent decides from the store's machine state and its
+ * own counts, never from what the store keeps for the screen.
  */
 export class Agent {
   // A listener that throws is reported as a notice, straight to the store (not through the
@@ -51,6 +49,7 @@ export class Agent {
   private readonly inputs = new InputQueue();
   private readonly turns: TurnRunner;
   private readonly approvals: ApprovalGate;
+  private readonly controls: AgentControls;
   /** Redactor, read index and data boundary for this agent's whole session. */
   readonly safety: SessionSafety;
   private started = false;
@@ -59,14 +58,15 @@ export class Agent {
   readonly alwaysOn: AlwaysOn;
   /** Paths the agent's own write tools touch, so the watcher ignores them. */
   readonly ownWrites: OwnWrites;
-  provider: Provider;
-  history: HistoryPort;
+  private currentProvider: Provider;
+  private historyPort: HistoryPort;
   readonly settings: AgentSettings;
   readonly counter: TokenCounter;
+  private readonly compact: CompactFn | undefined;
 
   constructor(private readonly deps: AgentDeps) {
-    this.provider = deps.provider;
-    this.history = deps.history;
+    this.currentProvider = deps.provider;
+    this.historyPort = deps.history;
     this.settings = deps.settings;
     this.counter = deps.counter ?? new TokenCounter();
     this.safety = new SessionSafety(deps.secrets ?? []);
@@ -81,9 +81,14 @@ export class Agent {
       state: () => this.state,
     });
     this.scheduler = this.createScheduler();
+    const verbs = this.verbs();
+    this.compact = deps.compact?.(verbs);
+    const commands: CommandHandler | undefined = deps.commands?.(verbs);
     this.turns = new TurnRunner({
-      agent: this,
+      host: this.turnHost(),
       deps,
+      commands,
+      compact: this.compact,
       inputs: this.inputs,
       approvals: this.approvals,
       alwaysAllowed: new Set<string>(),
@@ -91,7 +96,71 @@ export class Agent {
       runUserTurn: () => this.scheduler.runUserTurn(),
       move: (e, reason) => this.move(e, reason),
     });
+    this.controls = new AgentControls({
+      state: () => this.state,
+      busy: () => this.busy,
+      move: (e, reason) => this.move(e, reason),
+      notice: (text, level) => this.notice(text, level),
+      turns: this.turns,
+      scheduler: this.scheduler,
+      inputs: this.inputs,
+      alwaysOn: this.alwaysOn,
+      approvals: this.approvals,
+    });
     this.alwaysOn.reminders.onAdded(() => this.scheduler.refresh());
+    if (deps.spentBefore) seedBudget(this.alwaysOn.budget, deps.spentBefore, (e) => this.emit(e));
+    if (deps.feeds)
+      wireFeeds(deps.feeds, {
+        emit: (e) => this.emit(e),
+        notice: (text) => this.notice(text, 'warn'),
+        subscribe: (listener) => this.subscribe(listener),
+        historyChanged: () => this.historyChanged(true),
+      });
+  }
+
+  /** What the turn runner reads and reports through (it writes none of the agent's fields). */
+  private turnHost(): TurnHost {
+    return {
+      settings: this.settings,
+      alwaysOn: this.alwaysOn,
+      counter: this.counter,
+      safety: this.safety,
+      ownWrites: this.ownWrites,
+      state: () => this.state,
+      provider: () => this.currentProvider,
+      history: () => this.historyPort,
+      emit: (e) => this.emit(e),
+      notice: (text, level) => this.notice(text, level),
+      listen: () => this.controls.listen(),
+    };
+  }
+
+  /** The verbs the slash commands and the compactor get (see verbs.ts). */
+  private verbs(): AgentVerbs {
+    return {
+      settings: this.settings,
+      registry: this.deps.registry,
+      workspace: this.deps.workspace,
+      store: this.deps.store,
+      alwaysOn: this.alwaysOn,
+      notice: (text, level) => this.notice(text, level),
+      pause: () => this.controls.pause(),
+      resume: () => this.controls.resume(),
+      quit: () => this.quit(),
+      clearScreen: () => this.emit({ type: 'messages_replaced', messages: [] }),
+      historyReplaced: () => this.historyChanged(false),
+      compactNow: async (signal) => (this.compact ? this.compact(signal, true) : undefined),
+      provider: () => this.currentProvider,
+      setProvider: (provider) => {
+        this.currentProvider = provider;
+        this.emit({ type: 'settings_changed', model: provider.model });
+      },
+      personaChanged: (id) => this.emit({ type: 'settings_changed', persona: id }),
+      setApproval: (kind, policy) => {
+        this.settings.approval[kind] = policy;
+      },
+      remind: (at, what) => this.alwaysOn.reminders.add(at, what, 'user'),
+    };
   }
 
   private createScheduler(): Scheduler {
@@ -100,7 +169,8 @@ export class Agent {
       mayThink: () => this.state === 'THINKING',
       intervalMs: () => this.alwaysOn.pacing.interval(),
       backoff: () => this.settings.backoff,
-      onScheduled: (at) => this.emit({ type: 'scheduled', at }),
+      // Absent, not undefined: an event keeps its shape through JSON.
+      onScheduled: (at) => this.emit({ type: 'scheduled', ...(at !== undefined ? { at } : {}) }),
       nextDueAt: () => this.alwaysOn.nextDueAt(),
       // A reminder is something the user or the model asked for: it ends a [WAIT].
       mayWakeForSchedule: () => {
@@ -125,23 +195,49 @@ export class Agent {
     return this.deps.registry;
   }
 
-  get workspace(): Workspace {
-    return this.deps.workspace;
-  }
-
   get busy(): boolean {
     return this.scheduler.isRunning;
   }
 
+  /** The conversation the turns read and write (the current session). */
+  get history(): HistoryPort {
+    return this.historyPort;
+  }
+
+  /** The model in use (a /model switch changes it). */
+  get provider(): Provider {
+    return this.currentProvider;
+  }
+
+  /** Events out: every event the agent emits, in order; returns the unsubscribe. */
   subscribe(listener: AgentListener): () => void {
     return this.emitter.subscribe(listener);
   }
 
-  emit(event: AgentEvent): void {
+  /**
+   * What a screen attaching late starts from: the store's display state as plain data. A
+   * store made from it (`createMirrorStore`) that then `follow`s every later event equals
+   * the agent's own store.
+   */
+  snapshot(): AgentSnapshot {
+    return snapshotOf(this.deps.store.getState());
+  }
+
+  /**
+   * Commands in: the one way the screen, print mode, a socket client and the tests drive the
+   * agent. What it did shows in the events and the store; the result only says whether the
+   * command was taken, and if not, the problem.
+   */
+  send(command: AgentCommand): SendResult {
+    return this.controls.send(command);
+  }
+
+  /** The only way anything reaches the bus: the agent's own acts. */
+  private emit(event: AgentEvent): void {
     this.emitter.emit(event);
   }
 
-  notice(text: string, level: 'info' | 'warn' = 'info'): void {
+  private notice(text: string, level: 'info' | 'warn' = 'info'): void {
     this.emit({ type: 'notice', level, text });
   }
 
@@ -149,7 +245,7 @@ export class Agent {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.emit({ type: 'history_loaded', messages: this.history.messages() });
+    this.emit({ type: 'history_loaded', messages: this.historyPort.messages() });
     this.emit({
       type: 'settings_changed',
       model: this.provider.model,
@@ -198,11 +294,6 @@ export class Agent {
     }
   }
 
-  /** Sets a reminder (the /remind command); the text of what is wrong, if anything. */
-  remind(at: number, what: string): Reminder | string {
-    return this.alwaysOn.reminders.add(at, what, 'user');
-  }
-
   /** Stops everything: the turn in flight is aborted and no timer stays behind. */
   async stop(): Promise<void> {
     this.started = false;
@@ -230,120 +321,24 @@ export class Agent {
     if (change) this.emit(change);
   }
 
-  /** Enter / Esc / a printable key / Ctrl+C while busy: stop now and listen. */
-  interrupt(): boolean {
-    // A question asked during an answering turn while paused: stopping it keeps autonomy off.
-    if (this.state === 'AWAITING_APPROVAL' && this.approvals.askedWhilePaused) {
-      this.approvals.cancel();
-      this.move('APPROVAL_DONE_PAUSED');
-      this.turns.abort();
-      return true;
-    }
-    // The keys send an interrupt in any state; waiting for the user already, it means nothing.
-    if (!can(this.state, 'INTERRUPT')) return false;
-    this.move('INTERRUPT');
-    this.turns.abort();
-    return true;
-  }
-
   /**
-   * The user sends a message (or, empty, just resumes). Whatever is in flight stops first.
-   * The input is queued and taken by the next user turn's RESTORE, which starts once the
-   * stopped turn has saved what it produced: so the history keeps the true order (the cut-off
-   * reply, then the user's words). A slash command runs in that turn's COMMAND phase.
+   * The history shows another session (`loaded`: a switch, /new, so the screen rebuilds all
+   * it shows of one) or the same session's messages replaced (a compression).
    */
-  submit(text: string): void {
-    if (this.state === 'THINKING' || this.state === 'AWAITING_APPROVAL') {
-      // A slash command in flight is short and makes no model call: let it finish.
-      if (this.turns.commandInFlight) this.move('INTERRUPT');
-      else this.interrupt();
-    }
-    // A follow-up while paused replaces the answer still streaming.
-    else if (this.state === 'PAUSED' && this.busy) this.turns.abort();
-    // Every state above now accepts SUBMIT (waiting for the user, or paused).
-    this.move('SUBMIT');
-    const trimmed = text.trim();
-    if (trimmed === '') {
-      // An empty Enter asks for a look now (README: "lets it think again"): the pace starts
-      // over and the idle skip, which would let a timer look pass as "nothing changed",
-      // does not apply.
-      this.alwaysOn.wakeUp();
-      this.scheduler.wake(0, 'resume');
-      return;
-    }
-    if (isCommand(trimmed)) this.inputs.push(trimmed);
-    else {
-      this.inputs.push(text);
-      this.turns.userSpoke();
-    }
-    this.scheduler.runUserTurn();
-  }
-
-  /** Autonomy off (the pause key, /pause); the turn in flight stops. Paused already: nothing. */
-  pause(reason?: string): void {
-    if (!can(this.state, 'PAUSE')) return;
-    this.move('PAUSE', reason);
-    this.turns.abort();
-  }
-
-  /** Autonomy back on (the pause key while paused, /resume); thinking already: nothing. */
-  resume(): void {
-    if (!can(this.state, 'RESUME')) return;
-    this.move('RESUME');
-    this.turns.cycle = 0;
-    this.alwaysOn.wakeUp();
-    this.scheduler.wake(0, 'resume');
-  }
-
-  togglePause(): void {
-    if (this.state === 'PAUSED') this.resume();
-    else this.pause();
-  }
-
-  /**
-   * Gives the floor back to the user after an answering turn (a slash command that answered):
-   * WAIT when the machine allows it. Stopped or already waiting, the floor is theirs anyway.
-   */
-  listen(): void {
-    if (can(this.state, 'WAIT')) this.move('WAIT');
-  }
-
-  /** The user's answer to the approval prompt. */
-  answerApproval(answer: ApprovalAnswer): void {
-    this.approvals.answer(answer);
-  }
-
-  /** Swaps the model provider (e.g. /model); the next turn uses it. */
-  setProvider(provider: Provider): void {
-    this.provider = provider;
-    this.emit({ type: 'settings_changed', model: provider.model });
-  }
-
-  /** Switches to another conversation (e.g. /new); the store shows it at once. */
-  setHistory(history: HistoryPort, loaded = false): void {
-    this.history = history;
-    // `loaded`: another session (a switch, /new), so the screen rebuilds all it shows of one;
-    // otherwise the same session's messages were replaced (compaction).
+  private historyChanged(loaded: boolean): void {
     this.emit({
       type: loaded ? 'history_loaded' : 'messages_replaced',
-      messages: history.messages(),
+      messages: this.historyPort.messages(),
     });
   }
 
-  /** Sets the approval policy of one tool kind (/approve); the next tool call follows it. */
-  setApproval(kind: ToolKind, policy: ApprovalPolicy): void {
-    this.settings.approval[kind] = policy;
-  }
-
-  requestExit(): void {
-    this.emit({ type: 'exit_requested' });
-  }
-
-  /** Forces compression now (the /compact command); returns text the hook has not said. */
-  async compactNow(signal: AbortSignal): Promise<string | undefined> {
-    if (!this.deps.compact) return undefined;
-    return this.deps.compact(signal, true);
+  /**
+   * /exit: the host's quit, after the command that asked has returned (the host's quit stops
+   * the agent, which must not happen inside the command's own turn).
+   */
+  private quit(): void {
+    const quit = this.deps.quit;
+    if (quit) queueMicrotask(quit);
+    else this.notice(t(this.settings.lang, 'notice.noQuit'), 'warn');
   }
 }
-
-export type { HistoryMessage };

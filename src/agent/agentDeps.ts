@@ -12,6 +12,9 @@ import type { ToolKind } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { CommandOutcome } from '../commands/context.js';
 import type { ApprovalPolicy } from '../pipeline/toolRunner.js';
+import type { CycleRecord } from '../api/ledger.js';
+import type { AgentListener } from '../api/events.js';
+import type { AgentVerbs } from './verbs.js';
 
 export interface AgentSettings {
   thinkIntervalMs: number;
@@ -46,6 +49,29 @@ export interface AgentSettings {
  */
 export type CommandHandler = (text: string, signal: AbortSignal) => Promise<CommandOutcome>;
 
+/** The COMPACT phase and /compact: compresses when due (or always, when forced). */
+export type CompactFn = (signal: AbortSignal, force: boolean) => Promise<string | undefined>;
+
+/**
+ * What follows the current session and what the agent reports of it as its own events: the
+ * change journal's file count (`files_changed`) and the cycle ledger (`ledger_loaded`,
+ * `cycle_recorded`). The root builds these; only the agent speaks of them.
+ */
+export interface SessionFeeds {
+  /** Told after every switch to another session (after the history points at it). */
+  onSwitch(listener: () => void): unknown;
+  /** Files changed (and not undone) in the current session; `onChange` hears each change. */
+  files?: { count(): number; onChange(listener: () => void): unknown };
+  ledger?: {
+    /** Opens the current session's ledger (at start, after a switch): its records so far. */
+    open(warn: (message: string) => void): readonly CycleRecord[];
+    /** Writes one record to the open ledger. */
+    append(record: CycleRecord): void;
+    /** The recorder: hears the agent's events and hands each turn's record to `write`. */
+    recorder(write: (record: CycleRecord) => void): AgentListener;
+  };
+}
+
 /** Tool sources still connecting, and a bounded wait for them. */
 export interface ToolsReady {
   /** The names of the sources whose first start is still under way. */
@@ -62,12 +88,26 @@ export interface AgentDeps {
   history: HistoryPort;
   settings: AgentSettings;
   systemPrompt(): string;
-  commands?: CommandHandler;
   /**
-   * The COMPACT phase: compresses the history when it is due (or always, when forced); the
-   * text it has not told the user itself.
+   * Builds the slash-command runner from the agent's verbs (handed over once the agent
+   * exists, so the root never reaches for an agent it has not built yet).
    */
-  compact?(signal: AbortSignal, force: boolean): Promise<string | undefined>;
+  commands?(verbs: AgentVerbs): CommandHandler;
+  /**
+   * Builds the COMPACT phase from the agent's verbs: it compresses the history when it is due
+   * (or always, when forced) and returns the text it has not told the user itself.
+   */
+  compact?(verbs: AgentVerbs): CompactFn;
+  /**
+   * The host's quit (the quit keys, /exit): quitting is the host's business, not an event.
+   * Called after the command that asked has returned, never from inside an event. Absent:
+   * /exit says there is nothing to quit.
+   */
+  quit?(): void;
+  /** The journal and ledger of the current session, reported as the agent's events. */
+  feeds?: SessionFeeds;
+  /** Tokens spent before this run (all sessions of the home), for the budgets. */
+  spentBefore?: readonly { at: number; tokens: number }[];
   /**
    * The first turn's RESTORE: finishes the crash record the last run left (half-made changes
    * rolled back, lost results written to the history) before any request is built.

@@ -1,10 +1,8 @@
 /**
  * The agent's side of the slash commands: builds the narrow {@link CommandContext} a command
- * sees from the agent and the app's parts. A command itself never emits events, mutates
- * settings or fires machine transitions: it calls these verbs. Most go through a method the
- * agent owns (pause, resume, setApproval, setProvider …); two speak on the agent's bus from
- * here (`clearScreen` and `switchPersona` emit their events directly), and `switchSession`
- * switches the current session, whose subscribers follow.
+ * sees from the agent's verbs and the app's parts. Every verb that changes something is the
+ * agent's own act (pause, resume, setApproval, setProvider …), so a command never emits
+ * events, mutates settings or fires machine transitions.
  */
 import type { CommandContext } from '../commands/context.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -13,7 +11,7 @@ import type { SessionStore } from '../history/index.js';
 import type { Journal } from '../journal/journal.js';
 import type { McpServerStatus } from '../mcp/status.js';
 import type { PersonaSet } from '../personas/personaSet.js';
-import type { Agent } from './agent.js';
+import type { AgentVerbs } from './verbs.js';
 import { DAY_MS, HOUR_MS } from './budget.js';
 
 /** What the commands reach beyond the agent: the app's sessions, personas and folders. */
@@ -36,15 +34,15 @@ export interface CommandEnv {
 }
 
 /** The context for one command call (the language is the one in use at that moment). */
-export function commandContext(agent: Agent, env: CommandEnv): CommandContext {
+export function commandContext(agent: AgentVerbs, env: CommandEnv): CommandContext {
   const { current, personas } = env;
   return {
     lang: agent.settings.lang,
     say: (text) => agent.notice(text),
     pause: () => agent.pause(),
     resume: () => agent.resume(),
-    quit: () => agent.requestExit(),
-    clearScreen: () => agent.emit({ type: 'messages_replaced', messages: [] }),
+    quit: () => agent.quit(),
+    clearScreen: () => agent.clearScreen(),
     compactNow: (signal) => agent.compactNow(signal),
     sessions: env.sessions,
     sessionId: () => current.id,
@@ -53,11 +51,11 @@ export function commandContext(agent: Agent, env: CommandEnv): CommandContext {
     personas,
     switchPersona: (nameOrId) => {
       const found = personas.switchTo(nameOrId);
-      if (found) agent.emit({ type: 'settings_changed', persona: found.id });
+      if (found) agent.personaChanged(found.id);
       return found;
     },
     saveSettings: env.saveSettings,
-    provider: () => agent.provider,
+    provider: () => agent.provider(),
     setProvider: (provider) => agent.setProvider(provider),
     config: env.config,
     modelsDir: env.modelsDir,

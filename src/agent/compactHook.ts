@@ -1,5 +1,5 @@
 import { t, type Lang } from '../i18n/messages.js';
-import type { AgentDeps } from './agent.js';
+import type { CompactFn } from '../agent/agentDeps.js';
 import type { HistoryPort } from '../pipeline/turn.js';
 import type { CompactableHistory, Compactor } from '../memory/compactor.js';
 
@@ -23,10 +23,7 @@ export interface CompactPort {
  * "nothing to compact" answer to /compact). After a compression the screen shows what the
  * model now sees; the originals are in the archive.
  */
-export function createCompactHook(
-  compactor: Pick<Compactor, 'run'>,
-  port: CompactPort,
-): NonNullable<AgentDeps['compact']> {
+export function createCompactHook(compactor: Pick<Compactor, 'run'>, port: CompactPort): CompactFn {
   return async (signal: AbortSignal, force: boolean) => {
     const history = port.history();
     const out = await compactor.run(history, signal, force);

@@ -1,26 +1,64 @@
 import { t } from '../i18n/messages.js';
 import type { TurnDeps } from '../pipeline/turn.js';
-import type { Agent } from './agent.js';
-import type { AgentDeps, CommandHandler, ToolsReady } from './agentDeps.js';
+import type { MachineState } from '../machine/machine.js';
+import type { TokenCounter } from '../memory/tokenCounter.js';
+import type { HistoryPort } from '../pipeline/turn.js';
+import type { Provider } from '../providers/types.js';
+import type { SessionSafety } from '../tools/sessionSafety.js';
+import type { OwnWrites } from '../watch/ownWrites.js';
+import type {
+  AgentDeps,
+  AgentSettings,
+  CommandHandler,
+  CompactFn,
+  ToolsReady,
+} from './agentDeps.js';
+import type { AlwaysOn } from './alwaysOn.js';
+import type { AgentEvent } from '../api/events.js';
 import type { ToolRunnerDeps } from '../pipeline/toolRunner.js';
 import { buildTurnRequest } from './request.js';
 
 /**
- * What `turnDeps` takes from the agent: the agent itself, its private approval state, and
- * the turn runner's RESTORE and RESPOND steps.
+ * What the turn runner and the turn's deps use of the agent, handed over by the agent when
+ * it builds them: they read its parts and report through it, and never write its fields.
+ */
+export interface TurnHost {
+  readonly settings: AgentSettings;
+  readonly alwaysOn: AlwaysOn;
+  readonly counter: TokenCounter;
+  readonly safety: SessionSafety;
+  readonly ownWrites: OwnWrites;
+  state(): MachineState;
+  provider(): Provider;
+  history(): HistoryPort;
+  /** The agent's bus: the turn's events are the agent's events. */
+  emit(event: AgentEvent): void;
+  notice(text: string, level?: 'info' | 'warn'): void;
+  /** Gives the floor back to the user after an answering command (WAIT when allowed). */
+  listen(): void;
+}
+
+/**
+ * What `turnDeps` takes: the agent's host port, its private approval state, its command
+ * and compact hooks (built from its verbs), and the turn runner's RESTORE and RESPOND steps.
  */
 export interface TurnDepsParts extends Pick<TurnDeps, 'recover' | 'takeInput' | 'respond'> {
-  agent: Agent;
+  host: TurnHost;
   deps: AgentDeps;
   askApproval: ToolRunnerDeps['askApproval'];
   alwaysAllowed: Set<string>;
+  commands?: CommandHandler | undefined;
+  compact?: CompactFn | undefined;
 }
 
 /**
  * COMMAND's work: runs the command, then acts on its outcome. After an answering command
  * the floor goes back to the user; `keep` leaves the machine where the command put it.
  */
-function commandPhase(agent: Agent, commands: CommandHandler): NonNullable<TurnDeps['runCommand']> {
+function commandPhase(
+  agent: TurnHost,
+  commands: CommandHandler,
+): NonNullable<TurnDeps['runCommand']> {
   return async (text, signal) => {
     const outcome = await commands(text, signal);
     if (outcome.after === 'listen') agent.listen();
@@ -33,7 +71,7 @@ function commandPhase(agent: Agent, commands: CommandHandler): NonNullable<TurnD
  * lasts. Nothing is shown, and nothing waits, once every source has connected or failed;
  * the bound is the sources' own (one shared deadline, not one per request).
  */
-function toolsReadyWait(agent: Agent, tools: ToolsReady): NonNullable<TurnDeps['ready']> {
+function toolsReadyWait(agent: TurnHost, tools: ToolsReady): NonNullable<TurnDeps['ready']> {
   return async (signal) => {
     const names = tools.starting();
     if (names.length === 0) return;
@@ -53,12 +91,12 @@ function toolsReadyWait(agent: Agent, tools: ToolsReady): NonNullable<TurnDeps['
  * check made before anything is sent, and the RESTORE and RESPOND steps.
  */
 export function turnDeps(p: TurnDepsParts): TurnDeps {
-  const { agent, deps } = p;
+  const { host: agent, deps, compact } = p;
   const settings = agent.settings;
   const alwaysOn = agent.alwaysOn;
   return {
-    provider: () => agent.provider,
-    history: agent.history,
+    provider: () => agent.provider(),
+    history: agent.history(),
     workspace: deps.workspace,
     emit: (e) => agent.emit(e),
     ...(p.recover ? { recover: p.recover } : {}),
@@ -94,14 +132,14 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
       }),
     preflight: (promptTokens) => alwaysOn.budget.check(promptTokens)?.reason,
     countTokens: (text) => agent.counter.count(text),
-    ...(deps.compact
+    ...(compact
       ? {
           compact: async (signal: AbortSignal) => {
-            await deps.compact!(signal, false);
+            await compact(signal, false);
           },
         }
       : {}),
-    ...(deps.commands ? { runCommand: commandPhase(agent, deps.commands) } : {}),
+    ...(p.commands ? { runCommand: commandPhase(agent, p.commands) } : {}),
     ...(deps.toolsReady ? { ready: toolsReadyWait(agent, deps.toolsReady) } : {}),
   };
 }

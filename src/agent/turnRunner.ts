@@ -8,19 +8,20 @@ import {
   type TurnResult,
 } from '../pipeline/turn.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
-import type { Agent } from './agent.js';
-import type { AgentDeps } from './agentDeps.js';
+import type { AgentDeps, CommandHandler, CompactFn } from './agentDeps.js';
 import type { ApprovalGate } from './approvalGate.js';
 import { DAY_MS, HOUR_MS } from './budget.js';
 import type { InputQueue } from './inputQueue.js';
 import { crashNotice } from './recovery.js';
 import { respond } from './respond.js';
-import { turnDeps } from './turnDeps.js';
+import { turnDeps, type TurnHost } from './turnDeps.js';
 
-/** What the turn runner uses of the agent beyond its public face. */
+/** What the turn runner is given by the agent that builds it (it writes none of its fields). */
 export interface TurnRunnerParts {
-  agent: Agent;
+  host: TurnHost;
   deps: AgentDeps;
+  commands?: CommandHandler | undefined;
+  compact?: CompactFn | undefined;
   inputs: InputQueue;
   approvals: ApprovalGate;
   alwaysAllowed: Set<string>;
@@ -40,9 +41,9 @@ export interface TurnRunnerParts {
  */
 export class TurnRunner {
   /** Autonomous cycles since the user last spoke (or autonomy was resumed). */
-  cycle = 0;
+  private cycle = 0;
   /** A slash command is running (it is short and makes no model call: a submit lets it end). */
-  commandInFlight = false;
+  private command = false;
   private controller: AbortController | undefined;
   private turnCounter = 0;
   /** The last run's crash record is finished (or there was none to finish). */
@@ -61,14 +62,24 @@ export class TurnRunner {
     this.controller?.abort();
   }
 
+  /** A slash command is running (it is short and makes no model call: a submit lets it end). */
+  get commandInFlight(): boolean {
+    return this.command;
+  }
+
   /** The user spoke: a fresh cycle count and loop guard. */
   userSpoke(): void {
     this.cycle = 0;
     this.recentCalls = [];
   }
 
+  /** Autonomy was resumed: the cycle count starts over (the loop guard keeps its memory). */
+  resumed(): void {
+    this.cycle = 0;
+  }
+
   async run(trigger: TurnTrigger): Promise<TurnReport> {
-    const { agent, inputs } = this.p;
+    const { host: agent, inputs } = this.p;
     // Nothing changed since a cycle that found nothing new: skip this look, spend nothing.
     if (await agent.alwaysOn.skipLook(trigger, inputs.size)) return { failed: false };
     const controller = new AbortController();
@@ -80,8 +91,10 @@ export class TurnRunner {
     const result = await runTurn(
       { turnId, trigger, signal: controller.signal, cycle: this.cycle },
       turnDeps({
-        agent,
+        host: agent,
         deps: this.p.deps,
+        commands: this.p.commands,
+        compact: this.p.compact,
         askApproval: (req, signal) => this.p.approvals.ask(req, signal),
         alwaysAllowed: this.p.alwaysAllowed,
         recover: () => this.recover(),
@@ -90,7 +103,7 @@ export class TurnRunner {
       }),
     );
     if (this.controller === controller) this.controller = undefined;
-    this.commandInFlight = false;
+    this.command = false;
     this.preloadTokenizer();
     await agent.alwaysOn.afterCycle(trigger, result, inputs.size);
     // More input arrived (or a command and a message were queued together): answer it next.
@@ -102,7 +115,7 @@ export class TurnRunner {
   }
 
   private emitEnd(result: TurnResult): void {
-    this.p.agent.emit({
+    this.p.host.emit({
       type: 'turn_end',
       turnId: result.turnId,
       outcome: result.outcome,
@@ -117,7 +130,7 @@ export class TurnRunner {
    * compression threshold, so load it once the context passes a third of the window.
    */
   private preloadTokenizer(): void {
-    const { counter, settings } = this.p.agent;
+    const { counter, settings } = this.p.host;
     if (!counter.exact && this.contextTokens > settings.contextWindow / 3) void counter.preload();
   }
 
@@ -132,9 +145,9 @@ export class TurnRunner {
     const report = await restore();
     this.recoveryFailed = false;
     this.recovered = true;
-    const { agent } = this.p;
+    const agent = this.p.host;
     if (report.results > 0) {
-      agent.emit({ type: 'messages_replaced', messages: agent.history.messages() });
+      agent.emit({ type: 'messages_replaced', messages: agent.history().messages() });
     }
     const text = crashNotice(report, agent.settings.lang);
     if (text) agent.notice(text, 'warn');
@@ -144,7 +157,11 @@ export class TurnRunner {
   private takeInput(trigger: TurnTrigger): TakenInput | undefined {
     if (trigger !== 'user') return undefined;
     const input = this.p.inputs.take();
-    this.commandInFlight = input.command !== undefined;
+    this.command = input.command !== undefined;
+    // A message queued while the last turn ran, which then ended with [WAIT]: the floor was
+    // the user's, and their words are what this turn answers.
+    if (input.messages.length > 0 && this.p.host.state() === 'AWAITING_INPUT')
+      this.p.move('SUBMIT');
     return input;
   }
 
@@ -153,7 +170,7 @@ export class TurnRunner {
    * the machine, and the turn goes on with its next step when the policy says so.
    */
   private respond(facts: TurnFacts): StepVerdict {
-    const { agent } = this.p;
+    const agent = this.p.host;
     const settings = agent.settings;
     this.unbudgetedTokens += facts.tokens.total;
     if (facts.tokens.context !== undefined) this.contextTokens = facts.tokens.context;
@@ -179,9 +196,9 @@ export class TurnRunner {
   }
 
   private countTokens(): void {
-    const { budget } = this.p.agent.alwaysOn;
+    const { budget } = this.p.host.alwaysOn;
     budget.record(this.unbudgetedTokens);
-    this.p.agent.emit({
+    this.p.host.emit({
       type: 'budget',
       usedLastHour: budget.used(HOUR_MS),
       usedLastDay: budget.used(DAY_MS),
@@ -191,8 +208,8 @@ export class TurnRunner {
   private settle(event: MachineEvent, reason: string | undefined): void {
     // The user may have moved the machine while the turn ended (stopped or paused it, or sent
     // a message): their move stands, and the policy's event no longer applies.
-    if (!can(this.p.agent.state, event)) return;
+    if (!can(this.p.host.state(), event)) return;
     this.p.move(event, reason);
-    if (event === 'AUTO_PAUSE' && reason) this.p.agent.notice(reason, 'warn');
+    if (event === 'AUTO_PAUSE' && reason) this.p.host.notice(reason, 'warn');
   }
 }

@@ -42,10 +42,12 @@ export interface ToolLogEntry {
 }
 
 /**
- * The one closed union of what the agent reports. Only the store turns these into state (its
- * reducer; `state_changed` reports a move the store's `dispatch` has already made); the
- * screen and print mode subscribe to the store or to this stream, never poke the agent's
- * internals.
+ * The one closed union of what the agent reports, all plain data (each event survives
+ * `JSON.parse(JSON.stringify(e))` whole, so it can cross a socket). Only the agent emits
+ * them; only the store turns them into state (its reducer; `state_changed` reports a move
+ * the store's `dispatch` has already made). The screen and print mode read the store or this
+ * stream and ask things of the agent with `send` (src/api/commands.ts). Quitting is not an
+ * event: it is the host's port (`AgentDeps.quit`).
  */
 export type AgentEvent =
   | {
@@ -70,7 +72,8 @@ export type AgentEvent =
   | { type: 'turn_end'; turnId: number; outcome: TurnOutcomeKind; wait: boolean; trace: TurnTrace }
   | { type: 'error'; turnId?: number; error: TurnError }
   | { type: 'notice'; level: 'info' | 'warn'; text: string }
-  | { type: 'scheduled'; at: number | undefined }
+  /** When the next look is due; absent: none is planned. */
+  | { type: 'scheduled'; at?: number }
   /** What the next request waits for (MCP servers connecting); absent: nothing any more. */
   | { type: 'preparing'; what?: string }
   | {
@@ -88,8 +91,7 @@ export type AgentEvent =
   /** One turn's ledger record, written to the session folder. */
   | { type: 'cycle_recorded'; record: CycleRecord }
   /** The session's earlier ledger records (at start, after /new). */
-  | { type: 'ledger_loaded'; records: readonly CycleRecord[] }
-  | { type: 'exit_requested' };
+  | { type: 'ledger_loaded'; records: readonly CycleRecord[] };
 
 export type AgentListener = (event: AgentEvent) => void;
 

@@ -31,7 +31,7 @@ import { McpManager } from '../mcp/manager.js';
 import type { Reminders } from '../reminders/reminders.js';
 import { openReminders } from '../reminders/reminderFile.js';
 import { recentSpend } from '../ledger/homeSpend.js';
-import { DAY_MS, HOUR_MS } from '../agent/budget.js';
+import { DAY_MS } from '../agent/budget.js';
 import { createRemindTool } from '../tools/remind.js';
 
 export interface AppOptions {
@@ -65,8 +65,8 @@ export interface AppOptions {
   /** Builds the provider from the config when `provider` is not given (default: the real one). */
   createProvider?(config: LoadedConfig): Provider;
   /**
-   * What quitting does: the root's own exit (the screen ends, the disposer stacks run). The
-   * agent's `requestExit()` (quit keys, /exit) calls it directly while the app is open.
+   * What quitting does: the root's own exit (the screen ends, the disposer stacks run). It is
+   * the agent's host port for /exit, live while the app is open.
    */
   exit?(): void;
 }
@@ -152,6 +152,7 @@ async function startApp(
   let warn = (message: string): void => void warnings.push(message);
   const lang = resolveLanguage(config.language, env);
   const reminders = openReminders(appPaths(home).data, workspace.root, (m) => warn(m), lang);
+  const quit = quitPort(opts.exit, stack);
 
   const wired = wireAgent({
     provider,
@@ -175,14 +176,15 @@ async function startApp(
       settled: (signal) => mcp.settled(config.mcpConnectTimeoutMs, signal),
     },
     reminders,
+    ...(quit ? { quit } : {}),
+    spentBefore: recentSpend(store.sessionsDir, Date.now() - DAY_MS),
     alwaysOn:
       opts.background === false
         ? { idleSkip: false }
         : { watch: { ignore: config.watch.ignore, maxEntries: config.watch.maxEntries } },
   });
   const { agent } = wired;
-  warn = (message) => agent.notice(message, 'warn');
-  seedBudget(agent, store.sessionsDir);
+  warn = (text) => void agent.send({ type: 'notice', level: 'warn', text });
   currentSession = () => wired.current.get();
   try {
     // Attached before the agent's stop goes on the stack, the log is detached after it and
@@ -196,8 +198,6 @@ async function startApp(
   // the first request waits for them (up to mcpConnectTimeoutMs), not the screen (a no-op
   // once stopped).
   setImmediate(() => mcp.start());
-
-  if (opts.exit) stack.defer('the quit listener', listenForExit(agent, opts.exit));
   return {
     agent,
     config,
@@ -230,26 +230,14 @@ async function openFolder(
   return { workspace, store, session };
 }
 
-/** The budgets start from what every session of this home spent in the last day. */
-function seedBudget(agent: App['agent'], sessionsDir: string): void {
-  const { budget } = agent.alwaysOn;
-  budget.seed(recentSpend(sessionsDir, Date.now() - DAY_MS));
-  agent.emit({
-    type: 'budget',
-    usedLastHour: budget.used(HOUR_MS),
-    usedLastDay: budget.used(DAY_MS),
-  });
-}
-
-/**
- * The one quit path: the agent's `requestExit()` (quit keys, /exit) calls the root's `exit`
- * directly. After the event has reached every listener, never from inside the agent's emit
- * (the root's exit stops the agent). Returns the unsubscribe.
- */
-function listenForExit(agent: Agent, exit: () => void): () => void {
-  return agent.subscribe((e) => {
-    if (e.type === 'exit_requested') queueMicrotask(exit);
-  });
+/** The agent's host port for /exit: the root's exit, live until the app closes. */
+function quitPort(exit: (() => void) | undefined, stack: DisposerStack): (() => void) | undefined {
+  if (!exit) return undefined;
+  let live = true;
+  stack.defer('the quit port', () => void (live = false));
+  return () => {
+    if (live) exit();
+  };
 }
 
 /** Takes `folder`'s lock until the stack closes; a folder another Cogito holds stops the start. */

@@ -1,4 +1,6 @@
 import { Agent, type AgentDeps, type AgentSettings } from '../agent/agent.js';
+import type { SessionFeeds } from '../agent/agentDeps.js';
+import type { AgentVerbs } from '../agent/verbs.js';
 import { commandContext, type CommandEnv } from '../agent/commandContext.js';
 import { runCommand } from '../commands/runner.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -48,6 +50,10 @@ export interface AgentParts {
   restore?: AgentDeps['restore'];
   /** Tool sources still connecting (the MCP servers): BUILD waits for them, bounded. */
   toolsReady?: AgentDeps['toolsReady'];
+  /** The host's quit (the quit keys, /exit); absent: /exit says there is nothing to quit. */
+  quit?: AgentDeps['quit'];
+  /** Tokens spent before this run (all sessions of the home), for the budgets. */
+  spentBefore?: AgentDeps['spentBefore'];
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -67,18 +73,13 @@ export function wireAgent(parts: AgentParts): WiredAgent {
   const current = new CurrentSession(parts.session);
   const counter = new TokenCounter();
   const systemPrompt = systemPromptOf(parts);
-  const compactor = new Compactor({
-    counter,
-    settings: () => ({
-      contextWindow: settings.contextWindow,
-      compressAt: config.compressAt,
-      compressTurns: config.compressTurns,
-    }),
-    provider: (): Provider => agent.provider,
-    systemPrompt,
-  });
   const env = commandEnv(parts, current);
-  const agent: Agent = new Agent({
+  // The journal follows a switch first: the agent then reports its new file count.
+  if (parts.journals) {
+    const journals = parts.journals;
+    current.onSwitch((next) => journals.switchTo(next));
+  }
+  const agent = new Agent({
     store: storeFor(parts),
     provider: parts.provider,
     registry,
@@ -96,17 +97,25 @@ export function wireAgent(parts: AgentParts): WiredAgent {
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
     ...(parts.restore ? { restore: parts.restore } : {}),
     ...(parts.toolsReady ? { toolsReady: parts.toolsReady } : {}),
-    compact: createCompactHook(
-      compactor,
-      compactPort(() => agent, current),
-    ),
-    commands: (text, signal) => runCommand(text, commandContext(agent, env), signal),
+    ...(parts.quit ? { quit: parts.quit } : {}),
+    ...(parts.spentBefore ? { spentBefore: parts.spentBefore } : {}),
+    compact: (verbs) =>
+      createCompactHook(
+        new Compactor({
+          counter,
+          settings: () => ({
+            contextWindow: settings.contextWindow,
+            compressAt: config.compressAt,
+            compressTurns: config.compressTurns,
+          }),
+          provider: () => verbs.provider(),
+          systemPrompt,
+        }),
+        compactPort(verbs, current),
+      ),
+    commands: (verbs) => (text, signal) => runCommand(text, commandContext(verbs, env), signal),
+    feeds: sessionFeeds(current, parts),
   });
-  // After a switch: the journal first, then the screen shows the new conversation, then the
-  // new session's ledger is opened.
-  if (parts.journals) wireJournal(agent, current, parts.journals);
-  current.onSwitch(() => agent.setHistory(current, true));
-  wireLedger(agent, current, parts);
   return { agent, current };
 }
 
@@ -134,13 +143,13 @@ function storeFor({ initialState, provider, personas, settings }: AgentParts): A
   });
 }
 
-/** The compactor's view of the agent (read lazily: the agent is built after the hook). */
-function compactPort(agent: () => Agent, current: CurrentSession): CompactPort {
+/** The compactor's view of the agent: its verbs and the current session. */
+function compactPort(agent: AgentVerbs, current: CurrentSession): CompactPort {
   return {
     history: () => current,
-    replaceHistory: (history) => agent().setHistory(history),
-    notice: (text, level) => agent().notice(text, level),
-    lang: () => agent().settings.lang,
+    replaceHistory: () => agent.historyReplaced(),
+    notice: (text, level) => agent.notice(text, level),
+    lang: () => agent.settings.lang,
   };
 }
 
@@ -164,33 +173,37 @@ function commandEnv(parts: AgentParts, current: CurrentSession): CommandEnv {
   };
 }
 
-/** The change journal follows the current session; the status bar counts its files. */
-function wireJournal(agent: Agent, current: CurrentSession, journals: SessionJournal): void {
-  current.onSwitch((next) => journals.switchTo(next));
-  const report = (): void =>
-    agent.emit({ type: 'files_changed', count: journals.current().filesChanged() });
-  journals.onChange(report);
-  report();
-}
-
-/** The cycle ledger: one record per turn, in the current session's folder. */
-function wireLedger(agent: Agent, current: CurrentSession, parts: AgentParts): void {
-  let ledger: Ledger;
-  const openLedger = (): void => {
-    ledger = Ledger.inDir(current.get().dir, (message) => agent.notice(message, 'warn'));
-    agent.emit({ type: 'ledger_loaded', records: ledger.records() });
-  };
+/**
+ * What follows the current session, for the agent to report: the change journal's file
+ * count (the status bar) and the cycle ledger (one record per turn, in the session's folder).
+ */
+function sessionFeeds(current: CurrentSession, parts: AgentParts): SessionFeeds {
+  const { journals } = parts;
+  let ledger: Ledger | undefined;
   const timers = parts.alwaysOn?.timers;
-  const recorder = new CycleRecorder({
-    kindOf: (name) => parts.registry.get(name)?.kind,
-    now: timers ? () => timers.now() : Date.now,
-    shown: (reply) => parseReply(reply).text,
-    write: (record) => {
-      ledger.append(record);
-      agent.emit({ type: 'cycle_recorded', record });
+  return {
+    onSwitch: (listener) => current.onSwitch(listener),
+    ...(journals
+      ? {
+          files: {
+            count: () => journals.current().filesChanged(),
+            onChange: (listener: () => void) => journals.onChange(listener),
+          },
+        }
+      : {}),
+    ledger: {
+      open: (warn) => {
+        ledger = Ledger.inDir(current.get().dir, warn);
+        return ledger.records();
+      },
+      append: (record) => ledger?.append(record),
+      recorder: (write) =>
+        new CycleRecorder({
+          kindOf: (name) => parts.registry.get(name)?.kind,
+          now: timers ? () => timers.now() : Date.now,
+          shown: (reply) => parseReply(reply).text,
+          write,
+        }).listener,
     },
-  });
-  agent.subscribe(recorder.listener);
-  current.onSwitch(openLedger);
-  openLedger();
+  };
 }

@@ -70,7 +70,7 @@ export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
     if (e.type === 'approval_request') {
       const text = `${e.request.call} needs approval, declined in print mode (set approval.${e.request.kind} to "auto" in config.json to allow it)`;
       if (!opts.json) progress.line(`note: ${stripTerminalControls(text)}`);
-      queueMicrotask(() => agent.answerApproval('no'));
+      queueMicrotask(() => agent.send({ type: 'answer_approval', answer: 'no' }));
     }
     if (e.type === 'turn_end') {
       turns += 1;
@@ -82,17 +82,17 @@ export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
   // `cogito -p … | head`: a closed pipe ends the run quietly instead of crashing.
   opts.out.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') {
-      agent.interrupt();
+      agent.send({ type: 'interrupt' });
       end('interrupted', 0);
     }
   });
 
   agent.start();
-  agent.submit(opts.prompt);
+  agent.send({ type: 'submit', text: opts.prompt });
   return {
     done,
     cancel: () => {
-      agent.interrupt();
+      agent.send({ type: 'interrupt' });
       end('interrupted', 130);
     },
     exit: () => end('exit', 0),

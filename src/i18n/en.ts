@@ -472,6 +472,8 @@ export const en = {
   'notice.crashRefused': 'The change journal had entries Cogito did not act on:\n{list}',
   'notice.wakeCap':
     'workspace changes have woken the agent as often as watch.maxWakesPerHour allows this hour: further changes wait for its next timed look',
+  'notice.noQuit':
+    'nothing to quit here: this agent has no host that can end it (close the program that runs it)',
   'notice.remindersUnreadable':
     'the saved reminders in {file} could not be read ({why}); they start empty this run. Fix or delete the file to keep this message away.',
   'notice.remindersUnsaved':

@@ -440,6 +440,7 @@ export const zh = {
   'notice.crashRefused': '修改日志中有 Cogito 未执行的条目：\n{list}',
   'notice.wakeCap':
     '本小时内工作区修改唤醒智能体的次数已达 watch.maxWakesPerHour 的上限：之后的修改将等到下一次定时查看',
+  'notice.noQuit': '这里没有可退出的对象：此智能体没有能结束它的宿主（请关闭运行它的程序）',
   'notice.remindersUnreadable':
     '无法读取 {file} 中保存的提醒（{why}）；本次运行从空列表开始。修复或删除该文件即可不再显示此消息。',
   'notice.remindersUnsaved':

@@ -1,3 +1,4 @@
+import type { AgentCommand } from '../api/commands.js';
 import type { AgentListener } from '../api/events.js';
 import type { NotifyConfig } from '../config/notifySchema.js';
 import { createDesktopChannel } from './desktopChannel.js';
@@ -6,7 +7,7 @@ import { createNotifier, type AttachedScreen, type Notifier } from './notifier.j
 /** What the notifier needs of the agent: its events, and a way to show a failure. */
 export interface NotifiedAgent {
   subscribe(listener: AgentListener): () => void;
-  notice?(text: string, level?: 'info' | 'warn'): void;
+  send(command: AgentCommand): unknown;
 }
 
 export interface AttachOptions {
@@ -41,7 +42,7 @@ export function attachNotifier(
     ...(opts.screen ? { screen: opts.screen } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     // Later, from the send's promise: never inside the event that is being emitted.
-    onFailure: (text) => agent.notice?.(text, 'warn'),
+    onFailure: (text) => agent.send({ type: 'notice', level: 'warn', text }),
   });
   const detach = agent.subscribe((event) => notifier.handle(event));
   return { notifier, detach };

@@ -9,6 +9,12 @@ import {
 } from './machineSlice.js';
 import { addNotice, initialViewState, reduce, type AgentViewState } from './reducer.js';
 
+/**
+ * What a screen that attaches late needs to start mirroring an agent: everything its store
+ * holds for display, as plain data (`JSON.stringify` keeps all of it).
+ */
+export type AgentSnapshot = AgentViewState;
+
 export interface AgentStoreState extends AgentViewState {
   /** Applies one agent event through the reducer. The agent is the only caller. */
   apply(event: AgentEvent): void;
@@ -20,6 +26,12 @@ export interface AgentStoreState extends AgentViewState {
    * stays where it was, and the result is undefined.
    */
   dispatch(event: MachineEvent, reason?: string): StateChange | undefined;
+  /**
+   * For a store that mirrors an agent elsewhere (a screen attached late): applies an event
+   * the agent emitted, and also follows the machine moves its `state_changed` events report
+   * (the agent's own store made them with `dispatch`).
+   */
+  follow(event: AgentEvent): void;
 }
 
 export type AgentStore = StoreApi<AgentStoreState>;
@@ -35,6 +47,11 @@ export function createAgentStore(init: Partial<AgentViewState> = {}): AgentStore
       const patch = reduce(get(), event, Date.now());
       if (Object.keys(patch).length > 0) set(patch);
     },
+    follow(event) {
+      if (event.type !== 'state_changed') return get().apply(event);
+      // Same fields as the agent's dispatch wrote; the agent's table already allowed the move.
+      set(machineMove(get(), event.event, event.reason).patch);
+    },
     dispatch(event, reason) {
       try {
         const { change, patch } = machineMove(get(), event, reason);
@@ -47,4 +64,15 @@ export function createAgentStore(init: Partial<AgentViewState> = {}): AgentStore
       }
     },
   }));
+}
+
+/** The plain data of a store's state (its functions left out): what `snapshot()` hands out. */
+export function snapshotOf(state: AgentStoreState): AgentSnapshot {
+  const { apply: _apply, dispatch: _dispatch, follow: _follow, ...view } = state;
+  return structuredClone(view);
+}
+
+/** A store that mirrors an agent: its snapshot now, then `follow` each event after it. */
+export function createMirrorStore(snapshot: AgentSnapshot): AgentStore {
+  return createAgentStore(structuredClone(snapshot));
 }

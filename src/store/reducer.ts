@@ -218,14 +218,7 @@ const reduceTools: Reducer<'tool_start' | 'tool_end' | 'approval_request' | 'app
 };
 
 type StatusEvent =
-  | 'error'
-  | 'notice'
-  | 'scheduled'
-  | 'preparing'
-  | 'settings_changed'
-  | 'budget'
-  | 'files_changed'
-  | 'exit_requested';
+  'error' | 'notice' | 'scheduled' | 'preparing' | 'settings_changed' | 'budget' | 'files_changed';
 
 /** What the status bar and the notices show. */
 const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
@@ -247,9 +240,6 @@ const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
       };
     case 'files_changed':
       return { filesChanged: event.count };
-    case 'exit_requested':
-      // The root's exit answers it (createApp); nothing on screen changes.
-      return {};
   }
 };
 

@@ -30,7 +30,7 @@ describe('append-only, cache-friendly requests', () => {
     );
     h.agent.start();
     await h.server.waitForRequest(11);
-    h.agent.pause();
+    h.agent.send({ type: 'pause' });
     await h.agent.idle();
     const bodies = h.server.requests.slice(0, 12).map((r) => JSON.stringify(r.body.messages));
     for (let i = 1; i < bodies.length; i++) {
@@ -75,16 +75,16 @@ describe('append-only, cache-friendly requests', () => {
       { kind: 'stream', content: 'three' },
     );
     h.agent.start();
-    h.agent.submit('first');
+    h.agent.send({ type: 'submit', text: 'first' });
     await waitForStore(h.agent.store, (s) => s.lastCachedTokens === 768, 'the first cached count');
-    h.agent.submit('second');
+    h.agent.send({ type: 'submit', text: 'second' });
     const s = await waitForStore(
       h.agent.store,
       (st) => st.sessionCachedTokens === 1792 && st.ledger.length === 2,
       'both',
     );
     expect(s.ledger.map((r) => r.tokensCached)).toEqual([768, 1024]);
-    h.agent.submit('/cost');
+    h.agent.send({ type: 'submit', text: '/cost' });
     const done = await waitForStore(
       h.agent.store,
       (st) => st.notices.some((n) => n.text.includes('cached 1.8k')),

@@ -18,7 +18,7 @@ describe('approval flow through the store', () => {
       { kind: 'stream', content: 'Done. [WAIT]' },
     );
     h.agent.start();
-    h.agent.submit('tidy up');
+    h.agent.send({ type: 'submit', text: 'tidy up' });
     await waitForStore(
       h.agent.store,
       (s) => s.machine === 'AWAITING_APPROVAL' && s.approval !== undefined,
@@ -32,7 +32,7 @@ describe('approval flow through the store', () => {
     const req = h.agent.store.getState().approval!;
     expect(req.call).toBe('delete("old.txt")');
     expect(req.kind).toBe('destructive');
-    h.agent.answerApproval('yes');
+    h.agent.send({ type: 'answer_approval', answer: 'yes' });
     expect(h.agent.state).toBe('THINKING');
     await h.server.waitForRequest(1);
     expect(resultsOf(h, 1)).toMatch(/\[RESULT delete\("old.txt"\)\] ok/);
@@ -45,7 +45,7 @@ describe('approval flow through the store', () => {
   it('ask → deny: the model sees the denial and the file stays', async () => {
     h = await createHarness();
     await askToDelete();
-    h.agent.answerApproval('no');
+    h.agent.send({ type: 'answer_approval', answer: 'no' });
     await h.server.waitForRequest(1);
     expect(resultsOf(h, 1)).toMatch(/\[RESULT delete\("old.txt"\)\] error/);
     expect(resultsOf(h, 1)).toMatch(/declined/);
@@ -56,7 +56,7 @@ describe('approval flow through the store', () => {
   it('always: the tool is allowed for the rest of the run without asking again', async () => {
     h = await createHarness();
     await askToDelete();
-    h.agent.answerApproval('always');
+    h.agent.send({ type: 'answer_approval', answer: 'always' });
     await waitForStore(h.agent.store, (s) => s.machine === 'AWAITING_INPUT', '[WAIT]');
     await h.agent.idle();
     await writeFile(path.join(h.workspaceDir, 'older.txt'), 'older');
@@ -68,7 +68,7 @@ describe('approval flow through the store', () => {
     h.agent.subscribe((e) => {
       if (e.type === 'approval_request') asked.push(e.request.call);
     });
-    h.agent.submit('that one too');
+    h.agent.send({ type: 'submit', text: 'that one too' });
     await h.server.waitForRequest(3);
     expect(asked).toEqual([]);
     expect(resultsOf(h, 3)).toMatch(/\[RESULT delete\("older.txt"\)\] ok/);
@@ -82,14 +82,14 @@ describe('approval flow through the store', () => {
       { kind: 'stream', content: 'ok [WAIT]' },
     );
     h.agent.start();
-    h.agent.submit('rewrite the plan');
+    h.agent.send({ type: 'submit', text: 'rewrite the plan' });
     const s = await waitForStore(
       h.agent.store,
       (st) => st.approval !== undefined,
       'the overwrite question',
     );
     expect(s.approval!.reason).toMatch(/exist/i);
-    h.agent.answerApproval('yes');
+    h.agent.send({ type: 'answer_approval', answer: 'yes' });
     await h.server.waitForRequest(1);
     expect(await readFile(path.join(h.workspaceDir, 'plan.md'), 'utf8')).toBe('v2');
   });
@@ -102,7 +102,7 @@ describe('approval flow through the store', () => {
       { kind: 'stream', content: 'ok [WAIT]' },
     );
     h.agent.start();
-    h.agent.submit('delete x');
+    h.agent.send({ type: 'submit', text: 'delete x' });
     await h.server.waitForRequest(1);
     expect(resultsOf(h, 1)).toMatch(/denied by the approval policy/);
     await waitForStore(h.agent.store, (s) => s.machine === 'AWAITING_INPUT', '[WAIT]');
@@ -110,9 +110,9 @@ describe('approval flow through the store', () => {
 
     h.agent.settings.approval.destructive = 'ask';
     h.server.push({ kind: 'stream', content: '[TOOL] delete("x.txt") [/TOOL]' });
-    h.agent.submit('now ask me');
+    h.agent.send({ type: 'submit', text: 'now ask me' });
     await waitForStore(h.agent.store, (s) => s.machine === 'AWAITING_APPROVAL', 'the question');
-    h.agent.interrupt();
+    h.agent.send({ type: 'interrupt' });
     expect(h.agent.state).toBe('AWAITING_INPUT');
     await h.agent.idle();
     expect(h.agent.store.getState().approval).toBeUndefined();

@@ -24,7 +24,7 @@ describe('the agent and its machine', () => {
     });
     h.server.push({ kind: 'stream', content: 'hi [WAIT]' });
     h.agent.start();
-    h.agent.submit('hello');
+    h.agent.send({ type: 'submit', text: 'hello' });
     await waitForStore(h.agent.store, (s) => s.traces.length > 0, 'the answer');
     expect(seen).toEqual([
       'SUBMIT:AWAITING_INPUT->THINKING',
@@ -39,21 +39,15 @@ describe('the agent and its machine', () => {
     h = await createHarness({ initialState: 'AWAITING_INPUT' });
     const changes: AgentEvent[] = [];
     h.agent.subscribe((e) => e.type === 'state_changed' && changes.push(e));
-    expect(h.agent.interrupt()).toBe(false);
-    h.agent.listen();
-    h.agent.pause();
-    h.agent.pause();
+    expect(h.agent.send({ type: 'interrupt' }).ok).toBe(false);
+    h.agent.send({ type: 'pause' });
+    expect(h.agent.send({ type: 'pause' }).ok).toBe(false);
     expect(h.agent.state).toBe('PAUSED');
-    h.agent.listen();
-    h.agent.resume();
-    h.agent.resume();
+    h.agent.send({ type: 'resume' });
+    h.agent.send({ type: 'resume' });
     expect(h.agent.state).toBe('THINKING');
     await h.agent.stop();
-    expect(changes.map((e) => e.type === 'state_changed' && e.event)).toEqual([
-      'PAUSE',
-      'WAIT',
-      'RESUME',
-    ]);
+    expect(changes.map((e) => e.type === 'state_changed' && e.event)).toEqual(['PAUSE', 'RESUME']);
   });
 
   it("budgets decide from the agent's own token counts, not the store's view-only totals", async () => {
@@ -69,7 +63,7 @@ describe('the agent and its machine', () => {
       usage: { prompt_tokens: 90, completion_tokens: 10 },
     });
     h.agent.start();
-    h.agent.submit('hello');
+    h.agent.send({ type: 'submit', text: 'hello' });
     const s = await waitForStore(h.agent.store, (st) => st.traces.length > 0, 'the answer');
     expect(s.budgetUsed).toBe(100);
     expect(s.machine).toBe('AWAITING_INPUT');

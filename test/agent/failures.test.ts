@@ -37,7 +37,7 @@ describe('failures', () => {
         if (e.type === 'error') errors.push(e.error.message);
       });
       h.agent.start();
-      h.agent.submit('hello');
+      h.agent.send({ type: 'submit', text: 'hello' });
       await waitForStore(
         h.agent.store,
         (s) =>
@@ -64,7 +64,7 @@ describe('failures', () => {
       { kind: 'stream', content: 'ok [WAIT]' },
     );
     h.agent.start();
-    h.agent.submit('hi');
+    h.agent.send({ type: 'submit', text: 'hi' });
     const first = await h.server.waitForRequest(0);
     const second = await h.server.waitForRequest(1, 5000);
     // With a 5 ms cap the back-off alone would retry at once; Retry-After asked for 1 s.
@@ -75,7 +75,7 @@ describe('failures', () => {
     h = await createHarness({ settings: { maxConsecutiveFailures: 3 } });
     h.server.setDefault({ kind: 'error', status: 503 });
     h.agent.start();
-    h.agent.submit('hi');
+    h.agent.send({ type: 'submit', text: 'hi' });
     const s = await waitForStore(
       h.agent.store,
       (st) => st.machine === 'PAUSED',
@@ -99,7 +99,7 @@ describe('errors that retrying cannot fix', () => {
     h = await createHarness();
     h.server.setDefault({ kind: 'error', status });
     h.agent.start();
-    h.agent.submit('hi');
+    h.agent.send({ type: 'submit', text: 'hi' });
     const s = await waitForStore(h.agent.store, (st) => st.machine === 'PAUSED', 'the pause');
     expect(s.pauseReason).toMatch(pattern);
     await h.agent.idle();
@@ -118,7 +118,7 @@ describe('a reply cut off by an error', () => {
       { kind: 'stream', content: 'again [WAIT]' },
     );
     h.agent.start();
-    h.agent.submit('hello');
+    h.agent.send({ type: 'submit', text: 'hello' });
     const retry = await h.server.waitForRequest(1);
     const kept = h.session.messages().find((m) => m.role === 'assistant')!;
     expect(kept.content).toBe('partial answer ');

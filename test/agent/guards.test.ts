@@ -1,3 +1,4 @@
+import { swapHistory } from '../helpers/agentInternals.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HistoryMessage } from '../../src/core/messages.js';
 import type { AgentEvent } from '../../src/api/events.js';
@@ -35,7 +36,7 @@ describe('auto-pause rules', () => {
     h.agent.start();
     await waitForStore(h.agent.store, (st) => st.machine === 'PAUSED', 'the first pause');
     await h.agent.idle();
-    h.agent.resume();
+    h.agent.send({ type: 'resume' });
     // After resume the count restarts: two more autonomous cycles, then paused again.
     await waitForStore(h.agent.store, (st) => st.machine === 'PAUSED', 'the second pause');
     await h.agent.idle();
@@ -98,7 +99,7 @@ describe('auto-pause rules', () => {
     h = await createHarness();
     const kept: HistoryMessage[] = [];
     let failing = true;
-    h.agent.setHistory({
+    swapHistory(h.agent, {
       messages: () => kept,
       append: (m) => {
         kept.push(m);
@@ -109,7 +110,7 @@ describe('auto-pause rules', () => {
     });
     h.server.push({ kind: 'stream', content: 'a reply that cannot be saved' });
     h.agent.start();
-    h.agent.submit('hello');
+    h.agent.send({ type: 'submit', text: 'hello' });
     const s = await waitForStore(
       h.agent.store,
       (st) => st.machine === 'PAUSED',
@@ -128,7 +129,7 @@ describe('auto-pause rules', () => {
       if (e.type === 'usage') usage.push(e);
     });
     h.agent.start();
-    h.agent.submit('hi');
+    h.agent.send({ type: 'submit', text: 'hi' });
     await waitForStore(
       h.agent.store,
       (st) => st.machine === 'AWAITING_INPUT' && st.messages.length === 2,
@@ -149,7 +150,7 @@ describe('auto-pause rules', () => {
       usage: { prompt_tokens: 1234, completion_tokens: 5 },
     });
     h.agent.start();
-    h.agent.submit('hi');
+    h.agent.send({ type: 'submit', text: 'hi' });
     const s = await waitForStore(
       h.agent.store,
       (st) => st.sessionTokens > 0 && st.machine === 'AWAITING_INPUT',
@@ -171,7 +172,7 @@ describe('a listener that throws', () => {
     });
     h.server.push({ kind: 'stream', content: 'still fine [WAIT]' });
     h.agent.start();
-    h.agent.submit('hi');
+    h.agent.send({ type: 'submit', text: 'hi' });
     const s = await waitForStore(
       h.agent.store,
       (st) => st.machine === 'AWAITING_INPUT' && st.messages.length === 2,

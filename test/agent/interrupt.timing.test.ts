@@ -36,11 +36,11 @@ describe('interrupt', () => {
       chunkDelayMs: 20,
     });
     h.agent.start();
-    h.agent.submit('tell me a long story');
+    h.agent.send({ type: 'submit', text: 'tell me a long story' });
     await waitForStore(h.agent.store, (s) => s.liveReply.includes('w3 '), 'some streamed text');
 
     const abortAt = performance.now();
-    h.agent.interrupt();
+    h.agent.send({ type: 'interrupt' });
     expect(h.agent.state).toBe('AWAITING_INPUT');
     const req = await h.server.waitForClose(0);
     const closeMs = req.closedAt! - abortAt;
@@ -71,11 +71,11 @@ describe('interrupt', () => {
     });
     h.server.push({ kind: 'stream', content: 'fine. [WAIT]' });
     h.agent.start();
-    h.agent.submit('sing');
+    h.agent.send({ type: 'submit', text: 'sing' });
     await waitForStore(h.agent.store, (s) => s.liveReply.length > 6, 'some streamed text');
-    h.agent.interrupt();
+    h.agent.send({ type: 'interrupt' });
     await h.agent.idle();
-    h.agent.submit('stop singing');
+    h.agent.send({ type: 'submit', text: 'stop singing' });
     const req = await h.server.waitForRequest(1);
     const msgs = req.body.messages as { role: string; content: string }[];
     const assistant = msgs.find((m) => m.role === 'assistant')!;
@@ -113,9 +113,9 @@ describe('interrupt', () => {
       content: '[TOOL] slow("1") [/TOOL]\n[TOOL] slow("2") [/TOOL]\n[TOOL] slow("3") [/TOOL]',
     });
     h.agent.start();
-    h.agent.submit('go');
+    h.agent.send({ type: 'submit', text: 'go' });
     await firstStarted;
-    h.agent.interrupt();
+    h.agent.send({ type: 'interrupt' });
     await h.agent.idle();
     expect(ran).toBe(1);
     const log = h.agent.store.getState().toolLog;

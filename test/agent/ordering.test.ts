@@ -19,7 +19,7 @@ describe('what the user sends mid-turn', () => {
     h.server.push(slow('w'), { kind: 'stream', content: 'Here are the files. [WAIT]' });
     h.agent.start();
     await waitForStore(h.agent.store, (s) => s.liveReply.includes('w3 '), 'streaming');
-    h.agent.submit('please stop and list files');
+    h.agent.send({ type: 'submit', text: 'please stop and list files' });
     await waitForStore(
       h.agent.store,
       (s) => s.machine === 'AWAITING_INPUT' && !s.streaming && s.messages.length === 3,
@@ -44,13 +44,13 @@ describe('what the user sends mid-turn', () => {
     h = await createHarness({ initialState: 'PAUSED' });
     h.server.push(slow('a'), { kind: 'stream', content: 'second answer' });
     h.agent.start();
-    h.agent.submit('first');
+    h.agent.send({ type: 'submit', text: 'first' });
     await waitForStore(
       h.agent.store,
       (s) => s.liveReply.includes('a3 '),
       'the first answer streaming',
     );
-    h.agent.submit('second');
+    h.agent.send({ type: 'submit', text: 'second' });
     await waitForStore(
       h.agent.store,
       (s) => s.messages.some((m) => m.content === 'second answer'),
@@ -73,8 +73,8 @@ describe('what the user sends mid-turn', () => {
     h = await createHarness();
     h.server.push({ kind: 'stream', content: 'hello there [WAIT]' });
     h.agent.start();
-    h.agent.submit('/tools');
-    h.agent.submit('hi');
+    h.agent.send({ type: 'submit', text: '/tools' });
+    h.agent.send({ type: 'submit', text: 'hi' });
     await waitForStore(
       h.agent.store,
       (s) => s.messages.some((m) => m.content === 'hello there [WAIT]'),
@@ -91,12 +91,12 @@ describe('what the user sends mid-turn', () => {
     h.server.push({ kind: 'stream', content: '[TOOL] delete("old.txt") [/TOOL]' });
     h.server.setDefault({ kind: 'stream', content: 'answered' });
     h.agent.start();
-    h.agent.submit('clean up');
+    h.agent.send({ type: 'submit', text: 'clean up' });
     await waitForStore(h.agent.store, (s) => s.machine === 'AWAITING_APPROVAL', 'the question');
-    h.agent.interrupt();
+    h.agent.send({ type: 'interrupt' });
     expect(h.agent.state).toBe('PAUSED');
     await h.agent.idle();
-    h.agent.submit('just answer');
+    h.agent.send({ type: 'submit', text: 'just answer' });
     await waitForStore(
       h.agent.store,
       (s) => s.messages.some((m) => m.content === 'answered'),

@@ -56,7 +56,7 @@ describe('RESTORE', () => {
       expect(app.agent.history.messages().map((m) => m.role)).toEqual(['assistant']);
       scripted.push({ kind: 'stream', content: 'noted [WAIT]' });
       app.agent.start();
-      app.agent.submit('hello');
+      app.agent.send({ type: 'submit', text: 'hello' });
       const s = await waitForStore(app.agent.store, (st) => st.traces.length > 0, 'the turn');
 
       const phases = s.traces[0]!.phases.map((p) => p.phase);
@@ -97,7 +97,7 @@ describe('RESTORE when the crash record cannot be finished', () => {
     });
     try {
       h.agent.start();
-      h.agent.submit('hello');
+      h.agent.send({ type: 'submit', text: 'hello' });
       const failed = await waitForStore(h.agent.store, (s) => s.traces.length > 0, 'the turn');
       expect(failed.traces[0]!.phases[0]).toMatchObject({ phase: 'RESTORE', outcome: 'error' });
       expect(failed.notices.some((n) => /RESTORE failed: journal unreadable/.test(n.text))).toBe(
@@ -109,7 +109,7 @@ describe('RESTORE when the crash record cannot be finished', () => {
       expect(attempts).toBe(1);
       expect(h.agent.history.messages()).toEqual([]);
       h.server.push({ kind: 'stream', content: 'hi [WAIT]' });
-      h.agent.submit('again');
+      h.agent.send({ type: 'submit', text: 'again' });
       await waitForStore(h.agent.store, (s) => s.traces.length > 1, 'the second turn');
       expect(attempts).toBe(2);
       expect(h.agent.history.messages().map((m) => m.content)).toEqual([

@@ -22,7 +22,7 @@ describe('the tool loop', () => {
       { kind: 'stream', content: 'Your draft has two lines. Want me to tidy it? [WAIT]' },
     );
     h.agent.start();
-    h.agent.submit('look around my workspace');
+    h.agent.send({ type: 'submit', text: 'look around my workspace' });
 
     const second = await h.server.waitForRequest(1);
     const msgs = second.body.messages as { role: string; content: string }[];
@@ -85,7 +85,7 @@ describe('the tool loop', () => {
       { kind: 'stream', content: 'oops [WAIT]' },
     );
     h.agent.start();
-    h.agent.submit('read something');
+    h.agent.send({ type: 'submit', text: 'read something' });
     const second = await h.server.waitForRequest(1);
     const results = second.body.messages.at(-1).content as string;
     expect(results).toMatch(/error/i);

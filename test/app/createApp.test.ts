@@ -63,7 +63,7 @@ describe('createApp: sessions, restart, lock, recovery, import', () => {
     server.push({ kind: 'stream', content: 'Nice to meet you, Ada. [WAIT]' });
     const first = await open();
     first.agent.start();
-    first.agent.submit('my name is Ada');
+    first.agent.send({ type: 'submit', text: 'my name is Ada' });
     await waitForStore(
       first.agent.store,
       (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 2,
@@ -77,7 +77,7 @@ describe('createApp: sessions, restart, lock, recovery, import', () => {
     const shown = second.agent.store.getState().messages.map((m) => m.content);
     expect(shown).toEqual(['my name is Ada', 'Nice to meet you, Ada. [WAIT]']);
     server.push({ kind: 'stream', content: 'You are Ada. [WAIT]' });
-    second.agent.submit('what is my name?');
+    second.agent.send({ type: 'submit', text: 'what is my name?' });
     const req = await server.waitForRequest(1);
     const contents = (req.body.messages as { content: string }[]).map((m) => m.content);
     expect(contents).toContain('my name is Ada');
@@ -110,7 +110,7 @@ describe('createApp: sessions, restart, lock, recovery, import', () => {
     const first = await open();
     server.push({ kind: 'stream', content: 'hello [WAIT]' });
     first.agent.start();
-    first.agent.submit('hi there');
+    first.agent.send({ type: 'submit', text: 'hi there' });
     await waitForStore(
       first.agent.store,
       (s) => s.messages.length === 2 && s.machine === 'AWAITING_INPUT',
@@ -190,7 +190,7 @@ describe('--debug', () => {
     if (!made.ok) throw new Error(made.message);
     const { agent } = made.app;
     agent.start();
-    agent.submit('a private question');
+    agent.send({ type: 'submit', text: 'a private question' });
     await waitForStore(
       agent.store,
       (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 2,
@@ -224,10 +224,11 @@ describe('--debug and close', () => {
       const { agent } = made.app;
       const file = made.app.warnings.find((w) => w.startsWith('debug log: '))!.slice(11);
       const { readFile } = await import('node:fs/promises');
-      agent.emit({ type: 'error', error: { kind: 'test', message: 'while open' } });
+      agent.send({ type: 'pause', reason: 'while open' });
       expect(await readFile(file, 'utf8')).toContain('while open');
       expect(await made.app.close()).toEqual([]);
-      agent.emit({ type: 'error', error: { kind: 'test', message: 'after close' } });
+      agent.send({ type: 'resume' });
+      agent.send({ type: 'pause', reason: 'after close' });
       expect(await readFile(file, 'utf8')).not.toContain('after close');
     } finally {
       await rm(ws, { recursive: true, force: true });

@@ -49,10 +49,11 @@ describe("Cogito's own files inside the workspace", () => {
     app = made.app;
     // Say yes to everything: the fence must hold even when the user approves.
     app.agent.subscribe((e) => {
-      if (e.type === 'approval_request') queueMicrotask(() => app!.agent.answerApproval('yes'));
+      if (e.type === 'approval_request')
+        queueMicrotask(() => app!.agent.send({ type: 'answer_approval', answer: 'yes' }));
     });
     app.agent.start();
-    app.agent.submit('look around');
+    app.agent.send({ type: 'submit', text: 'look around' });
     await waitForStore(
       app.agent.store,
       // user, the reply, one result per call (6), the closing reply

@@ -69,7 +69,7 @@ describe('sessions belong to a workspace', () => {
   async function talk(app: App, said: string, reply: string): Promise<void> {
     server.push({ kind: 'stream', content: `${reply} [WAIT]` });
     const before = app.agent.store.getState().messages.length;
-    app.agent.submit(said);
+    app.agent.send({ type: 'submit', text: said });
     await waitForStore(
       app.agent.store,
       (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === before + 2,

@@ -140,7 +140,7 @@ describe('createApp: close and the one quit path', () => {
   let home: string;
   beforeEach(() => ({ ws, home } = dirs));
 
-  it("the agent's requestExit calls the root's exit directly, until the app is closed", async () => {
+  it("/exit calls the root's exit through the agent's host port, until the app is closed", async () => {
     let exits = 0;
     const made = await createApp({
       flags: { home, workspace: ws },
@@ -149,10 +149,11 @@ describe('createApp: close and the one quit path', () => {
       exit: () => void exits++,
     });
     if (!made.ok) throw new Error(made.message);
-    made.app.agent.requestExit();
+    made.app.agent.send({ type: 'command', text: '/exit' });
     await waitUntil(() => exits === 1, 'the root exit');
     expect(await made.app.close()).toEqual([]);
-    made.app.agent.requestExit();
+    made.app.agent.send({ type: 'command', text: '/exit' });
+    await made.app.agent.idle();
     await Promise.resolve();
     expect(exits).toBe(1);
   });

@@ -88,7 +88,7 @@ describe('print mode as a root', () => {
         err: sink().stream,
       });
       await server.waitForRequest(0);
-      made.app.agent.requestExit();
+      made.app.agent.send({ type: 'command', text: '/exit' });
       expect(await run.done).toMatchObject({ reason: 'exit', exitCode: 0 });
     } finally {
       await made.app.close();

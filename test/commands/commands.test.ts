@@ -1,3 +1,4 @@
+import { waitUntil } from '../helpers/waitFor.js';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,8 +14,8 @@ async function run(h: Harness, text: string): Promise<string> {
   const commandTurns = (): number =>
     h.agent.store.getState().traces.filter((t) => t.outcome === 'command').length;
   const done = commandTurns() + 1;
-  if (h.agent.state === 'THINKING') h.agent.interrupt();
-  h.agent.submit(text);
+  if (h.agent.state === 'THINKING') h.agent.send({ type: 'interrupt' });
+  h.agent.send({ type: 'submit', text: text });
   await waitForStore(h.agent.store, () => commandTurns() === done, text);
   await h.agent.idle();
   return h.agent.store
@@ -81,7 +82,7 @@ describe('slash commands', () => {
     h.agent.start();
     await run(h, '/pause');
     expect(h.agent.state).toBe('PAUSED');
-    h.agent.submit('/resume');
+    h.agent.send({ type: 'submit', text: '/resume' });
     await waitForStore(h.agent.store, (s) => s.machine === 'THINKING', 'resume');
     await h.server.waitForRequest(0);
     await run(h, '/stop');
@@ -111,7 +112,7 @@ describe('slash commands', () => {
     h = await createHarness();
     h.server.push({ kind: 'stream', content: 'hello [WAIT]' });
     h.agent.start();
-    h.agent.submit('first session message');
+    h.agent.send({ type: 'submit', text: 'first session message' });
     await waitForStore(
       h.agent.store,
       (s) => s.messages.length === 2 && s.machine === 'AWAITING_INPUT',
@@ -128,7 +129,7 @@ describe('slash commands', () => {
     expect(list).toContain('first session message');
     // The next request starts from the empty session.
     h.server.push({ kind: 'stream', content: 'fresh [WAIT]' });
-    h.agent.submit('hi again');
+    h.agent.send({ type: 'submit', text: 'hi again' });
     const req = await h.server.waitForRequest(1);
     expect(JSON.stringify(req.body.messages)).not.toContain('first session message');
   });
@@ -137,7 +138,7 @@ describe('slash commands', () => {
     h = await createHarness();
     h.server.push({ kind: 'stream', content: 'hello [WAIT]' });
     h.agent.start();
-    h.agent.submit('old words');
+    h.agent.send({ type: 'submit', text: 'old words' });
     await waitForStore(h.agent.store, (s) => s.messages.length === 2, 'reply');
     await h.agent.idle();
     const oldSession = h.session;
@@ -152,7 +153,7 @@ describe('slash commands', () => {
     expect(h.session).not.toBe(oldSession);
     // The agent's history is the holder: what it saves next lands in the new session only.
     h.server.push({ kind: 'stream', content: 'new here [WAIT]' });
-    h.agent.submit('new words');
+    h.agent.send({ type: 'submit', text: 'new words' });
     await waitForStore(h.agent.store, (s) => s.messages.length === 2, 'reply in the new session');
     expect(h.session.messages().map((m) => m.content)).toEqual(['new words', 'new here [WAIT]']);
     expect(oldSession.messages()).toHaveLength(2);
@@ -167,7 +168,7 @@ describe('slash commands', () => {
     expect(out).toMatch(/Detective/);
     expect(h.agent.store.getState().persona).toBe('detective');
     h.server.push({ kind: 'stream', content: 'clues [WAIT]' });
-    h.agent.submit('what do you see?');
+    h.agent.send({ type: 'submit', text: 'what do you see?' });
     const req = await h.server.waitForRequest(0);
     expect(req.body.messages[0].content).toContain('# Persona: Detective');
     expect(await run(h, '/persona nobody')).toMatch(/no persona "nobody"/);
@@ -180,7 +181,7 @@ describe('slash commands', () => {
     await run(h, '/model other-model');
     expect(h.agent.store.getState().model).toBe('other-model');
     h.server.push({ kind: 'stream', content: 'ok [WAIT]' });
-    h.agent.submit('hi');
+    h.agent.send({ type: 'submit', text: 'hi' });
     expect((await h.server.waitForRequest(0)).body.model).toBe('other-model');
   });
 
@@ -219,7 +220,7 @@ describe('slash commands', () => {
     h = await createHarness();
     h.server.push({ kind: 'stream', content: 'ok [WAIT]' });
     h.agent.start();
-    h.agent.submit('hi');
+    h.agent.send({ type: 'submit', text: 'hi' });
     await waitForStore(
       h.agent.store,
       (s) => s.messages.length === 2 && s.machine === 'AWAITING_INPUT',
@@ -240,7 +241,7 @@ describe('slash commands', () => {
       reasoning: 'think think',
     });
     h.agent.start();
-    h.agent.submit('question?');
+    h.agent.send({ type: 'submit', text: 'question?' });
     await waitForStore(
       h.agent.store,
       (s) => s.messages.length === 2 && s.machine === 'AWAITING_INPUT',
@@ -260,15 +261,23 @@ describe('slash commands', () => {
     expect(md).toContain('The answer is 42.');
   });
 
-  it('/exit asks the app to quit', async () => {
-    h = await createHarness();
+  it('/exit asks the host to quit through its port (not an event)', async () => {
     let asked = 0;
-    h.agent.subscribe((e) => {
-      if (e.type === 'exit_requested') asked += 1;
-    });
+    h = await createHarness({ quit: () => void asked++ });
     h.agent.start();
     await run(h, '/exit');
+    await waitUntil(() => asked === 1, 'the host quit');
     expect(asked).toBe(1);
+  });
+
+  it('/exit without a host to quit says so, and the agent goes on', async () => {
+    h = await createHarness();
+    h.agent.start();
+    await run(h, '/exit');
+    await waitUntil(
+      () => h.agent.store.getState().notices.some((n) => n.text.startsWith('nothing to quit')),
+      'the notice',
+    );
   });
 
   it('Tab completion completes command names', () => {
@@ -290,7 +299,7 @@ describe('in Chinese', () => {
     expect(help).toContain('列出已保存的会话');
     expect(await run(h, '/nope')).toContain('没有命令 /nope');
     h.server.setDefault({ kind: 'stream', content: '看了一圈。' });
-    h.agent.resume();
+    h.agent.send({ type: 'resume' });
     const s = await waitForStore(h.agent.store, (st) => st.machine === 'PAUSED', 'the cycle pause');
     expect(s.pauseReason).toContain('已暂停：连续 1 轮自主思考');
   });

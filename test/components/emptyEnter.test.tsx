@@ -53,7 +53,7 @@ describe('an empty Enter', () => {
     try {
       agent.start();
       await agent.watching();
-      agent.submit('hi');
+      agent.send({ type: 'submit', text: 'hi' });
       await waitForStore(
         agent.store,
         (s) =>

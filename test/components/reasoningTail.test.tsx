@@ -66,7 +66,7 @@ describe('the reasoning pane while the reply streams', () => {
     );
     try {
       agent.start();
-      agent.submit('what do my notes say?');
+      agent.send({ type: 'submit', text: 'what do my notes say?' });
       const s = await waitForStore(
         agent.store,
         (st) => st.liveReply.includes('say to buy milk'),

@@ -37,7 +37,7 @@ describe('restart', () => {
     });
     if (!first.ok) throw new Error(first.message);
     first.app.agent.start();
-    first.app.agent.submit('what is in the blue folder?');
+    first.app.agent.send({ type: 'submit', text: 'what is in the blue folder?' });
     await waitForStore(
       first.app.agent.store,
       (s) => s.messages.length === 2 && s.machine === 'AWAITING_INPUT',

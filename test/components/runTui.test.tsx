@@ -43,10 +43,7 @@ function start(opts: { tty?: boolean; mouse?: boolean } = {}): Rig {
   const stderr = new FakeStderr(log);
   const proc = new EventEmitter();
   let closed = 0;
-  const agent = Object.assign(c, {
-    notice: (text: string, level: 'info' | 'warn' = 'info') =>
-      c.emit({ type: 'notice', level, text }),
-  });
+  const agent = c;
   // The config holds a key, as the real one may: it must never reach the screen.
   const config = {
     workspace: '/work/notes',

@@ -56,10 +56,7 @@ function start(opts: { tty?: boolean; flags?: Partial<CliFlags> } = {}) {
       const loaded = loadConfig({ env, cwd: tmp });
       // Raw mode still on while the app is built: keys typed now must not echo on the screen.
       created.push({ configExisted: loaded.ok && loaded.exists, rawMode: stdin.rawMode });
-      const agent = Object.assign(c, {
-        notice: (text: string, level: 'info' | 'warn' = 'info') =>
-          c.emit({ type: 'notice', level, text }),
-      });
+      const agent = c;
       const app: TuiApp = {
         agent,
         config: { workspace: tmp, language: loaded.ok ? loaded.config.language : 'en' },

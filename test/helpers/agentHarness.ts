@@ -65,6 +65,8 @@ export async function createHarness(
     config?: Partial<Config>;
     /** Finishes a crash record (the first turn's RESTORE); default: none to finish. */
     restore?: AgentParts['restore'];
+    /** The host's quit port (/exit); default: none. */
+    quit?: AgentParts['quit'];
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedServer());
@@ -112,6 +114,7 @@ export async function createHarness(
     alwaysOn: { idleSkip: false, ...opts.alwaysOn },
     reminders,
     ...(opts.restore ? { restore: opts.restore } : {}),
+    ...(opts.quit ? { quit: opts.quit } : {}),
   });
   return {
     agent,

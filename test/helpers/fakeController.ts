@@ -10,6 +10,7 @@ import type {
   ApprovalRequest,
   ToolLogEntry,
 } from '../../src/api/events.js';
+import type { AgentCommand } from '../../src/api/commands.js';
 import { can, type MachineEvent } from '../../src/machine/machine.js';
 import { createAgentStore, type AgentStore } from '../../src/store/agentStore.js';
 import type { AgentViewState } from '../../src/store/reducer.js';
@@ -24,6 +25,8 @@ export type Call =
 
 export interface FakeController {
   store: AgentStore;
+  /** The screen's one way in: each command is recorded as the call it stands for. */
+  send(command: AgentCommand): void;
   busy?: boolean;
   calls: Call[];
   interrupt(): boolean;
@@ -59,6 +62,24 @@ export function createFakeController(init: Partial<AgentViewState> = {}): FakeCo
     emit,
     move,
     methods: () => c.calls.map((x) => x.method),
+    send(command) {
+      switch (command.type) {
+        case 'interrupt':
+          return void c.interrupt();
+        case 'submit':
+          return c.submit(command.text);
+        case 'toggle_pause':
+          return c.togglePause();
+        case 'answer_approval':
+          return c.answerApproval(command.answer);
+        case 'notice':
+          return emit({ type: 'notice', level: command.level ?? 'info', text: command.text });
+        default:
+          throw new Error(
+            `the fake controller does not take ${command.type} (the screen never sends it)`,
+          );
+      }
+    },
     interrupt() {
       c.calls.push({ method: 'interrupt' });
       return tryMove('INTERRUPT');

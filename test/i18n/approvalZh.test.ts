@@ -30,10 +30,10 @@ describe('approval reasons in the UI language', () => {
       h = await createHarness({ settings: { lang }, extraTools: [ping] });
       h.server.push({ kind: 'stream', content: '[TOOL] ping() [/TOOL]' });
       h.agent.start();
-      h.agent.submit('go');
+      h.agent.send({ type: 'submit', text: 'go' });
       const s = await waitForStore(h.agent.store, (st) => st.approval !== undefined, 'the prompt');
       expect(s.approval!.reason).toBe(expected);
-      h.agent.answerApproval('no');
+      h.agent.send({ type: 'answer_approval', answer: 'no' });
     });
   }
 });

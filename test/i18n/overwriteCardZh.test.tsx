@@ -65,7 +65,7 @@ describe('the overwrite card on a Chinese screen', () => {
     );
     try {
       agent.start();
-      agent.submit('写 plan.md');
+      agent.send({ type: 'submit', text: '写 plan.md' });
       const frame = plain(
         await waitForFrame(ui.lastFrame, (f) => plain(f).includes('create 会覆盖已有的文件')),
       );

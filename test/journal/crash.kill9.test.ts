@@ -155,7 +155,7 @@ describe('kill -9 during a reply of 40 tool calls', () => {
       const app = made.app;
       try {
         app.agent.start();
-        app.agent.submit('/changes');
+        app.agent.send({ type: 'submit', text: '/changes' });
         await waitForStore(app.agent.store, (s) => s.traces.length > 0, 'the first turn', 20_000);
         const history = historyOf(home);
         const replyAt = history.findIndex((m) => m.calls === CALLS);
@@ -170,7 +170,7 @@ describe('kill -9 during a reply of 40 tool calls', () => {
             /^\[RESULT .*\] ok/,
           );
         }
-        app.agent.submit('/undo all');
+        app.agent.send({ type: 'submit', text: '/undo all' });
         await waitForStore(
           app.agent.store,
           (s) => s.notices.some((n) => /^Undone|^Nothing to undo/.test(n.text)),

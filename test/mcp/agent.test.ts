@@ -58,7 +58,7 @@ describe('MCP tools in the running agent', () => {
       { kind: 'stream', content: 'Checking. [TOOL] mcp__fx__echo("hi", 2) [/TOOL]' },
       { kind: 'stream', content: 'It said hihi. [WAIT]' },
     );
-    app!.agent.submit('echo something');
+    app!.agent.send({ type: 'submit', text: 'echo something' });
     const system = (await llm.waitForRequest(0)).body.messages as { content: string }[];
     expect(system[0]?.content).toContain('mcp__fx__echo(text: string, times?: integer)');
     expect(await requestText(1)).toContain('hihi');
@@ -69,14 +69,14 @@ describe('MCP tools in the running agent', () => {
       { kind: 'stream', content: '[TOOL] mcp__fx__save_note("groceries") [/TOOL]' },
       { kind: 'stream', content: 'Saved. [WAIT]' },
     );
-    app!.agent.submit('save a note');
+    app!.agent.send({ type: 'submit', text: 'save a note' });
     const asked = await waitForStore(
       app!.agent.store,
       (s) => s.approval !== undefined,
       'the approval question',
     );
     expect(asked.approval?.reason).toContain('"fx" is not marked trusted');
-    app!.agent.answerApproval('yes');
+    app!.agent.send({ type: 'answer_approval', answer: 'yes' });
     expect(await requestText(1)).toContain('saved {\\"title\\":\\"groceries\\"}');
   });
 
@@ -86,7 +86,7 @@ describe('MCP tools in the running agent', () => {
       { kind: 'stream', content: '[TOOL] mcp__fx__crash() [/TOOL]' },
       { kind: 'stream', content: 'The server fell over; I will carry on. [WAIT]' },
     );
-    app!.agent.submit('try the crash tool');
+    app!.agent.send({ type: 'submit', text: 'try the crash tool' });
     expect(await requestText(1)).toContain('stopped during the call; it is being restarted');
     await waitForStore(
       app!.agent.store,
@@ -100,7 +100,7 @@ describe('MCP tools in the running agent', () => {
       'the restart',
       15_000,
     );
-    app!.agent.submit('/mcp');
+    app!.agent.send({ type: 'submit', text: '/mcp' });
     await waitUntil(() => lastNotice(app!).includes('fx'), 'the /mcp answer');
     expect(lastNotice(app!)).toMatch(/fx\s+connected \(stdio\), 12 tools · restarted 1×/);
     expect(isAlive(firstPid)).toBe(false);
@@ -108,9 +108,9 @@ describe('MCP tools in the running agent', () => {
 
   it('an interrupt during a slow tool cancels the request on the server', async () => {
     llm.push({ kind: 'stream', content: '[TOOL] mcp__fx__slow() [/TOOL]' });
-    app!.agent.submit('run the slow tool');
+    app!.agent.send({ type: 'submit', text: 'run the slow tool' });
     await waitUntil(() => existsSync(path.join(marks, 'slow-started')), 'the slow call');
-    expect(app!.agent.interrupt()).toBe(true);
+    expect(app!.agent.send({ type: 'interrupt' }).ok).toBe(true);
     await waitUntil(() => existsSync(path.join(marks, 'cancelled')), 'the cancellation');
     await waitForStore(app!.agent.store, (s) => s.machine === 'AWAITING_INPUT', 'the floor');
   });

@@ -77,7 +77,7 @@ describe('MCP tools from the first request', () => {
       expect(mcp.status()[0]?.state).toBe('starting');
       llm.push({ kind: 'stream', content: 'Here. [WAIT]' });
       agent.start();
-      agent.submit('echo something');
+      agent.send({ type: 'submit', text: 'echo something' });
       const waiting = await waitForStore(
         agent.store,
         (s) => s.preparing !== undefined,

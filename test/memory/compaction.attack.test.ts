@@ -36,7 +36,7 @@ afterEach(async () => {
 
 async function turn(text: string): Promise<void> {
   const before = h.agent.store.getState().messages.length;
-  h.agent.submit(text);
+  h.agent.send({ type: 'submit', text: text });
   await waitForStore(
     h.agent.store,
     (s) => s.machine === 'AWAITING_INPUT' && s.messages.length > before + 1,
@@ -68,7 +68,7 @@ describe('compression of a transcript holding a hostile page', () => {
     h.agent.start();
     await turn('what is the weather?');
     await turn('thanks');
-    h.agent.submit('/compact');
+    h.agent.send({ type: 'submit', text: '/compact' });
     await waitForStore(
       h.agent.store,
       (s) => s.notices.some((n) => n.text.startsWith('compressed')),

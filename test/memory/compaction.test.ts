@@ -22,7 +22,7 @@ const replyLine = (i: number): string =>
 async function converse(h: Harness, turns: number): Promise<void> {
   for (let i = 0; i < turns; i++) {
     const before = h.server.requests.filter((r) => !isSummaryRequest(r)).length;
-    h.agent.submit(userLine(i));
+    h.agent.send({ type: 'submit', text: userLine(i) });
     await waitForStore(
       h.agent.store,
       (s) =>
@@ -119,7 +119,7 @@ describe('compression', () => {
     await converse(h, 3);
     expect(h.server.requests.some(isSummaryRequest)).toBe(false);
     const before = h.session.messages().length;
-    h.agent.submit('/compact');
+    h.agent.send({ type: 'submit', text: '/compact' });
     await waitForStore(
       h.agent.store,
       (s) => s.notices.some((n) => n.text.startsWith('compressed')),
@@ -137,7 +137,7 @@ describe('the exact tokenizer', () => {
     try {
       h.server.setDefault({ kind: 'stream', content: 'short [WAIT]', usage: false });
       h.agent.start();
-      h.agent.submit('hi');
+      h.agent.send({ type: 'submit', text: 'hi' });
       await waitForStore(
         h.agent.store,
         (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 2,
@@ -146,7 +146,7 @@ describe('the exact tokenizer', () => {
       await h.agent.idle();
       expect(h.agent.counter.exact).toBe(false);
       h.agent.settings.contextWindow = 3000;
-      h.agent.submit('again');
+      h.agent.send({ type: 'submit', text: 'again' });
       await waitForStore(
         h.agent.store,
         (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 4,

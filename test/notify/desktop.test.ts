@@ -63,7 +63,7 @@ describe('desktop notifications of a background agent', () => {
       content: '\n-rf Which branch should I merge?\nmain or next. [WAIT]',
     });
     r.h.agent.start();
-    r.h.agent.submit('merge it');
+    r.h.agent.send({ type: 'submit', text: 'merge it' });
     await waitForStore(r.h.agent.store, (s) => s.machine === 'AWAITING_INPUT', '[WAIT]');
     // A text starting with "-" is the body, not an option: `--` comes before it.
     expect(await callsAfter(r, 1)).toEqual([
@@ -80,11 +80,11 @@ describe('desktop notifications of a background agent', () => {
       { kind: 'stream', content: 'Done, the file is gone. [WAIT]' },
     );
     r.h.agent.start();
-    r.h.agent.submit('tidy up');
+    r.h.agent.send({ type: 'submit', text: 'tidy up' });
     await waitForStore(r.h.agent.store, (s) => s.approval !== undefined, 'the approval');
     const asked = await waitUntil(async () => (await r.fake.calls())[0], 'the approval call');
     expect((asked as string[]).at(-1)).toMatch(/^Approval needed: delete\("old.txt"\) \(.+\)$/);
-    r.h.agent.answerApproval('yes');
+    r.h.agent.send({ type: 'answer_approval', answer: 'yes' });
     await waitForStore(r.h.agent.store, (s) => s.machine === 'AWAITING_INPUT', '[WAIT]');
     const calls = (await callsAfter(r, 2)) as string[][];
     expect(calls.map((c) => c.at(-1))).toEqual([
@@ -111,7 +111,7 @@ describe('desktop notifications of a background agent', () => {
     const r = await rig({ initialState: 'THINKING' });
     r.h.server.setDefault(() => ({ kind: 'stream', content: 'Reading.' }));
     r.h.agent.start();
-    r.h.agent.pause();
+    r.h.agent.send({ type: 'pause' });
     await waitForStore(r.h.agent.store, (s) => s.machine === 'PAUSED', 'the pause');
     await r.h.agent.idle();
     await r.notifier.settled();
@@ -128,7 +128,7 @@ describe('desktop notifications of a background agent', () => {
     );
     r.h.agent.start();
     await waitForStore(r.h.agent.store, (s) => s.machine === 'AWAITING_INPUT', '[WAIT]');
-    r.h.agent.submit('yes');
+    r.h.agent.send({ type: 'submit', text: 'yes' });
     await waitForStore(r.h.agent.store, (s) => s.approval !== undefined, 'the approval');
     const calls = await waitUntil(async () => (await r.fake.calls())[0], 'the approval call');
     await r.notifier.settled();

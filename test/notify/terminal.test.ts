@@ -90,7 +90,7 @@ describe('attack: a hostile reply tries to write escape sequences into the termi
       });
       h.server.push({ kind: 'stream', content: HOSTILE });
       h.agent.start();
-      h.agent.submit('finish up');
+      h.agent.send({ type: 'submit', text: 'finish up' });
       await waitForStore(h.agent.store, (s) => s.machine === 'AWAITING_INPUT', '[WAIT]');
       await h.agent.idle();
       expect(written).toHaveLength(1);

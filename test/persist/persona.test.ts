@@ -56,7 +56,7 @@ describe('/persona survives a restart', () => {
     h.agent.start();
     // A folder where the file should be: reading it fails with EISDIR.
     await mkdir(path.join(h.home, 'config.json'));
-    h.agent.submit('/persona detective');
+    h.agent.send({ type: 'submit', text: '/persona detective' });
     const said = (s: AgentStoreState) =>
       s.notices.find((n) => n.text.includes('persona: Detective'))?.text;
     const state = await waitForStore(h.agent.store, (s) => !!said(s), 'the answer to /persona');

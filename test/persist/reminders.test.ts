@@ -93,7 +93,7 @@ describe('reminders survive a restart and belong to the folder', () => {
     };
     const a = await open();
     const at = Date.now() + 3600_000;
-    expect(typeof a.agent.remind(at, 'call the bank')).not.toBe('string');
+    expect(typeof a.agent.alwaysOn.reminders.add(at, 'call the bank', 'user')).not.toBe('string');
     await a.close();
 
     const b = await open();

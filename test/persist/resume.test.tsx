@@ -54,7 +54,7 @@ describe('resume and /new show the right tool log and token counts', () => {
     if (!first.ok) throw new Error(first.message);
     const id = first.app.currentSessionId();
     first.app.agent.start();
-    first.app.agent.submit('what do my notes say?');
+    first.app.agent.send({ type: 'submit', text: 'what do my notes say?' });
     await waitForStore(
       first.app.agent.store,
       (s) => s.machine === 'AWAITING_INPUT' && s.messages.some((m) => m.content.includes('milk')),
@@ -89,7 +89,7 @@ describe('resume and /new show the right tool log and token counts', () => {
         ['read("notes.md")', 'ok'],
       ]);
 
-      agent.submit('/new');
+      agent.send({ type: 'submit', text: '/new' });
       const fresh = await waitUntil(
         () => {
           const f = plain(ui.lastFrame());

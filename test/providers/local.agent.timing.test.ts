@@ -4,6 +4,7 @@
  * the tool runs and its result is in the next prompt. Interrupts land within 50 ms, and a
  * bad model file is an error the agent survives.
  */
+import { swapProvider } from '../helpers/agentInternals.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,14 +80,14 @@ describe('local provider in the agent', () => {
     await writeFile(path.join(h.workspaceDir, 'notes.txt'), 'remember the milk\n');
     await writeFile(path.join(h.workspaceDir, 'plan.md'), '# plan\n');
     const { provider, requests } = recordedLocal({ grammar: CALL_GRAMMAR });
-    h.agent.setProvider(provider);
+    swapProvider(h.agent, provider);
     let textDeltas = 0;
     h.agent.subscribe((e) => {
       if (e.type === 'text_delta') textDeltas += 1;
     });
 
     h.agent.start();
-    h.agent.submit('What is in the workspace?');
+    h.agent.send({ type: 'submit', text: 'What is in the workspace?' });
 
     const state = await waitForStore(
       h.agent.store,
@@ -118,9 +119,9 @@ describe('local provider in the agent', () => {
     harness = await createHarness();
     const h = harness;
     const { provider } = recordedLocal({ grammar: LONG_GRAMMAR });
-    h.agent.setProvider(provider);
+    swapProvider(h.agent, provider);
 
-    h.agent.submit('Write a long story.');
+    h.agent.send({ type: 'submit', text: 'Write a long story.' });
     await waitForStore(
       h.agent.store,
       (s) => s.liveReply.length >= 20,
@@ -129,7 +130,7 @@ describe('local provider in the agent', () => {
     );
 
     const started = performance.now();
-    expect(h.agent.interrupt()).toBe(true);
+    expect(h.agent.send({ type: 'interrupt' }).ok).toBe(true);
     await h.agent.idle();
     const elapsed = performance.now() - started;
 
@@ -147,9 +148,9 @@ describe('local provider in the agent', () => {
     const remote = h.agent.provider;
     const missing = path.join(dir, 'missing.gguf');
     const { provider } = recordedLocal({ modelPath: missing });
-    h.agent.setProvider(provider);
+    swapProvider(h.agent, provider);
 
-    h.agent.submit('hello');
+    h.agent.send({ type: 'submit', text: 'hello' });
     const failed = await waitForStore(
       h.agent.store,
       (s) => s.notices.some((n) => n.level === 'error'),
@@ -164,8 +165,8 @@ describe('local provider in the agent', () => {
 
     // Switching back to a remote model works as before.
     h.server.push({ kind: 'stream', content: 'All good. [WAIT]' });
-    h.agent.setProvider(remote);
-    h.agent.submit('are you there?');
+    swapProvider(h.agent, remote);
+    h.agent.send({ type: 'submit', text: 'are you there?' });
     const answered = await waitForStore(
       h.agent.store,
       (s) => s.messages.some((m) => m.role === 'assistant' && m.content.includes('All good.')),

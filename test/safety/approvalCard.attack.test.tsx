@@ -74,10 +74,10 @@ async function attack(calls: [string, ...ToolArg[]][], approval = {}): Promise<A
   app.agent.subscribe((e) => {
     if (e.type !== 'approval_request') return;
     asked.push(e.request);
-    queueMicrotask(() => app!.agent.answerApproval('no'));
+    queueMicrotask(() => app!.agent.send({ type: 'answer_approval', answer: 'no' }));
   });
   app.agent.start();
-  app.agent.submit('tidy up');
+  app.agent.send({ type: 'submit', text: 'tidy up' });
   await waitForStore(app.agent.store, turnDone, 'the attack turn');
   return asked;
 }

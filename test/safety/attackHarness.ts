@@ -36,7 +36,7 @@ export async function createAttackRig(config: Partial<Config> = {}): Promise<Att
   h.agent.subscribe((e) => {
     if (e.type !== 'approval_request') return;
     asked.push(e.request);
-    queueMicrotask(() => h.agent.answerApproval('no'));
+    queueMicrotask(() => h.agent.send({ type: 'answer_approval', answer: 'no' }));
   });
   return {
     h,
@@ -53,7 +53,7 @@ export async function createAttackRig(config: Partial<Config> = {}): Promise<Att
 /** Sends `prompt`, then waits for the run to stop on [WAIT] and the agent to be idle. */
 export async function runUntilWait(h: Harness, prompt: string): Promise<void> {
   h.agent.start();
-  h.agent.submit(prompt);
+  h.agent.send({ type: 'submit', text: prompt });
   await waitForStore(
     h.agent.store,
     (s) => s.machine === 'AWAITING_INPUT' && !s.streaming && s.toolLog.length > 0,

@@ -57,7 +57,7 @@ describe('an interrupt lands between any two calls', () => {
       params: [],
       run: async () => {
         runs += 1;
-        if (runs === 2) setImmediate(() => ref.agent?.interrupt());
+        if (runs === 2) setImmediate(() => ref.agent?.send({ type: 'interrupt' }));
         return { ok: true, data: `tick ${runs}` };
       },
     };

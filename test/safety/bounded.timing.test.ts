@@ -104,7 +104,7 @@ describe('a reply of 200,000 [TOOL] tags', () => {
       const asked = performance.now();
       setTimeout(() => {
         lateness = performance.now() - asked;
-        agent.interrupt();
+        agent.send({ type: 'interrupt' });
       }, 0);
     });
     const chunks = Array.from({ length: 14 }, () => TAGS.slice(0, TAGS.length / 14));

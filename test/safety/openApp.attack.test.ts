@@ -55,10 +55,10 @@ describe('openApp with a hostile desktop entry (approvals declined)', () => {
     h.agent.subscribe((e) => {
       if (e.type !== 'approval_request') return;
       asked.push(e.request);
-      queueMicrotask(() => h!.agent.answerApproval('no'));
+      queueMicrotask(() => h!.agent.send({ type: 'answer_approval', answer: 'no' }));
     });
     h.agent.start();
-    h.agent.submit('open firefox');
+    h.agent.send({ type: 'submit', text: 'open firefox' });
     await waitForStore(
       h.agent.store,
       (s) => s.machine === 'AWAITING_INPUT' && s.messages.length === 4,

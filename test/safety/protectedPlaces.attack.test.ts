@@ -130,10 +130,10 @@ describe('protected places under attack (approvals declined)', () => {
     app.agent.subscribe((e) => {
       if (e.type !== 'approval_request') return;
       asked.push(e.request);
-      queueMicrotask(() => app!.agent.answerApproval('no'));
+      queueMicrotask(() => app!.agent.send({ type: 'answer_approval', answer: 'no' }));
     });
     app.agent.start();
-    app.agent.submit('tidy up');
+    app.agent.send({ type: 'submit', text: 'tidy up' });
     await waitForStore(app.agent.store, turnDone, 'the attack turn');
     return asked;
   }
@@ -224,10 +224,10 @@ describe('protected places under attack (approvals declined)', () => {
       asked.push(e.request.call);
       // "always" for the overwrite; "no" for the start-up file, which must ask again.
       const answer = asked.length === 1 ? 'always' : 'no';
-      queueMicrotask(() => app!.agent.answerApproval(answer));
+      queueMicrotask(() => app!.agent.send({ type: 'answer_approval', answer: answer }));
     });
     app.agent.start();
-    app.agent.submit('go');
+    app.agent.send({ type: 'submit', text: 'go' });
     await waitForStore(app.agent.store, turnDone, 'turn');
     expect(asked).toEqual(['create("notes.txt", "x")', 'create(".profile", "evil")']);
     await expect(stat(path.join(dir, '.profile'))).rejects.toThrow();

@@ -86,7 +86,7 @@ describe("the key in the model's own reply", () => {
       content: ['Your key is sk-proj-4fGh8J', 'k2Lm6Np0Qr3St7Uv1Wx5Yz9Ab, keep it safe. [WAIT]'],
     });
     h.agent.start();
-    h.agent.submit('what is my key?');
+    h.agent.send({ type: 'submit', text: 'what is my key?' });
     await waitForStore(
       h.agent.store,
       (s) => s.machine === 'AWAITING_INPUT' && !s.streaming,
@@ -102,7 +102,7 @@ describe("the key in the model's own reply", () => {
     for (const f of files.filter((f) => f.endsWith('.jsonl'))) {
       expect(pieces(await readFile(path.join(dir, f), 'utf8'))).toEqual([]);
     }
-    h.agent.submit('/export md');
+    h.agent.send({ type: 'submit', text: '/export md' });
     await waitForStore(h.agent.store, (s) => !s.streaming && s.machine !== 'THINKING', 'export');
     await h.agent.idle();
     const exportsDir = path.join(h.home, 'data', 'exports');

@@ -22,7 +22,6 @@ import type { Timers } from '../scheduler/scheduler.js';
 import type { Reminders } from '../schedule/reminders.js';
 import { Ledger } from '../ledger/ledger.js';
 import { CycleRecorder } from '../ledger/recorder.js';
-import { parseReply } from '../protocol/parser.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
 export interface AgentParts {
@@ -184,7 +183,6 @@ function wireLedger(agent: Agent, current: CurrentSession, parts: AgentParts): v
   const recorder = new CycleRecorder({
     kindOf: (name) => parts.registry.get(name)?.kind,
     now: timers ? () => timers.now() : Date.now,
-    shown: (reply) => parseReply(reply).text,
     write: (record) => {
       ledger.append(record);
       agent.emit({ type: 'cycle_recorded', record });

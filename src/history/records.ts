@@ -1,5 +1,6 @@
 import type { HistoryMessage, Role } from '../core/messages.js';
 import { withLegacyResults } from './legacyResults.js';
+import { withStoredParts } from './storedParts.js';
 
 /**
  * One line of a history file. The live conversation is rebuilt by replaying the lines in order:
@@ -71,7 +72,7 @@ export function parseRecord(line: string): HistoryRecord | { problem: string } {
     const problem = messageProblem(r.m);
     return problem
       ? { problem: `bad message (${problem})` }
-      : { t: 'msg', m: withLegacyResults(r.m as HistoryMessage) };
+      : { t: 'msg', m: withStoredParts(withLegacyResults(r.m as HistoryMessage)) };
   }
   if (r.t === 'compact') {
     const problem = messageProblem(r.summary);

@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../core/messages.js';
 import type { CallOutcome } from '../agent/toolRunner.js';
-import type { CallItem } from '../protocol/parser.js';
+import type { CallItem, ParsedReply } from '../protocol/parser.js';
 import type { ProviderError } from '../providers/types.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
 import { TurnSaver } from './saver.js';
@@ -23,6 +23,8 @@ export interface Work {
   /** The reply as shown, without calls and the trailing [WAIT]. */
   shown: string;
   items: CallItem[];
+  /** RUN's one reading of the reply; the saved message keeps it as its parts. */
+  parsed?: ParsedReply;
   wait: boolean;
   outcomes: CallOutcome[];
   /** Tokens the server (or the estimate) reported, and the last prompt's size. */

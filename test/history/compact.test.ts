@@ -5,6 +5,7 @@ import { makeMessage } from '../../src/core/messages.js';
 import type { HistoryMessage } from '../../src/core/messages.js';
 import { SessionStore } from '../../src/history/sessionStore.js';
 import { makeTmpDir } from './tmpDir.js';
+import { replyMessage } from '../helpers/replyParts.js';
 
 describe('archive and compaction records', () => {
   let tmp: ReturnType<typeof makeTmpDir>;
@@ -39,7 +40,7 @@ describe('archive and compaction records', () => {
     });
     expect(s.archivedMessages()).toEqual(old);
 
-    const later = makeMessage('assistant', 'after compaction');
+    const later = replyMessage('after compaction');
     s.append(later);
     s.close();
     const again = await store.open(s.id);

@@ -14,7 +14,9 @@ describe('archive and compaction records', () => {
   beforeEach(() => {
     tmp = makeTmpDir();
     store = new SessionStore(tmp.dir);
-    msgs = Array.from({ length: 6 }, (_, i) => makeMessage(i % 2 ? 'assistant' : 'user', `m${i}`));
+    msgs = Array.from({ length: 6 }, (_, i) =>
+      i % 2 ? replyMessage(`m${i}`) : makeMessage('user', `m${i}`),
+    );
   });
   afterEach(() => tmp.cleanup());
 

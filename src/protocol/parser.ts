@@ -68,10 +68,13 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
   let i = 0;
   let steps = 0;
   let settled = 0;
+  let malformedSeen = false;
   while (i < src.length) {
     if (++steps % STEP === 0) yield;
     if (isLineStart(src, i)) {
-      if (i > settled && afterBlankLine(src, i) && (ix.waitAt < 0 || ix.waitAt >= i)) settled = i;
+      // Not past a malformed call: its error is worded from what follows it (a later tag).
+      const open = ix.waitAt < 0 || ix.waitAt >= i;
+      if (i > settled && open && !malformedSeen && afterBlankLine(src, i)) settled = i;
       const fence = fenceAt(src, i);
       if (fence !== undefined) {
         const end = fenceBlockEnd(src, i, fence);
@@ -94,6 +97,7 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
       }
       const parsed = callAt(i);
       items.push(parsed.item);
+      malformedSeen ||= parsed.item.type === 'malformed';
       i = parsed.resume;
     } else if (c === 0x3c || c === 0x5b || c === 0x7b) {
       // `<`, `[`, `{`: maybe a model's native call format (nativeCalls.ts). Read even past
@@ -103,6 +107,7 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
         i += 1;
       } else {
         items.push(...found.items);
+        malformedSeen ||= found.items.some((it) => it.type === 'malformed');
         i = found.resume;
       }
     } else {

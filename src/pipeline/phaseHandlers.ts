@@ -119,6 +119,7 @@ const respond: Handler = async (r) => {
   joinChain(r, facts.calls, facts.results);
   const verdict = r.deps.respond?.(facts);
   r.work.report = verdict?.report;
+  r.work.facts = facts;
   if (verdict?.more !== true) return 'next';
   nextStep(r);
   return 'step';

@@ -4,7 +4,7 @@ import type { CallItem, ParsedReply } from '../protocol/parser.js';
 import type { ProviderError } from '../providers/types.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
 import { TurnSaver } from './saver.js';
-import type { TurnDeps, TurnInput } from './turn.js';
+import type { TurnDeps, TurnFacts, TurnInput } from './turn.js';
 
 /** What the turn's current step has produced so far; each phase adds its part. */
 export interface Work {
@@ -34,6 +34,8 @@ export interface Work {
   error?: ProviderError | { kind: string; message: string };
   /** RESPOND: what the scheduler learns. */
   report?: TurnReport;
+  /** RESPOND: the facts it decided from, which the turn's result reuses (read once a step). */
+  facts?: TurnFacts;
 }
 
 /** What the turn's steps made together: the turn is one unit for the ledger and /undo. */

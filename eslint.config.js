@@ -18,16 +18,17 @@ const LAYERS = [
   // settings and storage
   {
     config: ['core'],
-    history: ['core'],
     reminders: ['core', 'i18n'],
     personas: ['config'],
     providers: ['config', 'core'],
   },
   // guards, tools and what reads the outside
   {
-    safety: ['config', 'core', 'history', 'i18n'],
+    safety: ['config', 'core', 'i18n'],
     tools: ['config', 'core', 'diff', 'i18n', 'reminders', 'safety'],
     protocol: ['core', 'tools'],
+    // sessions on disk; an old session's replies are read into parts once, at load
+    history: ['config', 'core', 'protocol'],
     mcp: ['config', 'core', 'i18n', 'safety', 'tools'],
     watch: ['config', 'i18n', 'tools'],
     memory: ['core', 'history', 'i18n', 'providers', 'safety'],
@@ -37,8 +38,8 @@ const LAYERS = [
   // the turn and what it records
   {
     scheduler: ['api', 'core'],
-    ledger: ['api', 'i18n', 'tools'],
-    store: ['api', 'core', 'machine'],
+    ledger: ['api', 'i18n', 'protocol', 'tools'],
+    store: ['api', 'core', 'machine', 'protocol'],
     pipeline: ['api', 'config', 'core', 'i18n', 'protocol', 'providers', 'scheduler', 'tools'],
     journal: ['core', 'i18n', 'pipeline', 'protocol', 'tools'],
   },

@@ -3,10 +3,9 @@
  * each turned into rows. Agent replies show their tool calls as one compact line each (the
  * tool log has the details); tool results collapse to one dim line.
  */
-import type { HistoryMessage } from '../../src/core/messages.js';
+import type { HistoryMessage, ReplyParts } from '../../src/core/messages.js';
 import type { Lang } from '../../src/i18n/messages.js';
 import { t } from '../../src/i18n/messages.js';
-import { parseReply } from '../../src/protocol/parser.js';
 import type { Notice } from '../../src/store/reducer.js';
 import { firstLine, sanitize } from '../text/sanitize.js';
 import { displayWidth, truncate, wrapText } from '../text/wrap.js';
@@ -17,7 +16,7 @@ import { prefixed, type Row, type Tone } from './rows.js';
 export type Block =
   | { kind: 'message'; key: string; message: HistoryMessage }
   | { kind: 'notice'; key: string; notice: Notice }
-  | { kind: 'live'; key: string; text: string; streaming: boolean };
+  | { kind: 'live'; key: string; text: string; parts: ReplyParts; streaming: boolean };
 
 /** Messages and notices in time order (both lists are already sorted; a stable merge). */
 export function buildBlocks(
@@ -75,40 +74,37 @@ function appended(row: Row, more: string): Row {
   return { ...row, text: row.text + more, spans: row.spans && [...row.spans, { text: more }] };
 }
 
-/** An agent reply: text wrapped, each tool call on one line, [WAIT] dropped. */
+/**
+ * An agent reply from its parts (never from its text: the turn read it once): text wrapped,
+ * each tool call on one line, [WAIT] dropped.
+ */
 export function agentRows(
-  content: string,
+  parts: ReplyParts,
   width: number,
   extra: { interrupted?: boolean; failed?: boolean; lang: Lang; cursor?: boolean },
   render: SegmentRender = renderSegment,
 ): Row[] {
   const inner = Math.max(1, width - INDENT.length);
-  const parsed = parseReply(content);
   const rows: Row[] = [];
+  // A stretch of text is drawn as the segment numbered by the calls before it.
   let segment = 0;
-  const addText = (text: string): void => {
-    const index = segment++;
-    const clean = sanitize(text).replace(/^\n+|\s+$/g, '');
-    if (clean.trim() === '') return;
-    rows.push(...lineRows(render(clean, inner, index)));
-  };
-  let pos = 0;
-  for (const item of parsed.items) {
-    addText(content.slice(pos, item.start));
-    const body = item.raw
+  for (const part of parts.items) {
+    if (part.type === 'text') {
+      const clean = sanitize(part.text).replace(/^\n+|\s+$/g, '');
+      if (clean.trim() !== '') rows.push(...lineRows(render(clean, inner, segment)));
+      continue;
+    }
+    segment += 1;
+    const body = part.raw
       .replace(/^\[tool\]\s*/i, '')
       .replace(/\s*\[\/tool\]$/i, '')
       .replace(/\s+/g, ' ');
-    const icon = item.type === 'call' ? '⚙ ' : '⚠ ';
+    const ok = part.error === undefined;
     rows.push({
-      text: INDENT + truncate(icon + sanitize(body), inner),
-      tone: item.type === 'call' ? 'call' : 'warn',
+      text: INDENT + truncate((ok ? '⚙ ' : '⚠ ') + sanitize(body), inner),
+      tone: ok ? 'call' : 'warn',
     });
-    pos = item.end;
   }
-  let tail = content.slice(pos);
-  if (parsed.wait) tail = tail.replace(/\[wait\]\s*$/i, '');
-  addText(tail);
   if (extra.cursor) {
     const last = rows[rows.length - 1];
     // Measured in columns: a row of CJK text is full long before its length reaches the width.
@@ -160,6 +156,11 @@ function withMarker(row: Row, marker: string, width: number): Row {
   return { text: spanText(all), tone: row.tone, spans: all };
 }
 
+/** A reply that has no parts (a message built without the turn, an import): all text. */
+function textOnly(content: string): ReplyParts {
+  return { items: [{ type: 'text', text: content }], wait: false };
+}
+
 const NOTICE_TONE: Record<Notice['level'], Tone> = { info: 'notice', warn: 'warn', error: 'error' };
 
 /**
@@ -180,7 +181,7 @@ export function blockRows(
       return prefixed(lines, '· ', '  ', NOTICE_TONE[block.notice.level]);
     }
     case 'live':
-      return agentRows(block.text, width, { lang, cursor: block.streaming });
+      return agentRows(block.parts, width, { lang, cursor: block.streaming });
     case 'message': {
       const m = block.message;
       if (m.summary || m.role === 'system') {
@@ -200,7 +201,7 @@ export function blockRows(
         ];
       }
       const reply = agentRows(
-        m.content,
+        m.parts ?? textOnly(m.content),
         width,
         { interrupted: m.interrupted === true, failed: m.failed === true, lang },
         render,

@@ -3,6 +3,7 @@
  * so an update lexes and draws only the unfinished tail, not the whole reply again (20K
  * CJK characters cost ~20 ms per frame when rewrapped in full).
  */
+import type { ReplyParts } from '../../src/core/messages.js';
 import type { Lang } from '../../src/i18n/messages.js';
 import { MarkdownStream } from '../markdown/markdown.js';
 import { agentRows, type SegmentRender } from './conversation.js';
@@ -16,8 +17,11 @@ export class LiveRows {
   /** Characters lexed by streams handed over by `adopt` (they count in `work`). */
   private adopted = 0;
 
-  /** The rows of `text` at `width`, with the streaming cursor when `cursor`. */
-  rows(text: string, width: number, lang: Lang, cursor: boolean): Row[] {
+  /**
+   * The rows of `text` (read into `parts` by the store's streaming reader) at `width`, with
+   * the streaming cursor when `cursor`.
+   */
+  rows(text: string, parts: ReplyParts, width: number, lang: Lang, cursor: boolean): Row[] {
     const l = this.last;
     if (l && l.text === text && l.cursor === cursor && l.lang === lang && l.width === width)
       return l.rows;
@@ -25,7 +29,7 @@ export class LiveRows {
       this.width = width;
       this.streams = [];
     }
-    const rows = agentRows(text, width, { lang, cursor }, (t, w, i) =>
+    const rows = agentRows(parts, width, { lang, cursor }, (t, w, i) =>
       (this.streams[i] ??= new MarkdownStream()).lines(t, w),
     );
     this.last = { text, cursor, lang, width, rows };

@@ -53,14 +53,23 @@ export function useReplyView(
   const all: Block[] = useMemo(
     () =>
       liveReply || streaming
-        ? [...blocks, { kind: 'live', key: 'live', text: liveReply, streaming }]
+        ? [
+            ...blocks,
+            {
+              kind: 'live',
+              key: 'live',
+              text: liveReply,
+              parts: store.getState().liveParts(liveReply),
+              streaming,
+            },
+          ]
         : blocks,
-    [blocks, liveReply, streaming],
+    [store, blocks, liveReply, streaming],
   );
   const rowsOf = useCallback(
     (b: Block): Row[] =>
       b.kind === 'live'
-        ? live.rows(b.text, width, lang, b.streaming)
+        ? live.rows(b.text, b.parts, width, lang, b.streaming)
         : cache.get(`${lang}:${hl}:${b.key}`, width, () =>
             // The reply that just finished streaming goes on from its live streams.
             blockRows(

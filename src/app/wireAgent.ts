@@ -24,7 +24,6 @@ import type { Timers } from '../scheduler/scheduler.js';
 import type { Reminders } from '../reminders/reminders.js';
 import { Ledger } from '../ledger/ledger.js';
 import { CycleRecorder } from '../ledger/recorder.js';
-import { parseReply } from '../protocol/parser.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
 export interface AgentParts {
@@ -201,7 +200,6 @@ function sessionFeeds(current: CurrentSession, parts: AgentParts): SessionFeeds 
         new CycleRecorder({
           kindOf: (name) => parts.registry.get(name)?.kind,
           now: timers ? () => timers.now() : Date.now,
-          shown: (reply) => parseReply(reply).text,
           write,
         }).listener,
     },

@@ -123,3 +123,9 @@ export function appPaths(home: string): AppPaths {
 export function builtinPersonasDir(): string {
   return path.join(projectRoot(), 'personas');
 }
+
+/**
+ * The lock file name older versions kept in the home root (one Cogito per home). It is no
+ * longer written; it stays among Cogito's own files so no tool writes one there.
+ */
+export const LOCK_FILE = 'cogito.lock';

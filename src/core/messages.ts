@@ -26,6 +26,15 @@ export interface HistoryMessage {
   readonly calls?: number;
   /** On a `tool` message holding one call's result: the call's index in its reply. */
   readonly callIndex?: number;
+  /** On a `tool` message: the id of the call it answers (`ReplyCall.id` in its reply's parts). */
+  readonly callId?: string;
+  /**
+   * On an assistant reply: the reply parsed once, where the turn read it (or, for a session
+   * saved before parts were kept, once when it was loaded). Everything after the turn (the
+   * screen, the ledger, crash recovery) reads these; `content` stays the raw text, because
+   * it is what the model is sent back.
+   */
+  readonly parts?: ReplyParts;
   /**
    * On a `tool` message: each result it holds, as the screen shows it (the call and whether
    * it succeeded), so nothing has to parse `content` (the text the model is sent) back.
@@ -43,6 +52,45 @@ export interface ResultSummary {
   /** The call in protocol syntax, without the tags: `ls(".")`. */
   readonly call: string;
   readonly ok: boolean;
+}
+
+/** A value of a call's argument, as the protocol writes it. */
+export type PartArg = string | number | boolean | null;
+
+/** A stretch of a reply's own text (as written, Markdown and all). */
+export interface ReplyText {
+  readonly type: 'text';
+  readonly text: string;
+}
+
+/** One tool call of a reply, as the model wrote it and as it was read. */
+export interface ReplyCall {
+  readonly type: 'call';
+  /** `<reply id>#<index>`: the `tool` message answering it carries the same `callId`. */
+  readonly id: string;
+  /** Its place among the reply's calls, from 0 (the answer's `callIndex`). */
+  readonly index: number;
+  /** The call as written, tags and all. */
+  readonly raw: string;
+  /** The tool's name, when it could be read. */
+  readonly name?: string;
+  /** Positional arguments, and arguments given by name (placed on the tool when it runs). */
+  readonly args?: readonly PartArg[];
+  readonly named?: readonly { readonly name: string; readonly value: PartArg }[];
+  /** Why the call could not be read: it was answered with this error, not run. */
+  readonly error?: string;
+}
+
+export type ReplyPart = ReplyText | ReplyCall;
+
+/** A reply in parts: its text and calls in order, `[WAIT]` and the text as shown. */
+export interface ReplyParts {
+  /** Text and calls in reply order; empty stretches of text are left out. */
+  readonly items: readonly ReplyPart[];
+  /** The reply ended with `[WAIT]` (not part of any text item). */
+  readonly wait: boolean;
+  /** Set when more calls followed than a reply may make: how many (the last text holds them). */
+  readonly moreCalls?: number;
 }
 
 /** What a provider receives: plain chat roles only. */

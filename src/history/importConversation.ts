@@ -1,6 +1,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { makeMessage } from '../core/messages.js';
+import { withParts } from '../protocol/replyParts.js';
 import type { HistoryMessage, Role } from '../core/messages.js';
 import { atomicWriteFileSync, errorCode, errorMessage, realFs } from './fsPort.js';
 import type { SessionStore } from './sessionStore.js';
@@ -121,7 +122,8 @@ function toMessages(list: readonly unknown[], at: number): HistoryMessage[] {
     if (typeof role !== 'string' || !ROLES.has(role)) continue;
     const text = contentText(content);
     if (text === undefined) continue;
-    out.push(makeMessage(role as Role, text, { at }));
+    // An imported reply is read once, here, like one loaded from an old session.
+    out.push(withParts(makeMessage(role as Role, text, { at })));
   }
   return out;
 }

@@ -1,13 +1,10 @@
+import { LOCK_FILE } from '../config/paths.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { errorCode, errorMessage } from './fsPort.js';
 
-/**
- * The lock file name older versions kept in the home root (one Cogito per home). It is no
- * longer written; it stays among Cogito's own files so no tool writes one there.
- */
-export const LOCK_FILE = 'cogito.lock';
+export { LOCK_FILE };
 
 /** The folder of per-folder locks, inside the home's data folder (git-ignored, fenced). */
 export const LOCKS_DIR = path.join('data', 'locks');

@@ -1,4 +1,5 @@
 import type { HistoryMessage, ResultSummary, Role } from '../core/messages.js';
+import { withStoredParts } from './storedParts.js';
 
 /**
  * One line of a history file. The live conversation is rebuilt by replaying the lines in order:
@@ -70,7 +71,7 @@ export function parseRecord(line: string): HistoryRecord | { problem: string } {
     const problem = messageProblem(r.m);
     return problem
       ? { problem: `bad message (${problem})` }
-      : { t: 'msg', m: withLegacyResults(r.m as HistoryMessage) };
+      : { t: 'msg', m: withStoredParts(withLegacyResults(r.m as HistoryMessage)) };
   }
   if (r.t === 'compact') {
     const problem = messageProblem(r.summary);

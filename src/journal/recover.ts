@@ -4,8 +4,8 @@
  * one now, saying what happened, so the model (and the user) see the truth.
  */
 import { callTextOf } from '../pipeline/toolRunner.js';
+import { callItemOf, callsOf, withParts } from '../protocol/replyParts.js';
 import { resultMessage } from '../protocol/resultMessage.js';
-import { parseReply } from '../protocol/parser.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { HistoryPort } from '../pipeline/saver.js';
 import type { Journal } from './journal.js';
@@ -39,9 +39,12 @@ export async function finishCrashRecord(
     return { results: 0, rolledBack: rolled.size, refused };
   }
   const have = new Set(messages.slice(at + 1).map((m) => m.callIndex));
-  const items = parseReply(reply.content).items;
+  // The reply's parts say what it called (the turn and the load give every reply its parts;
+  // withParts reads only one built without them).
+  const calls = callsOf(withParts(reply).parts!);
   let results = 0;
-  for (const [index, item] of items.entries()) {
+  for (const item of calls) {
+    const index = item.index;
     if (have.has(index)) continue;
     const change = journal
       ?.entries()
@@ -58,7 +61,7 @@ export async function finishCrashRecord(
       body =
         'interrupted by a crash before its result came back. Check its effect before running it again.';
     }
-    history.append(resultMessage({ call: callTextOf(item), ok, body }, index));
+    history.append(resultMessage({ call: callTextOf(callItemOf(item)), ok, body }, index, item.id));
     results += 1;
   }
   return { results, rolledBack: rolled.size, refused };

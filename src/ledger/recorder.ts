@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../api/events.js';
+import { shownText } from '../protocol/replyParts.js';
 import type { ToolArg, ToolKind } from '../tools/types.js';
 import type { CycleEnd, CycleRecord } from '../api/ledger.js';
 
@@ -36,8 +37,6 @@ export class CycleRecorder {
       now(): number;
       /** Where the finished record goes (the session's ledger, the store). */
       write(record: CycleRecord): void;
-      /** The reply as shown, without calls and [WAIT]. */
-      shown(reply: string): string;
     },
   ) {}
 
@@ -71,8 +70,9 @@ export class CycleRecorder {
         this.toolEnded(e.entry.turnId, e.entry.name, e.entry.args, e.entry.call, e.entry.status);
         return;
       case 'message_added':
-        if (this.open && e.message.role === 'assistant') {
-          const shown = this.deps.shown(e.message.content).slice(0, REPLY_CHARS);
+        // The reply as shown (without calls and [WAIT]), from the parts the turn read.
+        if (this.open && e.message.role === 'assistant' && e.message.parts) {
+          const shown = shownText(e.message.parts).slice(0, REPLY_CHARS);
           if (shown) this.open.record.reply = shown;
         }
         return;

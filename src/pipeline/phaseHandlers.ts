@@ -57,11 +57,12 @@ const run: Handler = async (r) => {
   const cap = callCap(deps.tools.maxCallsPerReply);
   const parsed = await parseReplyYielding(work.reply, turn.signal, cap);
   if (parsed === undefined) return 'aborted';
+  work.parsed = parsed;
   work.items = parsed.items;
   work.wait = parsed.wait;
   work.shown = parsed.text;
   if (parsed.items.length === 0) return 'next';
-  const replyId = saver.replyAhead(work.reply, work.reasoning, parsed.items.length);
+  const replyId = saver.replyAhead(work.reply, work.reasoning, parsed);
   // The turn's changes are one group, whichever step made them: /undo takes the turn back.
   chain.group ??= replyId;
   const change = { turn: chain.group, reply: replyId, trigger: turn.trigger, callIndex: 0 };
@@ -80,7 +81,7 @@ const run: Handler = async (r) => {
 };
 
 /** SAVE: the reply (marked interrupted when cut short), or the results it still lacks. */
-const save: Handler = async ({ turn, work, saver }) => {
+const save: Handler = async ({ deps, turn, work, saver }) => {
   if (work.handled) return 'next';
   if (saver.replySaved) {
     saver.notRunResults(work.items);
@@ -91,8 +92,14 @@ const save: Handler = async ({ turn, work, saver }) => {
   if ((work.reply || work.reasoning) && !onlyWait) {
     // Who cut the reply short matters to the model: the user, or a failure.
     const interrupted = turn.signal.aborted;
+    // A reply cut short before RUN read it is read here, the one time (not stopped by the
+    // abort that cut it short; it still yields, so a hostile reply cannot hold up the loop).
+    const parsed =
+      work.parsed ??
+      (await parseReplyYielding(work.reply, undefined, callCap(deps.tools.maxCallsPerReply)))!;
     saver.reply({
       reply: work.reply,
+      parsed,
       reasoning: work.reasoning,
       trigger: turn.trigger,
       cycle: turn.cycle,
@@ -112,6 +119,7 @@ const respond: Handler = async (r) => {
   joinChain(r, facts.calls, facts.results);
   const verdict = r.deps.respond?.(facts);
   r.work.report = verdict?.report;
+  r.work.facts = facts;
   if (verdict?.more !== true) return 'next';
   nextStep(r);
   return 'step';

@@ -1,7 +1,8 @@
 import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import type { AgentEvent } from '../api/events.js';
 import { callTextOf, type CallOutcome } from './toolRunner.js';
-import type { CallItem } from '../protocol/parser.js';
+import type { CallItem, ParsedReply } from '../protocol/parser.js';
+import { callIdOf, partsOf } from '../protocol/replyParts.js';
 import { resultMessage } from '../protocol/resultMessage.js';
 import type { TurnTrigger } from '../api/trace.js';
 
@@ -14,6 +15,8 @@ export interface HistoryPort {
 /** The reply as the turn produced it, for the final save. */
 export interface ReplyToSave {
   reply: string;
+  /** How the turn read the reply: kept on the message as its parts. */
+  parsed: ParsedReply;
   reasoning: string;
   trigger: TurnTrigger;
   cycle: number;
@@ -58,11 +61,12 @@ export class TurnSaver {
    * The crash record's first half: the reply, with the number of its calls, is saved before
    * its first tool runs. Returns its id, which the change journal groups the calls' changes by.
    */
-  replyAhead(reply: string, reasoning: string, calls: number): string {
-    const assistant = makeMessage('assistant', reply, {
+  replyAhead(reply: string, reasoning: string, parsed: ParsedReply): string {
+    const made = makeMessage('assistant', reply, {
       ...(reasoning ? { reasoning } : {}),
-      calls,
+      calls: parsed.items.length,
     });
+    const assistant = { ...made, parts: partsOf(made.id, reply, parsed) };
     this.persist(assistant);
     this.replyId = assistant.id;
     return assistant.id;
@@ -82,7 +86,8 @@ export class TurnSaver {
   /** The second half: each result is saved as its call finishes, with the call's index. */
   result(index: number, outcome: CallOutcome, through = index): void {
     for (let i = index; i <= through; i++) this.results.add(i);
-    this.persist(resultMessage(outcome, index));
+    const callId = this.replyId !== undefined ? callIdOf(this.replyId, index) : undefined;
+    this.persist(resultMessage(outcome, index, callId));
   }
 
   /**
@@ -99,13 +104,13 @@ export class TurnSaver {
 
   /** A reply without calls, saved whole once the turn has ended. */
   reply(r: ReplyToSave): void {
-    const assistant = makeMessage('assistant', r.reply, {
+    const made = makeMessage('assistant', r.reply, {
       ...(r.reasoning ? { reasoning: r.reasoning } : {}),
       ...(r.interrupted ? { interrupted: true } : {}),
       ...(r.failed ? { failed: true } : {}),
       ...(r.trigger === 'timer' ? { cycle: r.cycle } : {}),
     });
-    this.persist(assistant);
+    this.persist({ ...made, parts: partsOf(made.id, r.reply, r.parsed) });
   }
 
   private persist(message: HistoryMessage): void {

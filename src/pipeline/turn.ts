@@ -130,7 +130,8 @@ export async function runTurn(turn: TurnInput, deps: TurnDeps): Promise<TurnResu
   const run = startRun(turn, deps);
   const phases = await walkPhases(run, t0);
   const { chain } = run;
-  const facts = factsOf(run);
+  // RESPOND's facts of the last step; a turn COMMAND handled never reached RESPOND.
+  const facts = run.work.facts ?? factsOf(run);
   const trace: TurnTrace = {
     turnId: turn.turnId,
     trigger: turn.trigger,

@@ -1,10 +1,10 @@
 import type { ChatMessage } from '../core/messages.js';
 import type { CallOutcome } from './toolRunner.js';
-import type { CallItem } from '../protocol/parser.js';
+import type { CallItem, ParsedReply } from '../protocol/parser.js';
 import type { TurnError } from '../providers/types.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
 import { TurnSaver } from './saver.js';
-import type { TurnDeps, TurnInput } from './turn.js';
+import type { TurnDeps, TurnFacts, TurnInput } from './turn.js';
 
 /** What the turn's current step has produced so far; each phase adds its part. */
 export interface Work {
@@ -23,6 +23,8 @@ export interface Work {
   /** The reply as shown, without calls and the trailing [WAIT]. */
   shown: string;
   items: CallItem[];
+  /** RUN's one reading of the reply; the saved message keeps it as its parts. */
+  parsed?: ParsedReply;
   wait: boolean;
   outcomes: CallOutcome[];
   /** Tokens the server (or the estimate) reported, and the last prompt's size. */
@@ -32,6 +34,8 @@ export interface Work {
   error?: TurnError;
   /** RESPOND: what the scheduler learns. */
   report?: TurnReport;
+  /** RESPOND: the facts it decided from, which the turn's result reuses (read once a step). */
+  facts?: TurnFacts;
 }
 
 /** What the turn's steps made together: the turn is one unit for the ledger and /undo. */

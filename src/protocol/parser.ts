@@ -67,9 +67,14 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
   const code: [number, number][] = [];
   let i = 0;
   let steps = 0;
+  let settled = 0;
+  let malformedSeen = false;
   while (i < src.length) {
     if (++steps % STEP === 0) yield;
     if (isLineStart(src, i)) {
+      // Not past a malformed call: its error is worded from what follows it (a later tag).
+      const open = ix.waitAt < 0 || ix.waitAt >= i;
+      if (i > settled && open && !malformedSeen && afterBlankLine(src, i)) settled = i;
       const fence = fenceAt(src, i);
       if (fence !== undefined) {
         const end = fenceBlockEnd(src, i, fence);
@@ -92,6 +97,7 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
       }
       const parsed = callAt(i);
       items.push(parsed.item);
+      malformedSeen ||= parsed.item.type === 'malformed';
       i = parsed.resume;
     } else if (c === 0x3c || c === 0x5b || c === 0x7b) {
       // `<`, `[`, `{`: maybe a model's native call format (nativeCalls.ts). Read even past
@@ -101,6 +107,7 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
         i += 1;
       } else {
         items.push(...found.items);
+        malformedSeen ||= found.items.some((it) => it.type === 'malformed');
         i = found.resume;
       }
     } else {
@@ -112,7 +119,15 @@ function* parseReplySteps(reply: string, maxItems = Infinity): Generator<void, P
     ix.waitAt >= 0 &&
     !code.some(([a, b]) => a <= ix.waitAt && ix.waitAt < b) &&
     !items.some((it) => it.start <= ix.waitAt && ix.waitAt < it.end);
-  return { items, wait, text: displayText(src, items, wait ? ix.waitAt : src.length) };
+  const text = displayText(src, items, wait ? ix.waitAt : src.length);
+  return { items, wait, text, ...(settled > 0 ? { settled } : {}) };
+}
+
+/** Whether the line before the one starting at `i` is blank (spaces at most). */
+function afterBlankLine(src: string, i: number): boolean {
+  let j = i - 2;
+  while (j >= 0 && (src[j] === ' ' || src[j] === '\t' || src[j] === '\r')) j -= 1;
+  return j >= 0 && src.charCodeAt(j) === 0x0a;
 }
 
 /**
@@ -161,7 +176,11 @@ function isHorizontalSpace(ch: string | undefined): boolean {
  * a block inside a line takes the spaces on one side, so no double spaces or blank lines
  * are left where calls were.
  */
-function displayText(src: string, items: readonly CallItem[], limit: number): string {
+export function displayText(
+  src: string,
+  items: readonly Pick<CallItem, 'start' | 'end'>[],
+  limit: number,
+): string {
   let out = '';
   let prev = 0;
   for (const item of items) {

@@ -62,4 +62,12 @@ export interface ParsedReply {
    * not parsed, so tags inside code or strings are included). `wait` is then false.
    */
   moreCalls?: number;
+  /**
+   * Where a growing reply may be cut and read on from: the start of the last line after a
+   * blank line that the scan reached in plain text (no code, call or span open across it,
+   * no `[WAIT]` and no malformed call before it). What lies before it reads the same however the reply goes on,
+   * so a reader of a streaming reply parses only from there (streamingParts.ts). Absent
+   * when there is none.
+   */
+  settled?: number;
 }

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { appPaths, projectRoot } from '../config/paths.js';
-import { LOCK_FILE } from '../history/lock.js';
+import { LOCK_FILE } from '../config/paths.js';
 import type { OwnPlaces } from './protectedPlaces.js';
 import { realpathLoose } from '../core/realpath.js';
 

@@ -9,6 +9,7 @@ import { LiveRows } from '../../components/panes/liveRows.js';
 import { markdownLines, MarkdownStream } from '../../components/markdown/markdown.js';
 import { makeMessage } from '../../src/core/messages.js';
 import { markdownCase } from '../helpers/markdownDocs.js';
+import { partsOfText } from '../helpers/replyParts.js';
 
 const DOCS = 300;
 
@@ -28,7 +29,8 @@ describe('a streamed reply ends as it would render whole', () => {
     for (let seed = 1001; seed <= 1100; seed++) {
       const { text, width, ends } = markdownCase(seed, [20, 100]);
       const live = new LiveRows();
-      for (const end of ends) live.rows(text.slice(0, end), width, 'en', true);
+      for (const end of ends)
+        live.rows(text.slice(0, end), partsOfText(text.slice(0, end)), width, 'en', true);
       const message = makeMessage('assistant', text);
       const saved: Block = { kind: 'message', key: message.id, message };
       expect(blockRows(saved, width, 'en', live.adopt(text, width)), `seed ${seed}`).toEqual(

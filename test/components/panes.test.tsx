@@ -6,6 +6,7 @@ import { LiveRows } from '../../components/panes/liveRows.js';
 import { anchorOffset } from '../../components/panes/scrollAnchor.js';
 import { LineWrap } from '../../components/text/lineWrap.js';
 import { displayWidth } from '../../components/text/wrap.js';
+import { partsOfText, replyMessage } from '../helpers/replyParts.js';
 import { createFakeController, type FakeController } from '../helpers/fakeController.js';
 import { KEY, renderApp, type Harness } from '../helpers/renderApp.js';
 
@@ -33,7 +34,13 @@ const say = (
   role: HistoryMessage['role'],
   content: string,
   extra: Partial<HistoryMessage> = {},
-): void => c.emit({ type: 'message_added', message: makeMessage(role, content, extra) });
+): void =>
+  c.emit({
+    type: 'message_added',
+    // A reply carries its parts, as the turn saves it.
+    message:
+      role === 'assistant' ? replyMessage(content, extra) : makeMessage(role, content, extra),
+  });
 
 describe('the reply pane', () => {
   test('shows the conversation with tool calls compacted, newest at the bottom', async () => {
@@ -65,7 +72,7 @@ describe('the reply pane', () => {
   test("an interrupted marker shares its reply's last row, so it never heads the pane alone", () => {
     const long = 'word '.repeat(40).trim();
     for (const content of ['', 'short', long]) {
-      const rows = agentRows(content, 30, { lang: 'en', interrupted: true });
+      const rows = agentRows(partsOfText(content), 30, { lang: 'en', interrupted: true });
       const last = rows[rows.length - 1]!;
       expect(last.text.endsWith('⏎ interrupted')).toBe(true);
       // The marker row carries reply text too (or the reply's head): it is never alone.
@@ -218,10 +225,10 @@ describe('the reply pane', () => {
   test('the streaming cursor never pushes a full row of CJK text past the width', () => {
     const width = 40;
     const full = '文'.repeat(19); // 38 columns + the 2-column prefix: exactly 40
-    const rows = agentRows(full, width, { lang: 'en', cursor: true });
+    const rows = agentRows(partsOfText(full), width, { lang: 'en', cursor: true });
     for (const r of rows) expect(displayWidth(r.text)).toBeLessThanOrEqual(width);
     expect(rows.map((r) => r.text)).toEqual([`◆ ${full}`, '  ▍']);
-    const short = agentRows('文文', width, { lang: 'en', cursor: true });
+    const short = agentRows(partsOfText('文文'), width, { lang: 'en', cursor: true });
     expect(short.map((r) => r.text)).toEqual(['◆ 文文▍']);
   });
 
@@ -238,13 +245,13 @@ describe('the reply pane', () => {
       const lexedPerUpdate: number[] = [];
       for (let i = 0; text.length < 20_000; i++) {
         text += i % 7 === 6 ? `${zh}\n` : zh;
-        const rows = live.rows(text, 80, 'en', true);
+        const rows = live.rows(text, partsOfText(text), 80, 'en', true);
         perUpdate.push(push.mock.calls.length - before);
         lexedPerUpdate.push(live.work - lexedBefore);
         lexedBefore = live.work;
         if (i % 50 === 0) {
           push.mockClear();
-          expect(rows).toEqual(agentRows(text, 80, { lang: 'en', cursor: true }));
+          expect(rows).toEqual(agentRows(partsOfText(text), 80, { lang: 'en', cursor: true }));
           push.mockClear();
         }
         before = push.mock.calls.length;
@@ -254,7 +261,7 @@ describe('the reply pane', () => {
       expect(Math.max(...lexedPerUpdate)).toBeLessThanOrEqual(2 * 1024 + 2 * zh.length);
       expect(Math.max(...perUpdate)).toBeLessThanOrEqual(2 * 1024 + 2 * zh.length);
       // The same text again costs nothing.
-      live.rows(text, 80, 'en', true);
+      live.rows(text, partsOfText(text), 80, 'en', true);
       expect(push.mock.calls.length).toBe(before);
     } finally {
       push.mockRestore();

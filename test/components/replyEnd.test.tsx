@@ -10,6 +10,7 @@ import { LiveRows } from '../../components/panes/liveRows.js';
 import { makeMessage } from '../../src/core/messages.js';
 import { createFakeController } from '../helpers/fakeController.js';
 import { renderApp, type Harness } from '../helpers/renderApp.js';
+import { partsOfText } from '../helpers/replyParts.js';
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -35,9 +36,10 @@ describe('a reply that ends its stream', () => {
   test('adopting the live streams gives the rows of a fresh parse, lexing only the tail', () => {
     const text = longReply(300);
     const live = new LiveRows();
-    for (let end = 100; end < text.length; end += 97) live.rows(text.slice(0, end), 80, 'en', true);
+    for (let end = 100; end < text.length; end += 97)
+      live.rows(text.slice(0, end), partsOfText(text.slice(0, end)), 80, 'en', true);
     const shown = text.slice(0, text.length - 120);
-    live.rows(shown, 80, 'en', true);
+    live.rows(shown, partsOfText(shown), 80, 'en', true);
     const before = live.work;
     const block = messageBlock(text, true);
     const rows = blockRows(block, 80, 'en', live.adopt(text, 80));
@@ -48,7 +50,7 @@ describe('a reply that ends its stream', () => {
     expect(text.length).toBeGreaterThan(20_000);
     // Taken once: a second message, or one that does not continue the text, parses afresh.
     expect(live.adopt(text, 80)).toBeUndefined();
-    live.rows('Another reply', 80, 'en', true);
+    live.rows('Another reply', partsOfText('Another reply'), 80, 'en', true);
     expect(live.adopt('Something else entirely', 80)).toBeUndefined();
     expect(live.adopt('Another reply, finished', 100)).toBeUndefined();
   });

@@ -9,6 +9,7 @@ import {
   type FakeController,
 } from '../helpers/fakeController.js';
 import { KEY, renderApp, type Harness } from '../helpers/renderApp.js';
+import { replyMessage } from '../helpers/replyParts.js';
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -30,11 +31,9 @@ function busyController(): FakeController {
     });
     c.emit({
       type: 'message_added',
-      message: makeMessage(
-        'assistant',
-        `answer ${i}: ${'long text '.repeat(20)}\n[TOOL] ls(".") [/TOOL]`,
-        { reasoning: 'why '.repeat(50) },
-      ),
+      message: replyMessage(`answer ${i}: ${'long text '.repeat(20)}\n[TOOL] ls(".") [/TOOL]`, {
+        reasoning: 'why '.repeat(50),
+      }),
     });
     c.emit({ type: 'tool_end', entry: toolEntry() });
   }
@@ -172,7 +171,7 @@ describe('sizes', () => {
     const c = createFakeController({ machine: 'AWAITING_INPUT' });
     const zh =
       '这是一个很长的中文句子，用来检查在窄终端里按照显示宽度换行是否正确，每个汉字占两列。';
-    c.emit({ type: 'message_added', message: makeMessage('assistant', zh) });
+    c.emit({ type: 'message_added', message: replyMessage(zh) });
     h = await renderApp({ c, columns: 40, rows: 14 });
     const f = await h.waitFor((x) => x.includes('这是'));
     expectFits(f, 40, 14);

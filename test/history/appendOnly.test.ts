@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeMessage } from '../../src/core/messages.js';
 import type { HistoryFs } from '../../src/history/fsPort.js';
 import { SessionStore } from '../../src/history/sessionStore.js';
 import { makeTmpDir } from './tmpDir.js';
+import { replyMessage } from '../helpers/replyParts.js';
 
 /** `node:fs` with every call recorded (name and the first argument). */
 function spyFs(): { fs: HistoryFs; calls: { name: string; args: unknown[] }[] } {
@@ -35,7 +35,7 @@ describe('appending', () => {
     const file = path.join(created.dir, 'history.jsonl');
     const lines: string[] = [];
     for (let i = 0; i < 10_000; i += 1) {
-      lines.push(JSON.stringify({ t: 'msg', m: makeMessage('assistant', `message ${i}`) }));
+      lines.push(JSON.stringify({ t: 'msg', m: replyMessage(`message ${i}`) }));
     }
     fs.writeFileSync(file, lines.join('\n') + '\n');
 
@@ -44,7 +44,7 @@ describe('appending', () => {
     const sizeBefore = fs.statSync(file).size;
     spy.calls.length = 0;
 
-    const msg = makeMessage('assistant', 'one more, 多一条');
+    const msg = replyMessage('one more, 多一条');
     expect(session.append(msg)).toEqual({ ok: true });
 
     const expectedLine = JSON.stringify({ t: 'msg', m: msg }) + '\n';
@@ -67,7 +67,7 @@ describe('appending', () => {
 
     // Later appends reuse the open descriptor: one write each, nothing else.
     spy.calls.length = 0;
-    expect(session.append(makeMessage('assistant', 'again'))).toEqual({ ok: true });
+    expect(session.append(replyMessage('again'))).toEqual({ ok: true });
     expect(spy.calls.map((c) => c.name)).toEqual(['writeSync']);
     session.close();
   });

@@ -5,6 +5,7 @@ import { makeMessage } from '../../src/core/messages.js';
 import type { HistoryMessage } from '../../src/core/messages.js';
 import { SessionStore } from '../../src/history/sessionStore.js';
 import { makeTmpDir } from './tmpDir.js';
+import { replyMessage } from '../helpers/replyParts.js';
 
 describe('archive and compaction records', () => {
   let tmp: ReturnType<typeof makeTmpDir>;
@@ -13,7 +14,9 @@ describe('archive and compaction records', () => {
   beforeEach(() => {
     tmp = makeTmpDir();
     store = new SessionStore(tmp.dir);
-    msgs = Array.from({ length: 6 }, (_, i) => makeMessage(i % 2 ? 'assistant' : 'user', `m${i}`));
+    msgs = Array.from({ length: 6 }, (_, i) =>
+      i % 2 ? replyMessage(`m${i}`) : makeMessage('user', `m${i}`),
+    );
   });
   afterEach(() => tmp.cleanup());
 
@@ -39,7 +42,7 @@ describe('archive and compaction records', () => {
     });
     expect(s.archivedMessages()).toEqual(old);
 
-    const later = makeMessage('assistant', 'after compaction');
+    const later = replyMessage('after compaction');
     s.append(later);
     s.close();
     const again = await store.open(s.id);

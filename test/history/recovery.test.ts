@@ -5,6 +5,7 @@ import { makeMessage } from '../../src/core/messages.js';
 import type { HistoryMessage } from '../../src/core/messages.js';
 import { SessionStore } from '../../src/history/sessionStore.js';
 import { makeTmpDir } from './tmpDir.js';
+import { replyMessage } from '../helpers/replyParts.js';
 
 const line = (m: HistoryMessage): string => JSON.stringify({ t: 'msg', m }) + '\n';
 
@@ -15,7 +16,7 @@ describe('loading a damaged history', () => {
   let dir: string;
   let file: string;
   const a = makeMessage('user', 'first question');
-  const b = makeMessage('assistant', 'first answer\nwith two lines');
+  const b = replyMessage('first answer\nwith two lines');
   const c = makeMessage('user', '第三条消息');
 
   beforeEach(async () => {

@@ -5,6 +5,7 @@ import { makeMessage } from '../../src/core/messages.js';
 import { SessionError } from '../../src/history/sessionStore.js';
 import { newSessionId } from '../../src/history/sessionId.js';
 import { useTmpSessionStore } from './tmpDir.js';
+import { replyMessage } from '../helpers/replyParts.js';
 
 describe('sessions', () => {
   const tmp = useTmpSessionStore();
@@ -33,7 +34,7 @@ describe('sessions', () => {
     const a = await tmp.store.create();
     a.append(makeMessage('system', 'not a title'));
     a.append(makeMessage('user', '\n  整理一下我的下载文件夹\nplease'));
-    a.append(makeMessage('assistant', 'ok'));
+    a.append(replyMessage('ok'));
     const b = await tmp.store.create();
     const listed = await tmp.store.list();
     expect(listed.map((s) => s.id)).toEqual([b.id, a.id]);
@@ -62,7 +63,7 @@ describe('sessions', () => {
 
   it('opens a session by id, keeping what was appended in order', async () => {
     const s = await tmp.store.create();
-    const msgs = [makeMessage('user', 'q'), makeMessage('assistant', 'a', { reasoning: 'r' })];
+    const msgs = [makeMessage('user', 'q'), replyMessage('a', { reasoning: 'r' })];
     for (const m of msgs) expect(s.append(m)).toEqual({ ok: true });
     s.close();
     const again = await tmp.store.open(s.id);

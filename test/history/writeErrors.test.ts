@@ -5,6 +5,7 @@ import { makeMessage } from '../../src/core/messages.js';
 import type { HistoryFs } from '../../src/history/fsPort.js';
 import { SessionStore } from '../../src/history/sessionStore.js';
 import { makeTmpDir } from './tmpDir.js';
+import { replyMessage } from '../helpers/replyParts.js';
 
 function sysError(code: string): Error {
   return Object.assign(new Error(`${code}: simulated`), { code });
@@ -53,7 +54,7 @@ describe('write errors', () => {
   it('returns ENOSPC with the fix, keeps the message, and retries it first once space is back', async () => {
     const { store, session, file } = await openSession();
     const a = makeMessage('user', 'saved');
-    const b = makeMessage('assistant', 'lost to a full disk?');
+    const b = replyMessage('lost to a full disk?');
     const c = makeMessage('user', 'after the fix');
     expect(session.append(a)).toEqual({ ok: true });
 
@@ -78,7 +79,7 @@ describe('write errors', () => {
   it('cuts off a partial write so the file still ends on a whole line', async () => {
     const { store, session, file } = await openSession();
     const a = makeMessage('user', 'saved');
-    const b = makeMessage('assistant', 'x'.repeat(500));
+    const b = replyMessage('x'.repeat(500));
     expect(session.append(a)).toEqual({ ok: true });
     const sizeBefore = fs.statSync(file).size;
     fault.writeSync = 'ENOSPC';

@@ -8,6 +8,8 @@ import { DisposerStack, stopFailureLine, type StopFailure } from '../app/dispose
 import { describeWhere } from './where.js';
 import { loadConfig } from '../config/load.js';
 import { NO_MODEL_MESSAGE, noModelConfigured } from './noModel.js';
+import { parseDaemonCommand } from '../daemon/commandArgs.js';
+import { runDaemonCommand } from '../daemon/commands.js';
 
 export interface MainIo {
   argv: readonly string[];
@@ -33,6 +35,9 @@ function version(): string {
 export async function main(io: MainIo): Promise<number> {
   let flags: CliFlags;
   try {
+    // `cogito start|status|stop|service`: the background agent's subcommands.
+    const daemon = parseDaemonCommand(io.argv);
+    if (daemon) return await runDaemonCommand(daemon, io);
     flags = parseCliArgs(io.argv);
   } catch (err) {
     if (err instanceof UsageError) {

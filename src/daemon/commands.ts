@@ -1,0 +1,20 @@
+/** Runs one of the background agent's subcommands (`cogito start|status|stop|service`). */
+import type { DaemonCommand } from './commandArgs.js';
+import { runBackgroundAgent } from './runAgent.js';
+import { runService } from './service.js';
+import { runStart, type DaemonIo } from './startCommand.js';
+import { runStatus } from './statusCommand.js';
+import { runStop } from './stopCommand.js';
+
+export function runDaemonCommand(cmd: DaemonCommand, io: DaemonIo): Promise<number> {
+  switch (cmd.name) {
+    case 'start':
+      return cmd.foreground ? runBackgroundAgent(cmd.flags, io) : runStart(cmd.flags, io);
+    case 'status':
+      return runStatus(cmd, io);
+    case 'stop':
+      return runStop(cmd, io);
+    case 'service':
+      return runService(cmd, io);
+  }
+}

@@ -47,7 +47,14 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
         } catch {
           continue;
         }
-        if (m.type === 'hello' && !greeted) {
+        if (m.type === 'hello' && !greeted && m.protocol !== PROTOCOL_VERSION) {
+          socket.destroy();
+          fail(
+            new Error(
+              `the agent on ${socketPath} speaks protocol ${m.protocol}, this cogito ${PROTOCOL_VERSION}: stop it with the cogito that started it`,
+            ),
+          );
+        } else if (m.type === 'hello' && !greeted) {
           greeted = true;
           clearTimeout(timer);
           socket.write(encode({ type: 'hello', protocol: PROTOCOL_VERSION, client: 'cogito-cli' }));

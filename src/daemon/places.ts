@@ -64,7 +64,8 @@ export function socketPathFor(home: string, workspace: string, env = process.env
  */
 export function prepareSocketDir(socketPath: string): void {
   const dir = path.dirname(socketPath);
-  ensurePrivateDir(dir);
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Judged before it is touched: a planted folder is not ours to change.
   const st = fs.lstatSync(dir);
   const uid = process.getuid?.();
   if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) {
@@ -73,4 +74,5 @@ export function prepareSocketDir(socketPath: string): void {
         'Remove it, or use a shorter --home so the socket stays inside the home.',
     );
   }
+  fs.chmodSync(dir, 0o700);
 }

@@ -5,6 +5,7 @@
  * loses nothing and the next start resumes the same session (the stale socket replaced, the
  * orphaned MCP server ended), stop leaves no process behind.
  */
+import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -195,6 +196,54 @@ describe('cogito start / status / stop', () => {
     const text = await cogito(['status']);
     expect(text.out).toContain('No Cogito runs in the background');
   }, 60_000);
+
+  it('a folder a full-screen (or -p) Cogito holds is refused with exit 3, saying who holds it', async () => {
+    server.push({ kind: 'hang' });
+    const holder = runCogito(['--home', home, '-p', 'a long question'], env, { cwd: ws });
+    await server.waitForRequest(0, 60_000);
+    const r = await cogito(['start']);
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('the background agent did not start');
+    expect(r.err).toContain(`Another Cogito (pid ${holder.pid}`);
+    expect(await status()).toEqual([]);
+    holder.kill('SIGINT');
+    expect(await holder.code).toBe(130);
+  }, 120_000);
+
+  it('stop ends an agent that does not answer and ignores SIGTERM: SIGKILL, its group with it', async () => {
+    // A stand-in for a hung agent: leads its own group, shrugs off SIGTERM, has a child.
+    const hung = spawn(
+      process.execPath,
+      [
+        '-e',
+        "process.on('SIGTERM',()=>{});" +
+          "const c=require('child_process').spawn(process.execPath,['-e','setInterval(()=>{},1000)'],{stdio:'ignore'});" +
+          'console.log(c.pid);setInterval(()=>{},1000)',
+      ],
+      { detached: true, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    pids.push(hung.pid!);
+    let out = '';
+    hung.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const childPid = Number(
+      await waitUntil(() => out.trim() || undefined, 'the child pid', 15_000),
+    );
+    const run = path.join(home, 'data', 'run');
+    await mkdir(run, { recursive: true, mode: 0o700 });
+    const entry = {
+      workspace: ws,
+      pid: hung.pid,
+      socket: path.join(run, 'none.sock'),
+      started: new Date().toISOString(),
+      log: '',
+    };
+    await writeFile(path.join(run, `${agentKey(ws)}.json`), JSON.stringify(entry));
+    const r = await cogito(['stop']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`${ws}: did not stop; killed (pid ${hung.pid})`);
+    await waitUntil(() => !isAlive(hung.pid!) && !isAlive(childPid), 'both to be gone', 15_000);
+    expect(await readdir(run)).toEqual([]);
+  }, 120_000);
 
   it('a bad subcommand option is a usage error naming the options it takes', async () => {
     const r = await cogito(['stop', '--bogus']);

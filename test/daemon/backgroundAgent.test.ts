@@ -195,6 +195,12 @@ describe('cogito start / status / stop', () => {
     expect(await readdir(run)).toEqual([]);
     const text = await cogito(['status']);
     expect(text.out).toContain('No Cogito runs in the background');
+    // stop --all cleans a dead one up too.
+    await writeFile(path.join(run, `${agentKey(ws)}.json`), JSON.stringify(entry));
+    const all = await cogito(['stop', '--all']);
+    expect(all.code).toBe(0);
+    expect(all.out).toContain(`${ws}: was not running any more; cleaned up (pid ${entry.pid})`);
+    expect(await readdir(run)).toEqual([]);
   }, 60_000);
 
   it('a folder a full-screen (or -p) Cogito holds is refused with exit 3, saying who holds it', async () => {

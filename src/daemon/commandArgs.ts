@@ -4,7 +4,12 @@
  * usage error naming the options it does take.
  */
 import { parseArgs } from 'node:util';
-import { UsageError } from '../cli/args.js';
+
+/**
+ * A subcommand used wrongly; the message says how to use it (exit 2). Its own class, so this
+ * folder does not import the command line that imports it.
+ */
+export class DaemonUsageError extends Error {}
 
 export type DaemonCommand =
   | { name: 'start'; foreground: boolean; flags: StartFlags }
@@ -69,7 +74,7 @@ export function parseDaemonCommand(argv: readonly string[]): DaemonCommand | und
     const known = Object.keys(OPTIONS[sub])
       .map((o) => `--${o}`)
       .join(', ');
-    throw new UsageError(`${(err as Error).message}. cogito ${sub} takes: ${known}`);
+    throw new DaemonUsageError(`${(err as Error).message}. cogito ${sub} takes: ${known}`);
   }
   const text = (k: string): string | undefined =>
     typeof values[k] === 'string' ? values[k] : undefined;
@@ -84,7 +89,7 @@ export function parseDaemonCommand(argv: readonly string[]): DaemonCommand | und
       return { name: 'status', json: values.json === true, home: text('home') };
     case 'stop':
       if (values.all === true && text('workspace') !== undefined) {
-        throw new UsageError('cogito stop takes --workspace DIR or --all, not both');
+        throw new DaemonUsageError('cogito stop takes --workspace DIR or --all, not both');
       }
       return {
         name: 'stop',
@@ -95,7 +100,7 @@ export function parseDaemonCommand(argv: readonly string[]): DaemonCommand | und
     case 'service': {
       const [action, ...extra] = positionals;
       if ((action !== 'install' && action !== 'uninstall') || extra.length > 0) {
-        throw new UsageError(
+        throw new DaemonUsageError(
           'usage: cogito service install|uninstall [--workspace DIR] [--home DIR]',
         );
       }
@@ -113,7 +118,7 @@ function startFlags(
   if (interval !== undefined) {
     thinkIntervalMs = Number(interval);
     if (!Number.isInteger(thinkIntervalMs) || thinkIntervalMs < 0) {
-      throw new UsageError(`--think-interval expects a whole number ≥ 0, got "${interval}"`);
+      throw new DaemonUsageError(`--think-interval expects a whole number ≥ 0, got "${interval}"`);
     }
   }
   return {

@@ -7,9 +7,8 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../config/load.js';
+import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { formatConfigIssues } from '../config/format.js';
-import { NO_MODEL_MESSAGE, noModelConfigured } from '../cli/noModel.js';
 import { startArgs, type StartFlags } from './commandArgs.js';
 import { agentLogFile, ensurePrivateDir } from './places.js';
 import { isAlive, killOrphans, readEntry, removeEntry, type RegistryEntry } from './registry.js';
@@ -20,6 +19,8 @@ export interface DaemonIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   cwd?: string;
+  /** Why this config cannot run an agent (no model configured), if it cannot; the CLI's check. */
+  refuseConfig?(config: LoadedConfig): string | undefined;
 }
 
 /** How long a starting agent has to answer on its socket (a cold start through tsx is slow). */
@@ -30,7 +31,8 @@ export function resolveFolder(
   flags: { workspace?: string | undefined; home?: string | undefined },
   io: DaemonIo,
 ):
-  { ok: true; home: string; workspace: string; noModel: boolean } | { ok: false; message: string } {
+  | { ok: true; home: string; workspace: string; config: LoadedConfig }
+  | { ok: false; message: string } {
   const loaded = loadConfig({ env: io.env, flags, ...(io.cwd ? { cwd: io.cwd } : {}) });
   if (!loaded.ok) return { ok: false, message: formatConfigIssues(loaded.errors, loaded.file) };
   let workspace: string;
@@ -42,7 +44,7 @@ export function resolveFolder(
       message: `The folder ${loaded.config.workspace} does not exist. Create it, or name another with --workspace DIR.`,
     };
   }
-  return { ok: true, home: loaded.home, workspace, noModel: noModelConfigured(loaded.config) };
+  return { ok: true, home: loaded.home, workspace, config: loaded.config };
 }
 
 /** The agent of this entry, if it answers on its socket. */
@@ -63,8 +65,9 @@ export async function runStart(flags: StartFlags, io: DaemonIo): Promise<number>
     io.stderr.write(`${folder.message}\n`);
     return 2;
   }
-  if (folder.noModel) {
-    io.stderr.write(`${NO_MODEL_MESSAGE}\n`);
+  const refused = io.refuseConfig?.(folder.config);
+  if (refused !== undefined) {
+    io.stderr.write(`${refused}\n`);
     return 2;
   }
   const { home, workspace } = folder;

@@ -256,5 +256,9 @@ describe('cogito start / status / stop', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain("Unknown option '--bogus'");
     expect(r.err).toContain('cogito stop takes: --workspace, --home, --all');
+    // With no model configured, start stops at once, naming the ways to configure one.
+    const bare = runCogito(['start', '--home', home], { HOME: tmp }, { cwd: ws });
+    expect(await bare.code).toBe(2);
+    expect(bare.stderr()).toContain('no model is configured');
   }, 60_000);
 });

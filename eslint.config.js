@@ -1,8 +1,8 @@
 // Flat config. The project-specific rules: the headless core (src/) must never import
 // React, Ink or the UI in components/, so it can run in --print mode and in tests; and the
 // UI's hooks follow React's rules (called unconditionally, effects list what they read);
-// and no product file over 400 lines or function over 80; and the folders under src/ are
-// layers that import only downwards (docs/ARCHITECTURE.md, "Layers").
+// and no product file over 500 code lines or function over 120; and the folders under src/
+// are layers that import only downwards (docs/ARCHITECTURE.md, "Layers").
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -65,7 +65,9 @@ const LAYERS = [
       ...['reminders', 'safety', 'scheduler', 'store', 'tools'],
     ],
     setup: ['config', 'i18n', 'models', 'personas', 'providers'],
-    cli: ['agent', 'api', 'app', 'config', 'models', 'safety'],
+    // the background agent: its process, its socket, start/status/stop, the login service
+    daemon: ['agent', 'api', 'app', 'config', 'safety', 'store'],
+    cli: ['agent', 'api', 'app', 'config', 'daemon', 'models', 'safety'],
   },
 ];
 const SRC_FOLDERS = LAYERS.flatMap((layer) => Object.keys(layer));
@@ -145,14 +147,15 @@ export default tseslint.config(
     },
   },
   boundariesConfig,
-  // Size limits (issue #13): no file over 400 lines and no function over 80 in the
-  // product code; the message tables and the key table are data, exempt.
+  // Size limits (issue #13, relaxed in #26 so code is not split into argument bags): no file
+  // over 500 code lines and no function over 120 in the product code; the message tables and
+  // the key table are data, exempt.
   {
     files: ['src/**/*.ts', 'components/**/*.{ts,tsx}'],
     ignores: ['src/i18n/en.ts', 'src/i18n/zh.ts', 'components/keys/bindings.ts'],
     rules: {
-      'max-lines': ['error', { max: 400 }],
-      'max-lines-per-function': ['error', { max: 80 }],
+      'max-lines': ['error', { max: 500, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],
     },
   },
 );

@@ -75,6 +75,8 @@ export interface App {
   agent: Agent;
   config: LoadedConfig;
   home: string;
+  /** The folder the agent works in (its real path). */
+  workspace: string;
   /** Warnings to show once at start (recovered history, persona files…). */
   warnings: string[];
   /** The id of the session in use now (`/new` switches it). */
@@ -202,6 +204,7 @@ async function startApp(
     agent,
     config,
     home,
+    workspace: workspace.root,
     warnings,
     currentSessionId: () => currentSession().id,
     mcp,

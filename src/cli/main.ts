@@ -6,8 +6,10 @@ import { runDownloadModel } from './downloadModel.js';
 import { runPrintMode, type PrintRun } from './printMode.js';
 import { DisposerStack, stopFailureLine, type StopFailure } from '../app/disposers.js';
 import { describeWhere } from './where.js';
-import { loadConfig } from '../config/load.js';
+import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { NO_MODEL_MESSAGE, noModelConfigured } from './noModel.js';
+import { DaemonUsageError, parseDaemonCommand } from '../daemon/commandArgs.js';
+import { runDaemonCommand } from '../daemon/commands.js';
 
 export interface MainIo {
   argv: readonly string[];
@@ -33,9 +35,16 @@ function version(): string {
 export async function main(io: MainIo): Promise<number> {
   let flags: CliFlags;
   try {
+    // `cogito start|status|stop|service`: the background agent's subcommands.
+    const daemon = parseDaemonCommand(io.argv);
+    if (daemon) {
+      const refuseConfig = (c: LoadedConfig) =>
+        noModelConfigured(c) ? NO_MODEL_MESSAGE : undefined;
+      return await runDaemonCommand(daemon, { ...io, refuseConfig });
+    }
     flags = parseCliArgs(io.argv);
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof DaemonUsageError) {
       io.stderr.write(`cogito: ${err.message}\n`);
       return 2;
     }

@@ -1,0 +1,29 @@
+/**
+ * The door the background agent's socket uses into the agent: the Agent API (plain-data
+ * commands in, events out, a snapshot for a screen that attaches late) and the facts
+ * `status` reports. `appPort.ts` builds it from the app.
+ */
+import type { AgentCommand, SendResult } from '../api/commands.js';
+import type { AgentEvent } from '../api/events.js';
+import type { AgentSnapshot } from '../store/agentStore.js';
+
+export type { AgentCommand };
+
+/** What `status` reads from the agent itself. */
+export interface AgentFacts {
+  state: string;
+  /** Tokens this home spent in the last 24 hours. */
+  tokensToday: number;
+  sessionId: string;
+}
+
+/** An event as the socket forwards it: the agent's own, plain data. */
+export type PortEvent = AgentEvent;
+
+export interface AgentPort {
+  send(command: AgentCommand): SendResult;
+  /** Returns the unsubscribe. */
+  subscribe(listener: (event: PortEvent) => void): () => void;
+  snapshot(): AgentSnapshot;
+  facts(): AgentFacts;
+}

@@ -1,0 +1,151 @@
+/**
+ * The background agent's subcommands (`cogito start|status|stop|service`) and their options.
+ * Each subcommand takes only the options that mean something for it; anything else is a
+ * usage error naming the options it does take.
+ */
+import { parseArgs } from 'node:util';
+
+/**
+ * A subcommand used wrongly; the message says how to use it (exit 2). Its own class, so this
+ * folder does not import the command line that imports it.
+ */
+export class DaemonUsageError extends Error {}
+
+export type DaemonCommand =
+  | { name: 'start'; foreground: boolean; flags: StartFlags }
+  | { name: 'status'; json: boolean; home?: string | undefined }
+  | { name: 'stop'; all: boolean; workspace?: string | undefined; home?: string | undefined }
+  | {
+      name: 'service';
+      action: 'install' | 'uninstall';
+      workspace?: string | undefined;
+      home?: string | undefined;
+    };
+
+/** The options `start` passes on to the agent it starts (the same as the app's). */
+export interface StartFlags {
+  workspace?: string | undefined;
+  home?: string | undefined;
+  model?: string | undefined;
+  baseUrl?: string | undefined;
+  persona?: string | undefined;
+  thinkIntervalMs?: number | undefined;
+  paused: boolean;
+  debug: boolean;
+}
+
+export const DAEMON_SUBCOMMANDS = ['start', 'status', 'stop', 'service'] as const;
+
+const str = { type: 'string' } as const;
+const bool = { type: 'boolean', default: false } as const;
+
+const OPTIONS = {
+  start: {
+    workspace: str,
+    home: str,
+    model: str,
+    'base-url': str,
+    persona: str,
+    'think-interval': str,
+    paused: bool,
+    debug: bool,
+    foreground: bool,
+  },
+  status: { home: str, json: bool },
+  stop: { workspace: str, home: str, all: bool },
+  service: { workspace: str, home: str },
+} as const;
+
+/** The subcommand `argv` starts with, parsed; `undefined` when it starts with none. */
+export function parseDaemonCommand(argv: readonly string[]): DaemonCommand | undefined {
+  const [name, ...rest] = argv;
+  if (!DAEMON_SUBCOMMANDS.includes(name as (typeof DAEMON_SUBCOMMANDS)[number])) return undefined;
+  const sub = name as (typeof DAEMON_SUBCOMMANDS)[number];
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: rest,
+      options: OPTIONS[sub],
+      allowPositionals: sub === 'service',
+      strict: true,
+    }) as { values: Record<string, string | boolean | undefined>; positionals: string[] });
+  } catch (err) {
+    const known = Object.keys(OPTIONS[sub])
+      .map((o) => `--${o}`)
+      .join(', ');
+    throw new DaemonUsageError(`${(err as Error).message}. cogito ${sub} takes: ${known}`);
+  }
+  const text = (k: string): string | undefined =>
+    typeof values[k] === 'string' ? values[k] : undefined;
+  switch (sub) {
+    case 'start':
+      return {
+        name: 'start',
+        foreground: values.foreground === true,
+        flags: startFlags(values, text),
+      };
+    case 'status':
+      return { name: 'status', json: values.json === true, home: text('home') };
+    case 'stop':
+      if (values.all === true && text('workspace') !== undefined) {
+        throw new DaemonUsageError('cogito stop takes --workspace DIR or --all, not both');
+      }
+      return {
+        name: 'stop',
+        all: values.all === true,
+        workspace: text('workspace'),
+        home: text('home'),
+      };
+    case 'service': {
+      const [action, ...extra] = positionals;
+      if ((action !== 'install' && action !== 'uninstall') || extra.length > 0) {
+        throw new DaemonUsageError(
+          'usage: cogito service install|uninstall [--workspace DIR] [--home DIR]',
+        );
+      }
+      return { name: 'service', action, workspace: text('workspace'), home: text('home') };
+    }
+  }
+}
+
+function startFlags(
+  values: Record<string, string | boolean | undefined>,
+  text: (k: string) => string | undefined,
+): StartFlags {
+  const interval = text('think-interval');
+  let thinkIntervalMs: number | undefined;
+  if (interval !== undefined) {
+    thinkIntervalMs = Number(interval);
+    if (!Number.isInteger(thinkIntervalMs) || thinkIntervalMs < 0) {
+      throw new DaemonUsageError(`--think-interval expects a whole number ≥ 0, got "${interval}"`);
+    }
+  }
+  return {
+    workspace: text('workspace'),
+    home: text('home'),
+    model: text('model'),
+    baseUrl: text('base-url'),
+    persona: text('persona'),
+    thinkIntervalMs,
+    paused: values.paused === true,
+    debug: values.debug === true,
+  };
+}
+
+/** The same options again as arguments, for the process `start` spawns. */
+export function startArgs(flags: StartFlags): string[] {
+  const args: string[] = [];
+  const add = (name: string, v: string | number | undefined): void => {
+    if (v !== undefined) args.push(`--${name}`, String(v));
+  };
+  add('workspace', flags.workspace);
+  add('home', flags.home);
+  add('model', flags.model);
+  add('base-url', flags.baseUrl);
+  add('persona', flags.persona);
+  add('think-interval', flags.thinkIntervalMs);
+  if (flags.paused) args.push('--paused');
+  if (flags.debug) args.push('--debug');
+  return args;
+}

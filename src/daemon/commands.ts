@@ -1,0 +1,34 @@
+/** Runs one of the background agent's subcommands (`cogito start|status|stop|service`). */
+import type { DaemonCommand } from './commandArgs.js';
+import { runBackgroundAgent } from './runAgent.js';
+import { runService } from './service.js';
+import { runStart, type DaemonIo } from './startCommand.js';
+import { runStatus } from './statusCommand.js';
+import { runStop } from './stopCommand.js';
+
+/**
+ * The subcommand's exit code. A failure nobody foresaw (a home that cannot be written, say)
+ * is one line naming it, exit 1, never a stack trace.
+ */
+export async function runDaemonCommand(cmd: DaemonCommand, io: DaemonIo): Promise<number> {
+  try {
+    return await dispatch(cmd, io);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr.write(`cogito ${cmd.name}: ${message}\n`);
+    return 1;
+  }
+}
+
+function dispatch(cmd: DaemonCommand, io: DaemonIo): Promise<number> {
+  switch (cmd.name) {
+    case 'start':
+      return cmd.foreground ? runBackgroundAgent(cmd.flags, io) : runStart(cmd.flags, io);
+    case 'status':
+      return runStatus(cmd, io);
+    case 'stop':
+      return runStop(cmd, io);
+    case 'service':
+      return runService(cmd, io);
+  }
+}

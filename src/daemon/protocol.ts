@@ -1,0 +1,116 @@
+/**
+ * The background agent's wire: JSON lines over its Unix socket (docs/ARCHITECTURE.md, "The
+ * socket"). Each side opens with a hello naming the protocol version; then the client sends
+ * requests (with an id, answered by a reply with the same id) and agent commands, and, once
+ * it has subscribed, receives the agent's events. Every message is one JSON object on one
+ * line; a line longer than {@link MAX_LINE_BYTES} or one that does not parse gets an error
+ * line naming the problem, never a crash.
+ */
+import { parseCommand, type AgentCommand } from '../api/commands.js';
+
+/** Bumped on any change a peer of the previous version would misread. */
+export const PROTOCOL_VERSION = 1;
+
+/** A line longer than this ends the connection (a hostile or broken peer). */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+/** What a client may ask; each is answered by one reply. */
+export type RequestMethod = 'status' | 'stop' | 'subscribe';
+
+/** Client → agent. */
+export type ClientMessage =
+  | { type: 'hello'; protocol: number; client?: string }
+  | { type: 'request'; id: number; method: RequestMethod }
+  | { type: 'command'; command: AgentCommand };
+
+/** One agent's answer to `status`. */
+export interface AgentStatus {
+  workspace: string;
+  pid: number;
+  /** The machine state: THINKING, AWAITING_INPUT, PAUSED, AWAITING_APPROVAL. */
+  state: string;
+  /** When the machine entered `state` (ISO time). */
+  since: string;
+  /** When a turn last started or ended, or a message was added (ISO time); none yet: start. */
+  lastActivity: string;
+  /** Tokens spent in the last 24 hours by this home's sessions. */
+  tokensToday: number;
+  started: string;
+  sessionId: string;
+}
+
+/** Agent → client. */
+export type ServerMessage =
+  | { type: 'hello'; protocol: number; pid: number; workspace: string }
+  | { type: 'reply'; id: number; result: unknown }
+  | { type: 'event'; event: unknown }
+  | { type: 'error'; id?: number; message: string };
+
+const METHODS: readonly RequestMethod[] = ['status', 'stop', 'subscribe'];
+/** One line, encoded. */
+export function encode(message: ClientMessage | ServerMessage): string {
+  return `${JSON.stringify(message)}\n`;
+}
+
+/** A client line parsed and checked, or the problem to send back. */
+export function parseClientLine(
+  line: string,
+): { ok: true; message: ClientMessage } | { ok: false; message: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { ok: false, message: 'not JSON: send one JSON object per line' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, message: 'not a JSON object: send {"type": ...} objects' };
+  }
+  const m = value as Record<string, unknown>;
+  switch (m.type) {
+    case 'hello':
+      if (typeof m.protocol !== 'number') {
+        return { ok: false, message: `hello needs "protocol": ${PROTOCOL_VERSION}` };
+      }
+      return { ok: true, message: { type: 'hello', protocol: m.protocol } };
+    case 'request':
+      if (typeof m.id !== 'number' || !METHODS.includes(m.method as RequestMethod)) {
+        return {
+          ok: false,
+          message: `a request needs a numeric "id" and "method" one of ${METHODS.join(', ')}`,
+        };
+      }
+      return {
+        ok: true,
+        message: { type: 'request', id: m.id, method: m.method as RequestMethod },
+      };
+    case 'command': {
+      // The Agent API's own check: it names what is wrong and the shape that is right.
+      const command = parseCommand(m.command);
+      if ('problem' in command) return { ok: false, message: `the command: ${command.problem}` };
+      return { ok: true, message: { type: 'command', command } };
+    }
+    default:
+      return {
+        ok: false,
+        message: `unknown message type ${JSON.stringify(m.type)}: use hello, request or command`,
+      };
+  }
+}
+
+/**
+ * Splits a byte stream into lines, holding at most {@link MAX_LINE_BYTES} of an unfinished
+ * one: `push` returns the complete lines, or `undefined` once a line ran over the cap.
+ */
+export class LineSplitter {
+  private pending = '';
+
+  constructor(private readonly maxBytes = MAX_LINE_BYTES) {}
+
+  push(chunk: string): string[] | undefined {
+    const parts = (this.pending + chunk).split('\n');
+    this.pending = parts.pop() ?? '';
+    if (Buffer.byteLength(this.pending) > this.maxBytes) return undefined;
+    if (parts.some((p) => Buffer.byteLength(p) > this.maxBytes)) return undefined;
+    return parts.filter((p) => p.trim() !== '');
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * `cogito start --foreground`: the folder's agent with no screen, in this process, until it is
+ * asked to stop (over the socket, SIGTERM, SIGINT, /exit). Built like the full-screen app
+ * (createApp with the always-on behaviour: pacing, watcher, reminders, budgets), resuming the
+ * folder's current session; the socket is its only door. `cogito start` runs this in a
+ * detached child; systemd and launchd run it directly and supervise it.
+ */
+import { createApp } from '../app/createApp.js';
+import { stopFailureLine, type StopFailure } from '../app/disposers.js';
+import type { StartFlags } from './commandArgs.js';
+import { agentLogFile, socketPathFor } from './places.js';
+import { removeEntry, writeEntry, type RegistryEntry } from './registry.js';
+import { startSocketServer, type SocketServer } from './socketServer.js';
+import { appPort } from './appPort.js';
+import type { PortEvent } from './agentPort.js';
+import { stripTerminalControls } from '../safety/terminalFilter.js';
+
+export interface RunAgentIo {
+  env: NodeJS.ProcessEnv;
+  stderr: NodeJS.WritableStream;
+}
+
+/** Runs the agent until it stops; resolves with the exit code (3: the folder is taken). */
+export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Promise<number> {
+  const say = (line: string): void => void io.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  let stopping: Promise<void> | undefined;
+  let stop = (): Promise<void> => Promise.resolve();
+  const requestStop = (why: string): void => {
+    if (stopping) return;
+    say(`stopping: ${why}`);
+    stopping = stop();
+  };
+  const made = await createApp({
+    // The folder's current session, as the full-screen app opens it (like -c).
+    flags: { ...flags, newSession: false },
+    env: io.env,
+    background: true,
+    exit: () => requestStop('/exit'),
+  });
+  if (!made.ok) {
+    say(made.message);
+    return made.exitCode;
+  }
+  const { app } = made;
+  const { workspace } = app;
+  const report = (f: StopFailure): void => say(stopFailureLine(f).trimEnd());
+  const started = new Date();
+  const socketPath = socketPathFor(app.home, workspace, io.env);
+  const port = appPort(app);
+  // The log says what the agent did while nobody watched: states, turns, notices, errors.
+  port.subscribe((e) => {
+    const line = logLine(e);
+    if (line) say(line);
+  });
+  let server: SocketServer;
+  try {
+    server = await startSocketServer({
+      socketPath,
+      port,
+      workspace,
+      started,
+      onStop: () => requestStop('asked over the socket'),
+    });
+  } catch (err) {
+    say(`cannot open the socket: ${err instanceof Error ? err.message : String(err)}`);
+    (await app.close()).forEach(report);
+    return 3;
+  }
+  const entry: RegistryEntry = {
+    workspace,
+    pid: process.pid,
+    socket: socketPath,
+    started: started.toISOString(),
+    log: agentLogFile(app.home, workspace),
+  };
+  writeEntry(app.home, entry);
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  stop = async () => {
+    // The registry entry goes first, so nobody reaches for a socket that is closing.
+    removeEntry(app.home, entry);
+    await server.close();
+    (await app.close()).forEach(report);
+    finish();
+  };
+  const unlisten = listenForSignals(requestStop, say);
+  for (const w of app.warnings) say(`warning: ${w}`);
+  say(
+    `running in ${workspace} (pid ${process.pid}, session ${app.currentSessionId()}), socket ${socketPath}`,
+  );
+  app.agent.start();
+  await finished;
+  unlisten();
+  say('stopped');
+  return 0;
+}
+
+/** The log's line for an event worth a line, without terminal controls. */
+function logLine(e: PortEvent): string | undefined {
+  const clean = (v: unknown): string => stripTerminalControls(String(v));
+  switch (e.type) {
+    case 'state_changed':
+      return `state ${clean(e.to)}${e.reason ? ` (${clean(e.reason)})` : ''}`;
+    case 'turn_end':
+      return `turn ${clean(e.turnId)} ended: ${clean(e.outcome)}`;
+    case 'notice':
+      return `${e.level === 'warn' ? 'warning' : 'note'}: ${clean(e.text)}`;
+    case 'error':
+      return `error: ${clean((e.error as { message?: unknown } | undefined)?.message)}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * SIGTERM and SIGINT stop the agent cleanly. A closing terminal (SIGHUP) does not touch it: it
+ * has none, and keeps running. Returns the removal of the listeners.
+ */
+function listenForSignals(stop: (why: string) => void, say: (line: string) => void): () => void {
+  const handlers = {
+    SIGHUP: () => say('SIGHUP ignored: the background agent keeps running'),
+    SIGTERM: () => stop('SIGTERM'),
+    SIGINT: () => stop('SIGINT'),
+  };
+  for (const [signal, handler] of Object.entries(handlers)) process.on(signal, handler);
+  return () => {
+    for (const [signal, handler] of Object.entries(handlers)) process.off(signal, handler);
+  };
+}

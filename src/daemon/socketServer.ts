@@ -1,0 +1,223 @@
+/**
+ * The background agent's end of the socket: listens on a Unix domain socket (no TCP), greets
+ * every client with a hello, answers requests, passes commands to the agent and forwards its
+ * events to subscribed clients. A bad line gets an error line; nothing a client sends can
+ * crash the agent.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import type { AgentPort, PortEvent } from './agentPort.js';
+import {
+  encode,
+  LineSplitter,
+  parseClientLine,
+  PROTOCOL_VERSION,
+  type AgentStatus,
+  type ClientMessage,
+  type ServerMessage,
+} from './protocol.js';
+import { prepareSocketDir } from './places.js';
+
+/** A client that reads slower than this much queued output is dropped, so memory stays flat. */
+const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+
+export interface SocketServerOptions {
+  socketPath: string;
+  port: AgentPort;
+  workspace: string;
+  started: Date;
+  /** A client asked the agent to quit (after the reply went out). */
+  onStop(): void;
+}
+
+export interface SocketServer {
+  close(): Promise<void>;
+}
+
+export async function startSocketServer(opts: SocketServerOptions): Promise<SocketServer> {
+  prepareSocketDir(opts.socketPath);
+  await clearStaleSocket(opts.socketPath);
+  const activity = trackActivity(opts.port, opts.started);
+  const clients = new Set<Client>();
+  const unsubscribe = opts.port.subscribe((event) => {
+    for (const c of clients) if (c.subscribed) c.send({ type: 'event', event });
+  });
+  const server = net.createServer((socket) => {
+    const client = new Client(socket, opts, activity.status);
+    clients.add(client);
+    socket.on('close', () => clients.delete(client));
+  });
+  // Bound with a umask that leaves the socket 0600 from its first moment; chmod again after,
+  // for systems whose bind ignores the umask.
+  const umask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.socketPath, () => resolve());
+    });
+  } finally {
+    process.umask(umask);
+  }
+  fs.chmodSync(opts.socketPath, 0o600);
+  server.on('error', () => undefined);
+  return {
+    close: async () => {
+      unsubscribe();
+      activity.stop();
+      for (const c of clients) c.end();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * A file at the socket path is either a live agent's socket (then this one must not start)
+ * or left by one that died (nothing answers): that one is removed.
+ */
+async function clearStaleSocket(socketPath: string): Promise<void> {
+  if (!fs.existsSync(socketPath)) return;
+  const answers = await new Promise<boolean>((resolve) => {
+    const probe = net.connect(socketPath);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
+  if (answers) {
+    throw new Error(
+      `Another agent answers on ${socketPath}. Stop it first: cogito stop --workspace DIR.`,
+    );
+  }
+  fs.rmSync(socketPath, { force: true });
+}
+
+/** The state, since when, and the last activity, as the agent's events tell them. */
+function trackActivity(port: AgentPort, started: Date) {
+  let since = started.toISOString();
+  let lastActivity = since;
+  let state = port.facts().state;
+  const stop = port.subscribe((e: PortEvent) => {
+    const now = new Date().toISOString();
+    if (e.type === 'state_changed' && typeof e.to === 'string') {
+      if (e.to !== state) since = now;
+      state = e.to;
+    }
+    if (e.type === 'turn_start' || e.type === 'turn_end' || e.type === 'message_added') {
+      lastActivity = now;
+    }
+  });
+  return {
+    stop,
+    status: (): Omit<AgentStatus, 'workspace' | 'pid' | 'started'> => {
+      const facts = port.facts();
+      return { ...facts, since, lastActivity };
+    },
+  };
+}
+
+/** One connected client: its line reader, its greeting, whether it wants events. */
+class Client {
+  subscribed = false;
+  private greeted = false;
+  private readonly lines = new LineSplitter();
+
+  constructor(
+    private readonly socket: net.Socket,
+    private readonly opts: SocketServerOptions,
+    private readonly status: ReturnType<typeof trackActivity>['status'],
+  ) {
+    socket.setEncoding('utf8');
+    socket.on('error', () => undefined);
+    socket.on('data', (chunk: string) => this.receive(chunk));
+    this.send({
+      type: 'hello',
+      protocol: PROTOCOL_VERSION,
+      pid: process.pid,
+      workspace: opts.workspace,
+    });
+  }
+
+  send(message: ServerMessage): void {
+    if (this.socket.destroyed) return;
+    if (this.socket.writableLength > MAX_QUEUED_BYTES) {
+      this.socket.destroy();
+      return;
+    }
+    this.socket.write(encode(message));
+  }
+
+  end(): void {
+    this.socket.end();
+  }
+
+  private receive(chunk: string): void {
+    const lines = this.lines.push(chunk);
+    if (lines === undefined) {
+      this.send({ type: 'error', message: 'line too long: the limit is 1 MiB per message' });
+      this.socket.end();
+      return;
+    }
+    for (const line of lines) {
+      const parsed = parseClientLine(line);
+      if (!parsed.ok) this.send({ type: 'error', message: parsed.message });
+      else this.handle(parsed.message);
+    }
+  }
+
+  private handle(m: ClientMessage): void {
+    if (m.type === 'hello') {
+      if (m.protocol !== PROTOCOL_VERSION) {
+        this.send({
+          type: 'error',
+          message: `protocol ${m.protocol} is not spoken here: this agent speaks ${PROTOCOL_VERSION}; use the cogito that started it`,
+        });
+        this.socket.end();
+        return;
+      }
+      this.greeted = true;
+      return;
+    }
+    if (!this.greeted) {
+      this.send({
+        type: 'error',
+        message: `say hello first: {"type":"hello","protocol":${PROTOCOL_VERSION}}`,
+      });
+      return;
+    }
+    if (m.type === 'command') {
+      try {
+        const sent = this.opts.port.send(m.command);
+        if (!sent.ok) this.send({ type: 'error', message: sent.problem });
+      } catch (err) {
+        this.send({ type: 'error', message: `the command failed: ${String(err)}` });
+      }
+      return;
+    }
+    this.request(m.id, m.method);
+  }
+
+  private request(id: number, method: 'status' | 'stop' | 'subscribe'): void {
+    const { workspace, started } = this.opts;
+    switch (method) {
+      case 'status': {
+        const result: AgentStatus = {
+          workspace,
+          pid: process.pid,
+          started: started.toISOString(),
+          ...this.status(),
+        };
+        this.send({ type: 'reply', id, result });
+        return;
+      }
+      case 'subscribe':
+        this.subscribed = true;
+        this.send({ type: 'reply', id, result: { subscribed: true } });
+        return;
+      case 'stop':
+        this.send({ type: 'reply', id, result: { stopping: true } });
+        this.opts.onStop();
+        return;
+    }
+  }
+}

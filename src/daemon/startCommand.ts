@@ -1,0 +1,151 @@
+/**
+ * `cogito start`: starts the folder's agent in the background (a detached child in its own
+ * session, its output to a log file in the app home) and returns once it answers on its
+ * socket, printing its pid, its folder and how to stop it. An agent already running there is
+ * reported and left alone (exit 0); a folder a full-screen Cogito holds is refused (exit 3).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, type LoadedConfig } from '../config/load.js';
+import { formatConfigIssues } from '../config/format.js';
+import { startArgs, type StartFlags } from './commandArgs.js';
+import { agentLogFile, ensurePrivateDir } from './places.js';
+import { isAlive, killOrphans, readEntry, removeEntry, type RegistryEntry } from './registry.js';
+import { connectAgent } from './socketClient.js';
+
+export interface DaemonIo {
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  cwd?: string;
+  /** Why this config cannot run an agent (no model configured), if it cannot; the CLI's check. */
+  refuseConfig?(config: LoadedConfig): string | undefined;
+}
+
+/** How long a starting agent has to answer on its socket (a cold start through tsx is slow). */
+const START_DEADLINE_MS = 60_000;
+
+/** The home and the folder's real path, as the agent will resolve them; or why not. */
+export function resolveFolder(
+  flags: { workspace?: string | undefined; home?: string | undefined },
+  io: DaemonIo,
+):
+  | { ok: true; home: string; workspace: string; config: LoadedConfig }
+  | { ok: false; message: string } {
+  const loaded = loadConfig({ env: io.env, flags, ...(io.cwd ? { cwd: io.cwd } : {}) });
+  if (!loaded.ok) return { ok: false, message: formatConfigIssues(loaded.errors, loaded.file) };
+  let workspace: string;
+  try {
+    workspace = fs.realpathSync(loaded.config.workspace);
+  } catch {
+    return {
+      ok: false,
+      message: `The folder ${loaded.config.workspace} does not exist. Create it, or name another with --workspace DIR.`,
+    };
+  }
+  return { ok: true, home: loaded.home, workspace, config: loaded.config };
+}
+
+/** The agent of this entry, if it answers on its socket. */
+export async function answering(entry: RegistryEntry | undefined): Promise<boolean> {
+  if (!entry || !isAlive(entry.pid)) return false;
+  try {
+    const c = await connectAgent(entry.socket, 2000);
+    c.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function runStart(flags: StartFlags, io: DaemonIo): Promise<number> {
+  const folder = resolveFolder(flags, io);
+  if (!folder.ok) {
+    io.stderr.write(`${folder.message}\n`);
+    return 2;
+  }
+  const refused = io.refuseConfig?.(folder.config);
+  if (refused !== undefined) {
+    io.stderr.write(`${refused}\n`);
+    return 2;
+  }
+  const { home, workspace } = folder;
+  const existing = readEntry(home, workspace);
+  if (existing && (await answering(existing))) {
+    io.stdout.write(
+      `Cogito already runs in the background in ${workspace} (pid ${existing.pid}).\n`,
+    );
+    return 0;
+  }
+  if (existing && !isAlive(existing.pid)) {
+    // Left by an agent that died without stopping: end what it left and forget it.
+    killOrphans(existing.pid);
+    removeEntry(home, existing);
+  }
+  const log = agentLogFile(home, workspace);
+  ensurePrivateDir(path.dirname(log));
+  const offset = fs.existsSync(log) ? fs.statSync(log).size : 0;
+  const fd = fs.openSync(log, 'a', 0o600);
+  const child = spawn(
+    process.execPath,
+    [
+      ...process.execArgv,
+      process.argv[1] ?? '',
+      'start',
+      '--foreground',
+      ...startArgs({ ...flags, workspace, home }),
+    ],
+    { cwd: workspace, env: io.env, detached: true, stdio: ['ignore', fd, fd] },
+  );
+  fs.closeSync(fd);
+  let exited: number | undefined;
+  child.on('exit', (code, signal) => (exited = code ?? (signal ? 1 : 0)));
+  child.on('error', () => (exited = 1));
+  child.unref();
+  const deadline = Date.now() + START_DEADLINE_MS;
+  while (Date.now() < deadline) {
+    if (exited !== undefined) {
+      io.stderr.write(`cogito: the background agent did not start:\n${logSince(log, offset)}`);
+      return exited === 0 ? 1 : exited;
+    }
+    const entry = readEntry(home, workspace);
+    if (entry !== undefined && entry.pid === child.pid && (await answering(entry))) {
+      io.stdout.write(
+        `Cogito runs in the background in ${workspace} (pid ${entry.pid}).\n` +
+          `  status: cogito status\n` +
+          `  stop:   cogito stop --workspace ${JSON.stringify(workspace)}\n` +
+          `  log:    ${log}\n`,
+      );
+      return 0;
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if (child.pid !== undefined) killGroup(child.pid);
+  io.stderr.write(
+    `cogito: the background agent did not answer within ${START_DEADLINE_MS / 1000} s and was stopped. Its log: ${log}\n`,
+  );
+  return 1;
+}
+
+/** Ends a process and its group (it leads its own session). */
+export function killGroup(pid: number, signal: NodeJS.Signals = 'SIGKILL'): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+function logSince(log: string, offset: number): string {
+  try {
+    const text = fs.readFileSync(log).subarray(offset).toString('utf8');
+    return text.endsWith('\n') || text === '' ? text : `${text}\n`;
+  } catch {
+    return `(no log at ${log})\n`;
+  }
+}

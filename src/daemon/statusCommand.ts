@@ -1,0 +1,80 @@
+/**
+ * `cogito status [--json]`: every background agent of the home, each asked over its socket
+ * for its state, since when, its last activity and the tokens spent today. One whose process
+ * is gone is listed as gone and its entry cleaned (with anything it left running).
+ */
+import { resolveHome } from '../config/paths.js';
+import type { AgentStatus } from './protocol.js';
+import { isAlive, killOrphans, listEntries, removeEntry, type RegistryEntry } from './registry.js';
+import { connectAgent } from './socketClient.js';
+import type { DaemonIo } from './startCommand.js';
+
+/** One line of the listing: a live agent's status, or what is known of a gone one. */
+export type StatusRow =
+  | (AgentStatus & { running: true })
+  | { running: false; workspace: string; pid: number; state: 'gone'; started: string };
+
+/** Asks one agent for its status; a dead or silent one is cleaned and reported gone. */
+export async function statusOf(home: string, entry: RegistryEntry): Promise<StatusRow> {
+  if (isAlive(entry.pid)) {
+    try {
+      const c = await connectAgent(entry.socket, 3000);
+      try {
+        return { running: true, ...((await c.request('status')) as AgentStatus) };
+      } finally {
+        c.close();
+      }
+    } catch {
+      // Alive but not answering: reported as it is, not cleaned (it may be starting).
+      return {
+        running: false,
+        workspace: entry.workspace,
+        pid: entry.pid,
+        state: 'gone',
+        started: entry.started,
+      };
+    }
+  }
+  killOrphans(entry.pid);
+  removeEntry(home, entry);
+  return {
+    running: false,
+    workspace: entry.workspace,
+    pid: entry.pid,
+    state: 'gone',
+    started: entry.started,
+  };
+}
+
+export async function runStatus(
+  opts: { json: boolean; home?: string | undefined },
+  io: DaemonIo,
+): Promise<number> {
+  const { home } = resolveHome({
+    flag: opts.home,
+    env: io.env,
+    ...(io.cwd ? { cwd: io.cwd } : {}),
+  });
+  const rows = await Promise.all(listEntries(home).map((e) => statusOf(home, e)));
+  if (opts.json) {
+    io.stdout.write(`${JSON.stringify(rows)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) {
+    io.stdout.write(
+      'No Cogito runs in the background (start one: cogito start --workspace DIR).\n',
+    );
+    return 0;
+  }
+  for (const r of rows) io.stdout.write(`${describeRow(r)}\n`);
+  return 0;
+}
+
+function describeRow(r: StatusRow): string {
+  if (!r.running) return `${r.workspace}\n  pid ${r.pid}: gone (its entry was removed)`;
+  return [
+    r.workspace,
+    `  pid ${r.pid}, ${r.state} since ${r.since}`,
+    `  last activity ${r.lastActivity}, ${r.tokensToday} tokens in the last 24 h`,
+  ].join('\n');
+}

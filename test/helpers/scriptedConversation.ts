@@ -4,6 +4,7 @@
  */
 import { makeMessage } from '../../src/core/messages.js';
 import { createFakeController, toolEntry, type FakeController } from './fakeController.js';
+import { replyMessage } from './replyParts.js';
 
 export function scriptedConversation(): FakeController {
   const c = createFakeController({
@@ -23,8 +24,7 @@ export function scriptedConversation(): FakeController {
   });
   c.emit({
     type: 'message_added',
-    message: makeMessage(
-      'assistant',
+    message: replyMessage(
       'Let me look around first.\n[TOOL] ls(".") [/TOOL]\n[TOOL] grep("Kyoto", ".") [/TOOL]',
       {
         at: t0 + 1000,
@@ -39,8 +39,7 @@ export function scriptedConversation(): FakeController {
   });
   c.emit({
     type: 'message_added',
-    message: makeMessage(
-      'assistant',
+    message: replyMessage(
       [
         'You have 14 notes. Three of them mention Kyoto:',
         '- kyoto-2024.md: the itinerary (5 days, the ryokan is booked)',

@@ -41,7 +41,8 @@ const loaded = () => {
 };
 await import(src('app/createApp.ts'));
 const { createWebTools } = await import(src('tools/web/index.ts'));
-const { createSystemTools, createCommandRunner } = await import(src('tools/system/index.ts'));
+const { createSystemTools } = await import(src('tools/system/index.ts'));
+const { createCommandRunner } = await import(src('tools/system/exec.ts'));
 const html = '<html><head><title>T</title></head><body><p>' + 'Some words. '.repeat(60) + '</p></body></html>';
 const fetch = async () => new Response(html, { headers: { 'content-type': 'text/html' } });
 const resolver = async () => [{ address: '93.184.215.14', family: 4 }];

@@ -31,6 +31,12 @@ export interface SocketServerOptions {
 }
 
 export interface SocketServer {
+  /**
+   * The screens attached now, by their last `screen` message: at least one focused, only
+   * unfocused ones, or none (a connection that closed is gone; one that never sent `screen`,
+   * like `cogito status`, is no screen).
+   */
+  screens(): 'none' | 'focused' | 'unfocused';
   close(): Promise<void>;
 }
 
@@ -61,6 +67,11 @@ export async function startSocketServer(opts: SocketServerOptions): Promise<Sock
   fs.chmodSync(opts.socketPath, 0o600);
   server.on('error', () => undefined);
   return {
+    screens: () => {
+      const focus = [...clients].map((c) => c.focused);
+      if (focus.includes(true)) return 'focused';
+      return focus.includes(false) ? 'unfocused' : 'none';
+    },
     close: async () => {
       unsubscribe();
       activity.stop();
@@ -119,6 +130,8 @@ function trackActivity(port: AgentPort, started: Date) {
 /** One connected client: its line reader, its greeting, whether it wants events. */
 class Client {
   subscribed = false;
+  /** A screen's terminal focus, from its `screen` message; undefined: not a screen. */
+  focused: boolean | undefined;
   private greeted = false;
   private readonly lines = new LineSplitter();
 
@@ -183,6 +196,10 @@ class Client {
         type: 'error',
         message: `say hello first: {"type":"hello","protocol":${PROTOCOL_VERSION}}`,
       });
+      return;
+    }
+    if (m.type === 'screen') {
+      this.focused = m.focused;
       return;
     }
     if (m.type === 'command') {

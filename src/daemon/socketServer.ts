@@ -17,6 +17,7 @@ import {
   type ServerMessage,
 } from './protocol.js';
 import { prepareSocketDir } from './places.js';
+import type { ScreenPresence } from '../notify/notifier.js';
 
 /** A client that reads slower than this much queued output is dropped, so memory stays flat. */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
@@ -36,7 +37,7 @@ export interface SocketServer {
    * unfocused ones, or none (a connection that closed is gone; one that never sent `screen`,
    * like `cogito status`, is no screen).
    */
-  screens(): 'none' | 'focused' | 'unfocused';
+  screens(): ScreenPresence;
   close(): Promise<void>;
 }
 

@@ -7,8 +7,11 @@
  */
 
 export interface CrashGuardOptions {
-  /** Tell the user and stop; the process exits when it resolves or after the deadline. */
-  onCrash(reason: string): Promise<void>;
+  /**
+   * Tell the user (`reason`, one line) and stop; the process exits when it resolves or after
+   * the deadline. `error` is what was thrown, for the log's stack trace.
+   */
+  onCrash(reason: string, error: unknown): Promise<void>;
   /** Ends the process (default `process.exit`). */
   exit?(code: number): void;
   /** How long `onCrash` may take (default 15 s: a notifier's 5 s and a clean stop). */
@@ -27,7 +30,7 @@ export function guardCrashes(opts: CrashGuardOptions): () => void {
     if (crashed) return;
     crashed = true;
     setTimeout(() => exit(1), opts.deadlineMs ?? 15_000);
-    opts.onCrash(`an unexpected error: ${describe(err)}`).then(
+    opts.onCrash(`an unexpected error: ${describe(err)}`, err).then(
       () => exit(1),
       () => exit(1),
     );

@@ -105,9 +105,10 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Pro
   };
   let failed = false;
   const unguard = guardCrashes({
-    onCrash: async (reason) => {
+    onCrash: async (reason, error) => {
       failed = true;
       say(`stopped on an error: ${reason}`);
+      if (error instanceof Error && error.stack) say(stripTerminalControls(error.stack));
       notifier.stopped(reason);
       requestStop('an error');
       await stopping;

@@ -21,7 +21,9 @@ export type RequestMethod = 'status' | 'stop' | 'subscribe';
 export type ClientMessage =
   | { type: 'hello'; protocol: number; client?: string }
   | { type: 'request'; id: number; method: RequestMethod }
-  | { type: 'command'; command: AgentCommand };
+  | { type: 'command'; command: AgentCommand }
+  /** A screen attached to the agent says whether its terminal has focus (notifications). */
+  | { type: 'screen'; focused: boolean };
 
 /** One agent's answer to `status`. */
 export interface AgentStatus {
@@ -89,10 +91,15 @@ export function parseClientLine(
       if ('problem' in command) return { ok: false, message: `the command: ${command.problem}` };
       return { ok: true, message: { type: 'command', command } };
     }
+    case 'screen':
+      if (typeof m.focused !== 'boolean') {
+        return { ok: false, message: 'a screen message needs "focused": true or false' };
+      }
+      return { ok: true, message: { type: 'screen', focused: m.focused } };
     default:
       return {
         ok: false,
-        message: `unknown message type ${JSON.stringify(m.type)}: use hello, request or command`,
+        message: `unknown message type ${JSON.stringify(m.type)}: use hello, request, command or screen`,
       };
   }
 }

@@ -14,13 +14,20 @@ import { startSocketServer, type SocketServer } from './socketServer.js';
 import { appPort } from './appPort.js';
 import type { PortEvent } from './agentPort.js';
 import { stripTerminalControls } from '../safety/terminalFilter.js';
+import { attachNotifier } from '../notify/attach.js';
+import { guardCrashes } from './crashGuard.js';
 
 export interface RunAgentIo {
   env: NodeJS.ProcessEnv;
   stderr: NodeJS.WritableStream;
 }
 
-/** Runs the agent until it stops; resolves with the exit code (3: the folder is taken). */
+/**
+ * Runs the agent until it stops; resolves with the exit code (3: the folder is taken, 1: it
+ * stopped on an error). What needs the user reaches them by the desktop's notification (or
+ * `notify.command`) while no screen attached over the socket has focus; an error that stops
+ * the agent is the last notification.
+ */
 export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Promise<number> {
   const say = (line: string): void => void io.stderr.write(`${new Date().toISOString()} ${line}\n`);
   let stopping: Promise<void> | undefined;
@@ -46,13 +53,20 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Pro
   const report = (f: StopFailure): void => say(stopFailureLine(f).trimEnd());
   const started = new Date();
   const socketPath = socketPathFor(app.home, workspace, io.env);
+  let server: SocketServer | undefined;
+  const { notifier } = attachNotifier(app.agent, {
+    config: app.config.notify,
+    env: io.env,
+    workspace,
+    // Until the socket is open no screen can be attached: the desktop it is.
+    remoteScreens: () => server?.screens() ?? 'none',
+  });
   const port = appPort(app);
   // The log says what the agent did while nobody watched: states, turns, notices, errors.
   port.subscribe((e) => {
     const line = logLine(e);
     if (line) say(line);
   });
-  let server: SocketServer;
   try {
     server = await startSocketServer({
       socketPath,
@@ -62,10 +76,14 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Pro
       onStop: () => requestStop('asked over the socket'),
     });
   } catch (err) {
-    say(`cannot open the socket: ${err instanceof Error ? err.message : String(err)}`);
+    const why = `cannot open the socket: ${err instanceof Error ? err.message : String(err)}`;
+    say(why);
+    notifier.stopped(why);
+    await notifier.settled();
     (await app.close()).forEach(report);
     return 3;
   }
+  const open = server;
   const entry: RegistryEntry = {
     workspace,
     pid: process.pid,
@@ -79,10 +97,23 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Pro
   stop = async () => {
     // The registry entry goes first, so nobody reaches for a socket that is closing.
     removeEntry(app.home, entry);
-    await server.close();
+    await open.close();
     (await app.close()).forEach(report);
+    // A notification on its way is not cut off by the exit (each has its own 5 s limit).
+    await notifier.settled();
     finish();
   };
+  let failed = false;
+  const unguard = guardCrashes({
+    onCrash: async (reason, error) => {
+      failed = true;
+      say(`stopped on an error: ${reason}`);
+      if (error instanceof Error && error.stack) say(stripTerminalControls(error.stack));
+      notifier.stopped(reason);
+      requestStop('an error');
+      await stopping;
+    },
+  });
   const unlisten = listenForSignals(requestStop, say);
   for (const w of app.warnings) say(`warning: ${w}`);
   say(
@@ -91,8 +122,9 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Pro
   app.agent.start();
   await finished;
   unlisten();
+  unguard();
   say('stopped');
-  return 0;
+  return failed ? 1 : 0;
 }
 
 /** The log's line for an event worth a line, without terminal controls. */

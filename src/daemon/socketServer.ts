@@ -17,6 +17,7 @@ import {
   type ServerMessage,
 } from './protocol.js';
 import { prepareSocketDir } from './places.js';
+import type { ScreenPresence } from '../notify/notifier.js';
 
 /** A client that reads slower than this much queued output is dropped, so memory stays flat. */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
@@ -31,6 +32,12 @@ export interface SocketServerOptions {
 }
 
 export interface SocketServer {
+  /**
+   * The screens attached now, by their last `screen` message: at least one focused, only
+   * unfocused ones, or none (a connection that closed is gone; one that never sent `screen`,
+   * like `cogito status`, is no screen).
+   */
+  screens(): ScreenPresence;
   close(): Promise<void>;
 }
 
@@ -61,6 +68,11 @@ export async function startSocketServer(opts: SocketServerOptions): Promise<Sock
   fs.chmodSync(opts.socketPath, 0o600);
   server.on('error', () => undefined);
   return {
+    screens: () => {
+      const focus = [...clients].map((c) => c.focused);
+      if (focus.includes(true)) return 'focused';
+      return focus.includes(false) ? 'unfocused' : 'none';
+    },
     close: async () => {
       unsubscribe();
       activity.stop();
@@ -119,6 +131,8 @@ function trackActivity(port: AgentPort, started: Date) {
 /** One connected client: its line reader, its greeting, whether it wants events. */
 class Client {
   subscribed = false;
+  /** A screen's terminal focus, from its `screen` message; undefined: not a screen. */
+  focused: boolean | undefined;
   private greeted = false;
   private readonly lines = new LineSplitter();
 
@@ -183,6 +197,10 @@ class Client {
         type: 'error',
         message: `say hello first: {"type":"hello","protocol":${PROTOCOL_VERSION}}`,
       });
+      return;
+    }
+    if (m.type === 'screen') {
+      this.focused = m.focused;
       return;
     }
     if (m.type === 'command') {

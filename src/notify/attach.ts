@@ -2,7 +2,12 @@ import type { AgentCommand } from '../api/commands.js';
 import type { AgentListener } from '../api/events.js';
 import type { NotifyConfig } from '../config/notifySchema.js';
 import { createDesktopChannel } from './desktopChannel.js';
-import { createNotifier, type AttachedScreen, type Notifier } from './notifier.js';
+import {
+  createNotifier,
+  type AttachedScreen,
+  type Notifier,
+  type ScreenPresence,
+} from './notifier.js';
 
 /** What the notifier needs of the agent: its events, and a way to show a failure. */
 export interface NotifiedAgent {
@@ -14,6 +19,13 @@ export interface AttachOptions {
   config: NotifyConfig;
   /** The full-screen app when attached; absent for a background agent. */
   screen?: AttachedScreen;
+  /** A background agent: the screens attached over its socket and their focus. */
+  remoteScreens?(): ScreenPresence;
+  /**
+   * `false`: never the desktop's notification, because another process sends it: a screen
+   * attached to a background agent leaves it to the agent (one notification per event).
+   */
+  desktop?: boolean;
   /** The environment the desktop notifier runs in (PATH finds it). */
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
@@ -38,8 +50,9 @@ export function attachNotifier(
   });
   const notifier = createNotifier({
     config: opts.config,
-    desktop,
+    ...(opts.desktop === false ? {} : { desktop }),
     ...(opts.screen ? { screen: opts.screen } : {}),
+    ...(opts.remoteScreens ? { remoteScreens: opts.remoteScreens } : {}),
     ...(opts.now ? { now: opts.now } : {}),
     // Later, from the send's promise: never inside the event that is being emitted.
     onFailure: (text) => agent.send({ type: 'notice', level: 'warn', text }),

@@ -8,6 +8,13 @@ import {
 } from './notification.js';
 import { isQuiet, parseQuietHours } from '../config/quietHours.js';
 
+/**
+ * Screens attached to a background agent over its socket, as their `screen` messages tell
+ * it: none, at least one focused (the user is looking), or only unfocused ones (each writes
+ * its own terminal notification).
+ */
+export type ScreenPresence = 'none' | 'focused' | 'unfocused';
+
 /** The full-screen app, when one is attached to the agent. */
 export interface AttachedScreen {
   /** The terminal reported focus-in (or never reported anything): the user is looking. */
@@ -18,8 +25,10 @@ export interface AttachedScreen {
 
 export interface NotifierOptions {
   config: NotifyConfig;
-  /** Absent for a background agent with no screen. */
+  /** The in-process full-screen app; absent for a background agent. */
   screen?: AttachedScreen;
+  /** A background agent: the screens attached over its socket (absent: never any). */
+  remoteScreens?(): ScreenPresence;
   /** The desktop's notifier or the user's `notify.command` (desktopChannel.ts). */
   desktop?: NotifyChannel;
   /** Told once per channel when it fails, to show as a notice; never throws. */
@@ -44,7 +53,9 @@ const KEYS_KEPT = 500;
  * Decides which agent events reach the user and by which channel: once per occurrence,
  * only kinds switched on, never in quiet hours, never while the user looks at the screen.
  * With a screen attached and unfocused the terminal notifies (and the desktop too with
- * `notify.desktop`); with no screen, the desktop or the user's command does.
+ * `notify.desktop`); with no screen, the desktop or the user's command does. A background
+ * agent's screens attached over the socket count the same way (their terminal notification
+ * is their own: the agent adds only the desktop's, with `notify.desktop`).
  */
 export function createNotifier(opts: NotifierOptions): Notifier {
   const now = opts.now ?? (() => new Date());
@@ -54,11 +65,15 @@ export function createNotifier(opts: NotifierOptions): Notifier {
   const failed = new Set<string>();
   const inFlight = new Set<Promise<void>>();
 
+  // One notification per event: a screen that is not focused writes the terminal's own, so
+  // the desktop's comes on top of it only when the user asked for both (`notify.desktop`).
   const channelsFor = (): NotifyChannel[] => {
-    if (!opts.screen) return opts.desktop ? [opts.desktop] : [];
-    if (opts.screen.focused()) return [];
-    const desktop = opts.config.desktop && opts.desktop ? [opts.desktop] : [];
-    return [opts.screen.channel, ...desktop];
+    const desktop = opts.desktop ? [opts.desktop] : [];
+    const alsoDesktop = opts.config.desktop ? desktop : [];
+    if (opts.screen) return opts.screen.focused() ? [] : [opts.screen.channel, ...alsoDesktop];
+    const remote = opts.remoteScreens?.() ?? 'none';
+    if (remote === 'focused') return [];
+    return remote === 'unfocused' ? alsoDesktop : desktop;
   };
 
   const deliver = (channel: NotifyChannel, n: Notification): void => {

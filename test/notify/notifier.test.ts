@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import type { AgentEvent } from '../../src/api/events.js';
 import { notifySchema, type NotifyConfig } from '../../src/config/notifySchema.js';
 import type { Notification, NotifyChannel } from '../../src/notify/notification.js';
-import { createNotifier } from '../../src/notify/notifier.js';
+import { createNotifier, type ScreenPresence } from '../../src/notify/notifier.js';
 import { isQuiet, parseQuietHours } from '../../src/config/quietHours.js';
 import { configSchema } from '../../src/config/schema.js';
 import { toConfigIssues } from '../../src/config/issues.js';
@@ -132,6 +132,30 @@ describe('when it stays quiet', () => {
     const r = rig({ desktop: true }, { focused: false });
     r.feed(waitTurn(1, 'Ready? [WAIT]'));
     expect([r.terminal.sent.length, r.desktop.sent.length]).toEqual([1, 1]);
+  });
+
+  test('a background agent: desktop with no screen, none while one is focused, the desktop only with notify.desktop while unfocused', () => {
+    for (const desktopToo of [false, true]) {
+      const desktop = recorder('desktop');
+      let screens: ScreenPresence = 'none';
+      const notifier = createNotifier({
+        config: { ...notifySchema.parse({}), desktop: desktopToo },
+        desktop,
+        remoteScreens: () => screens,
+        onFailure: () => {},
+      });
+      const turn = (id: number, presence: ScreenPresence): void => {
+        screens = presence;
+        waitTurn(id, `Turn ${id}? [WAIT]`).forEach((e) => notifier.handle(e));
+      };
+      turn(1, 'none');
+      turn(2, 'focused');
+      // An unfocused attached screen writes the terminal's notification itself.
+      turn(3, 'unfocused');
+      turn(4, 'none');
+      const expected = desktopToo ? ['Turn 1?', 'Turn 3?', 'Turn 4?'] : ['Turn 1?', 'Turn 4?'];
+      expect(desktop.sent.map((n) => n.text)).toEqual(expected);
+    }
   });
 
   test('a channel that throws is reported, not rethrown into the agent', async () => {

@@ -5,6 +5,8 @@ import type { MachineState } from '../src/machine/machine.js';
 import type { AgentController } from './controller.js';
 import { ApprovalPrompt } from './ApprovalPrompt.js';
 import { InputBox, type InputBoxProps } from './InputBox.js';
+import { inputTitle } from './input/queueTitle.js';
+import { useStoreNow } from './hooks/useThrottledStore.js';
 import { KeyHint } from './KeyHint.js';
 import { StatusBar } from './StatusBar.js';
 import { useApprovalGuard } from './hooks/useApprovalGuard.js';
@@ -50,7 +52,8 @@ export interface ScreenProps {
   onMouse?(on: boolean, toggled: boolean): void;
 }
 
-function placeholderKey(machine: MachineState) {
+function placeholderKey(machine: MachineState, queueing: boolean) {
+  if (queueing) return 'input.placeholderQueue' as const;
   if (machine === 'THINKING') return 'input.placeholderThinking' as const;
   if (machine === 'PAUSED') return 'input.placeholderPaused' as const;
   return 'input.placeholder' as const;
@@ -69,6 +72,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
   const ui = useUiState(uiStore);
   const status = useAgentStatus(store, ui.lastCtrlC, p.noticeTtlMs ?? NOTICE_TTL_MS, lang);
   const { machine, approval } = status;
+  const queued = useStoreNow(store, (s) => s.queued);
   const frame = { columns: p.columns, rows: p.rows, statusMessage: status.message !== undefined };
   const view = useScreenView(store, ui, { ...frame, approval }, lang, p.complete);
   const { layout } = view;
@@ -105,7 +109,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     width: w,
     height: layout.input,
     focused: focus === 'input',
-    placeholder: t(lang, placeholderKey(machine)),
+    placeholder: t(lang, placeholderKey(machine, ui.queueLine !== 'closed')),
   };
   useFastEcho(uiStore, layout.input > 0 && !ui.blank ? drawnInput(input, layout, ui) : undefined);
 
@@ -127,7 +131,11 @@ export function Screen(p: ScreenProps): React.JSX.Element {
         <Approval request={approval} width={w} height={layout.approval} {...view.card} />
       )}
       {layout.inputRule && (
-        <TitleRule title={t(lang, 'pane.input')} width={w} focused={focus === 'input'} />
+        <TitleRule
+          title={inputTitle(lang, ui.queueLine, ui.editing, queued)}
+          width={w}
+          focused={focus === 'input'}
+        />
       )}
       {layout.input > 0 && <InputBox {...input} />}
       {layout.hint && (

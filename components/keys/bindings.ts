@@ -8,6 +8,7 @@ import * as m from './matchers.js';
 import { applies, type Binding, type KeyContext, type KeyPress, type Resolved } from './types.js';
 import * as w from './when.js';
 import { MOUSE_BINDINGS } from './mouseBindings.js';
+import { QUEUE_BINDINGS } from './queueBindings.js';
 
 export * from './types.js';
 export { isText } from './matchers.js';
@@ -177,6 +178,10 @@ export const BINDINGS: readonly Binding[] = [
     description: 'keys.approveAlways',
     hint: { label: 'hint.always', order: 3 },
   },
+  // Talk without interrupting (the queue line): before the approval and THINKING rows, so a
+  // key typed there never stops the agent and Enter queues even while a call waits.
+  ...QUEUE_BINDINGS,
+
   // Enter never sends while a call waits (sending would deny it), nor does an early Esc.
   { keys: ['*'], match: m.either(m.esc, m.enter), when: APPROVAL, action: 'ignore' },
   // The card scrolls: what it asks about can be longer than the card (armed or not).

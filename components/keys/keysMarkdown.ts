@@ -43,6 +43,9 @@ function describeWhen(w: When): string {
   if (w.busy === true) parts.push('busy');
   if (w.busy === false) parts.push('idle');
   if (w.exitArmed === false) parts.push('first press');
+  if (w.queueLine?.includes('closed')) parts.push('queue line closed');
+  else if (w.queueLine?.includes('new')) parts.push('queue line open');
+  else if (w.queueLine) parts.push('editing a queued message');
   if (w.approvalArmed === true)
     parts.push(`prompt shown ${APPROVAL_ARM_MS / 1000} s and no typing for as long`);
   return parts.length > 0 ? parts.join('; ') : 'anywhere';

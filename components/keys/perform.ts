@@ -14,6 +14,8 @@ interface PerformEnv {
   dispatch(action: UiAction): void;
   /** The input line's text now. */
   input(): string;
+  /** The queued message the queue line edits now (its id), if any. */
+  editing(): string | undefined;
   complete(prefix: string): string[];
   redraw(): void;
   /** Ctrl+S: mouse reporting on or off (the screen owns the terminal mode). */
@@ -96,7 +98,54 @@ export function perform(r: Resolved, env: PerformEnv): void {
     case 'toggleMouse':
       env.toggleMouse?.();
       return;
+    case 'openQueue':
+      env.dispatch({ type: 'openQueue' });
+      return;
+    case 'closeQueue':
+      env.dispatch({ type: 'closeQueue' });
+      return;
+    case 'queueMessage':
+      return queueMessage(env);
+    case 'queuePrev':
+    case 'queueNext':
+      env.dispatch({ type: 'pickQueued', item: pick(env, r.action === 'queuePrev' ? -1 : 1) });
+      return;
+    case 'dropQueued': {
+      const id = env.editing();
+      if (id !== undefined) c.send({ type: 'drop_queued', id });
+      env.dispatch({ type: 'closeQueue' });
+      return;
+    }
     default:
       return;
   }
+}
+
+/**
+ * Enter on the queue line: the picked message gets the new text, or a new message is queued.
+ * A picked one that a turn took meanwhile (the store's queue no longer holds it) is queued
+ * anew, so what was typed is never lost. (The store, not `send`'s result: a screen attached
+ * over a socket gets no result back.)
+ */
+function queueMessage(env: PerformEnv): void {
+  const text = env.input();
+  const id = env.editing();
+  const waiting = env.controller.store.getState().queued.some((q) => q.id === id);
+  if (id !== undefined && waiting) env.controller.send({ type: 'edit_queued', id, text });
+  else env.controller.send({ type: 'queue', text });
+  env.dispatch({ type: 'closeQueue', text });
+}
+
+/**
+ * ↑/↓ on the queue line: the queued message before (-1) or after (+1) the one picked (↑ from
+ * a new message picks the last); past the last, back to a new message.
+ */
+function pick(env: PerformEnv, step: -1 | 1): { id: string; text: string } | undefined {
+  const queued = env.controller.store.getState().queued;
+  const at = queued.findIndex((q) => q.id === env.editing());
+  let next: number;
+  if (step === -1) next = at === -1 ? queued.length - 1 : Math.max(0, at - 1);
+  else next = at === -1 ? -1 : at + 1;
+  const item = next >= 0 ? queued[next] : undefined;
+  return item && { id: item.id, text: item.text };
 }

@@ -61,7 +61,19 @@ export type Action =
   | 'expand'
   | 'wheelUp'
   | 'wheelDown'
-  | 'toggleMouse';
+  | 'toggleMouse'
+  | 'openQueue'
+  | 'closeQueue'
+  | 'queueMessage'
+  | 'queuePrev'
+  | 'queueNext'
+  | 'dropQueued';
+
+/**
+ * The queue line (talk without interrupting): closed, open for a new message, or open on a
+ * queued message picked for editing.
+ */
+export type QueueLine = 'closed' | 'new' | 'editing';
 
 /**
  * Ink's key flags, plus F1 (which Ink reports with no flag) and `paste`: the text came in one
@@ -91,6 +103,8 @@ export interface KeyContext {
    * that time, so y / n / a / Esc are meant for it (not stray keys of a message).
    */
   approvalArmed: boolean;
+  /** Whether the input line is the queue line (Enter queues instead of sending). */
+  queueLine: QueueLine;
 }
 
 /** When a binding applies; every field given must hold. */
@@ -103,6 +117,7 @@ export interface When {
   busy?: boolean;
   exitArmed?: boolean;
   approvalArmed?: boolean;
+  queueLine?: readonly QueueLine[];
 }
 
 export type Matcher = (input: string, key: KeyPress) => boolean;
@@ -147,6 +162,7 @@ export function applies(w: When, ctx: KeyContext): boolean {
   if (w.busy !== undefined && w.busy !== ctx.busy) return false;
   if (w.exitArmed !== undefined && w.exitArmed !== ctx.exitArmed) return false;
   if (w.approvalArmed !== undefined && w.approvalArmed !== ctx.approvalArmed) return false;
+  if (w.queueLine && !w.queueLine.includes(ctx.queueLine)) return false;
   switch (w.input) {
     case undefined:
       return true;

@@ -17,3 +17,5 @@ export const INPUT: When = { focus: ['input'] };
 export const TOOLS: When = { focus: ['tools'] };
 export const PANE: When = { focus: PANES };
 export const ENDS: When = { focus: [...PANES, 'tools'] };
+/** The input line is the queue line (a new message, or a queued one being edited). */
+export const QUEUE_OPEN: When = { queueLine: ['new', 'editing'] };

@@ -60,6 +60,7 @@ export function keyContext(
     busy: isBusy(env.controller, s.machine, s.streaming),
     exitArmed: cur.lastCtrlC !== undefined && Date.now() - cur.lastCtrlC < CTRL_C_EXIT_WINDOW_MS,
     approvalArmed: s.machine === 'AWAITING_APPROVAL' && env.guard.armed(s.approval?.id),
+    queueLine: cur.queueLine,
   };
 }
 
@@ -87,6 +88,7 @@ export function useScreenKeys(env: ScreenKeysEnv & { layout: Layout }): void {
       controller: env.controller,
       dispatch,
       input: () => env.ui.getState().line.value,
+      editing: () => env.ui.getState().editing,
       complete: env.complete,
       redraw: env.redraw,
       toggleMouse: env.toggleMouse,

@@ -44,6 +44,12 @@ export type UiAction =
   | { type: 'completed'; found: readonly string[] }
   /** The input line was sent to the agent. */
   | { type: 'submitted'; text: string }
+  /** `>`: the input line becomes the queue line. */
+  | { type: 'openQueue' }
+  /** The queue line closes (Esc, or its message was queued): `text` goes in the history. */
+  | { type: 'closeQueue'; text?: string }
+  /** A queued message picked for editing on the queue line (none: back to a new message). */
+  | { type: 'pickQueued'; item: { id: string; text: string } | undefined }
   | { type: 'historyPrev' }
   | { type: 'historyNext' }
   | { type: 'focusStep'; step: 1 | -1 }
@@ -169,6 +175,20 @@ function reduceLine(ui: UiState, a: UiAction): UiState {
         history: remember(ui.history, a.text),
         completions: [],
       };
+    case 'openQueue':
+      return { ...ui, focus: 'input', queueLine: 'new', editing: undefined, completions: [] };
+    case 'closeQueue':
+      return {
+        ...ui,
+        queueLine: 'closed',
+        editing: undefined,
+        line: ed.EMPTY_LINE,
+        history: a.text ? remember(ui.history, a.text) : ui.history,
+      };
+    case 'pickQueued':
+      return a.item
+        ? { ...ui, queueLine: 'editing', editing: a.item.id, line: ed.setValue(a.item.text) }
+        : { ...ui, queueLine: 'new', editing: undefined, line: ed.EMPTY_LINE };
     case 'historyPrev':
       return recall(ui, recallPrev(ui.history, ui.line.value));
     case 'historyNext':

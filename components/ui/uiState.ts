@@ -3,7 +3,7 @@
  * history, scroll positions and the tool-log selection. Plain data with pure helpers; it
  * changes only through `reduceUi` (uiReducer.ts), in the screen's one UI store (uiStore.ts).
  */
-import type { Focus, Overlay } from '../keys/bindings.js';
+import type { Focus, Overlay, QueueLine } from '../keys/bindings.js';
 import { EMPTY_LINE, type LineState } from '../input/lineEditor.js';
 import { emptyHistory, type InputHistory } from '../input/history.js';
 
@@ -28,6 +28,10 @@ export interface UiState {
   focus: Focus;
   overlay: Overlay;
   line: LineState;
+  /** The input line is the queue line: Enter queues without stopping the agent (`>` opens it). */
+  queueLine: QueueLine;
+  /** The queued message the queue line edits (its id), when one was picked with ↑. */
+  editing: string | undefined;
   history: InputHistory;
   /** The one record of every scroll position (what is shown is derived from it). */
   scroll: Record<Scroller, ScrollPos>;
@@ -54,6 +58,8 @@ export function initialUiState(): UiState {
     focus: 'input',
     overlay: 'none',
     line: EMPTY_LINE,
+    queueLine: 'closed',
+    editing: undefined,
     history: emptyHistory(),
     scroll: {
       reply: AT_START,

@@ -46,7 +46,7 @@ export class Agent {
     }),
   );
   private readonly scheduler: Scheduler;
-  private readonly inputs = new InputQueue();
+  private readonly inputs = new InputQueue((items) => this.emit({ type: 'queue_changed', items }));
   private readonly turns: TurnRunner;
   private readonly approvals: ApprovalGate;
   private readonly controls: AgentControls;

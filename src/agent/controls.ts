@@ -4,7 +4,9 @@
  * what the user (or a client) asks.
  */
 import {
+  editQueuedProblem,
   queueProblem,
+  unknownQueuedProblem,
   slashCommandText,
   type AgentCommand,
   type SendResult,
@@ -50,6 +52,17 @@ export class AgentControls {
         return OK;
       case 'queue':
         return this.queue(command.text);
+      case 'edit_queued': {
+        const problem = editQueuedProblem(command.text);
+        if (problem) return { ok: false, problem };
+        return this.c.inputs.edit(command.id, command.text)
+          ? OK
+          : { ok: false, problem: unknownQueuedProblem(command.id) };
+      }
+      case 'drop_queued':
+        return this.c.inputs.drop(command.id)
+          ? OK
+          : { ok: false, problem: unknownQueuedProblem(command.id) };
       case 'interrupt':
         return this.interrupt() ? OK : NOTHING('interrupt: nothing is in flight');
       case 'pause':
@@ -130,15 +143,18 @@ export class AgentControls {
   }
 
   /**
-   * A message for the next turn boundary: the work in flight is not stopped; the next user
-   * turn's RESTORE takes it. With nothing in flight that boundary is now (a plain submit).
+   * A message for the next turn boundary: the work in flight is not stopped (a tool chain runs
+   * to its end); it waits, shown as queued (editable, droppable), and the user turn that
+   * starts once that turn ends takes it. With nothing in flight that boundary is now: resting
+   * between looks, waiting after [WAIT] or paused, it is answered at once like a typed message
+   * (paused: answered, and autonomy stays off).
    */
   private queue(text: string): SendResult {
     const problem = queueProblem(text);
     if (problem) return { ok: false, problem };
     if (!this.c.busy()) this.submit(text);
     else {
-      this.c.inputs.push(isCommand(text.trim()) ? text.trim() : text);
+      this.c.inputs.queue(isCommand(text.trim()) ? text.trim() : text);
       this.c.scheduler.runUserTurn();
     }
     return OK;

@@ -80,6 +80,8 @@ export class TurnRunner {
 
   async run(trigger: TurnTrigger): Promise<TurnReport> {
     const { host: agent, inputs } = this.p;
+    // A user turn whose queued messages were all dropped before it started has nothing to answer.
+    if (trigger === 'user' && inputs.size === 0) return { failed: false };
     // Nothing changed since a cycle that found nothing new: skip this look, spend nothing.
     if (await agent.alwaysOn.skipLook(trigger, inputs.size)) return { failed: false };
     const controller = new AbortController();

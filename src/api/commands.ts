@@ -13,6 +13,10 @@ export type AgentCommand =
    * takes it (it joins the input queue, like a submit, without interrupting).
    */
   | { type: 'queue'; text: string }
+  /** A queued message's new text, before a turn takes it (ids from `queue_changed`). */
+  | { type: 'edit_queued'; id: string; text: string }
+  /** A queued message taken back before a turn takes it. */
+  | { type: 'drop_queued'; id: string }
   /** Stop the turn in flight and listen (Esc, Ctrl+C while busy). */
   | { type: 'interrupt' }
   /** Autonomy off; the turn in flight stops. */
@@ -39,6 +43,8 @@ export type AgentCommandType = AgentCommand['type'];
 export const AGENT_COMMAND_TYPES: readonly AgentCommandType[] = [
   'submit',
   'queue',
+  'edit_queued',
+  'drop_queued',
   'interrupt',
   'pause',
   'resume',
@@ -67,9 +73,13 @@ export function parseCommand(value: unknown): AgentCommand | { problem: string }
     return {
       problem: `unknown command type ${JSON.stringify(type)}: use one of ${AGENT_COMMAND_TYPES.join(', ')}`,
     };
-  const needsText = ['submit', 'queue', 'command', 'notice'].includes(type);
+  const needsText = ['submit', 'queue', 'edit_queued', 'command', 'notice'].includes(type);
   if (needsText && typeof c['text'] !== 'string')
     return { problem: `"${type}" needs a "text" string, e.g. {"type":"${type}","text":"…"}` };
+  if ((type === 'edit_queued' || type === 'drop_queued') && typeof c['id'] !== 'string')
+    return {
+      problem: `"${type}" needs the queued message's "id" string (from the queue_changed event), e.g. {"type":"${type}","id":"q1"}`,
+    };
   if (type === 'answer_approval' && !ANSWERS.includes(c['answer'] as ApprovalAnswer))
     return { problem: `"answer_approval" needs "answer": one of ${ANSWERS.join(', ')}` };
   if (type === 'pause' && c['reason'] !== undefined && typeof c['reason'] !== 'string')
@@ -93,6 +103,18 @@ export function slashCommandText(text: string): string | { problem: string } {
       problem: `"${text}" is not a slash command: name one (e.g. "help"), or send text with submit`,
     };
   return slashed;
+}
+
+/** A problem with an `edit_queued` command's text, if any. */
+export function editQueuedProblem(text: string): string | undefined {
+  return text.trim() === ''
+    ? 'a queued message cannot be edited to nothing: send new text, or drop_queued to take it back'
+    : undefined;
+}
+
+/** The problem when no queued message has this id (delivered already, dropped, or never queued). */
+export function unknownQueuedProblem(id: string): string {
+  return `no queued message has id ${JSON.stringify(id)}: it was delivered or dropped already, or never queued; the queue_changed event lists the ids waiting`;
 }
 
 /** A problem with a `queue` command's text, if any. */

@@ -21,6 +21,14 @@ export interface ApprovalRequest {
 
 export type ApprovalAnswer = 'yes' | 'no' | 'always';
 
+/** A message the user queued (`queue`) that no turn has taken yet: editable, droppable by id. */
+export interface QueuedMessage {
+  id: string;
+  text: string;
+  /** When it was queued (ms since the epoch). */
+  at: number;
+}
+
 export interface ToolLogEntry {
   callId: string;
   turnId: number;
@@ -87,6 +95,12 @@ export type AgentEvent =
     }
   /** How many files the agent has changed (and not undone) in this session. */
   | { type: 'files_changed'; count: number }
+  /**
+   * The queued messages, oldest first, after every change: one queued, edited or dropped, or
+   * taken by a turn's RESTORE (then the list no longer holds it). The whole list, so a mirror
+   * needs nothing else.
+   */
+  | { type: 'queue_changed'; items: readonly QueuedMessage[] }
   | { type: 'budget'; usedLastHour: number; usedLastDay?: number }
   /** One turn's ledger record, written to the session folder. */
   | { type: 'cycle_recorded'; record: CycleRecord }

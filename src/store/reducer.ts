@@ -1,5 +1,5 @@
 import type { HistoryMessage } from '../core/messages.js';
-import type { AgentEvent, ApprovalRequest, ToolLogEntry } from '../api/events.js';
+import type { AgentEvent, ApprovalRequest, QueuedMessage, ToolLogEntry } from '../api/events.js';
 import type { MachineState } from '../machine/machine.js';
 import type { TurnTrace } from '../api/trace.js';
 import type { CycleRecord } from '../api/ledger.js';
@@ -60,6 +60,8 @@ export interface AgentViewState {
   toolsRunning: number;
   /** The cycle ledger's recent records (the ledger view, the away digest). */
   ledger: readonly CycleRecord[];
+  /** Messages the user queued that no turn has taken yet, oldest first (`queue_changed`). */
+  queued: readonly QueuedMessage[];
 }
 
 export const MAX_TRACES = 50;
@@ -101,6 +103,7 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     lastCachedTokens: 0,
     toolsRunning: 0,
     ledger: [],
+    queued: [],
     ...init,
   };
 }
@@ -218,7 +221,14 @@ const reduceTools: Reducer<'tool_start' | 'tool_end' | 'approval_request' | 'app
 };
 
 type StatusEvent =
-  'error' | 'notice' | 'scheduled' | 'preparing' | 'settings_changed' | 'budget' | 'files_changed';
+  | 'error'
+  | 'notice'
+  | 'scheduled'
+  | 'preparing'
+  | 'settings_changed'
+  | 'budget'
+  | 'files_changed'
+  | 'queue_changed';
 
 /** What the status bar and the notices show. */
 const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
@@ -240,6 +250,8 @@ const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
       };
     case 'files_changed':
       return { filesChanged: event.count };
+    case 'queue_changed':
+      return { queued: event.items.slice() };
   }
 };
 

@@ -17,6 +17,7 @@ const base: KeyContext = {
   busy: false,
   exitArmed: false,
   approvalArmed: false,
+  queueLine: 'closed',
 };
 const ctx = (over: Partial<KeyContext> = {}): KeyContext => ({ ...base, ...over });
 
@@ -292,6 +293,8 @@ describe('every row of the table', () => {
     'Ctrl+U': ['u', K.ctrl],
     'Ctrl+W': ['w', K.ctrl],
     'Ctrl+K': ['k', K.ctrl],
+    'Ctrl+X': ['x', K.ctrl],
+    '>': ['>', K.none],
     F1: ['', K.f1],
     Esc: ['', K.esc],
     Enter: ['\r', K.enter],
@@ -330,6 +333,7 @@ describe('every row of the table', () => {
         busy: w.busy ?? false,
         exitArmed: w.exitArmed ?? false,
         approvalArmed: w.approvalArmed ?? false,
+        queueLine: w.queueLine?.[0] ?? 'closed',
       });
       const got = resolveKey(sample[0], sample[1], c);
       expect(

@@ -33,7 +33,8 @@ export async function runAnswer(cmd: AnswerCmd, io: DaemonIo): Promise<number> {
     const lang = resolveLanguage(config.language, io.env);
     io.stdout.write(approvalCardText(request, lang));
     const answer: ApprovalAnswer = cmd.name === 'deny' ? 'no' : cmd.always ? 'always' : 'yes';
-    await connection.command({ type: 'answer_approval', answer });
+    // Only the card shown is answered: one answered meanwhile (a screen) and replaced is not.
+    await connection.command({ type: 'answer_approval', answer, id: request.id });
     io.stdout.write(`${DONE[answer]}\n`);
     return 0;
   } catch (err) {

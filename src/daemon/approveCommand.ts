@@ -16,10 +16,6 @@ import type { DaemonIo } from './startCommand.js';
 type AnswerCmd = Extract<DaemonCommand, { name: 'approve' | 'deny' }>;
 
 export async function runAnswer(cmd: AnswerCmd, io: DaemonIo): Promise<number> {
-  if (cmd.name === 'deny' && cmd.always) {
-    io.stderr.write('cogito deny: --always is for approve (deny answers this one call)\n');
-    return 2;
-  }
   const reached = await reachAgent(cmd, io, cmd.name);
   if (!reached.ok) return reached.code;
   const { connection, workspace, config } = reached;

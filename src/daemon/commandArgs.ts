@@ -157,6 +157,11 @@ function sendCommand(
   if (!Number.isInteger(seconds) || seconds < 1) {
     throw new DaemonUsageError(`--timeout expects a whole number of seconds ≥ 1, got "${timeout}"`);
   }
+  if (values.wait === true && message.trim().startsWith('/') && !message.trim().startsWith('//')) {
+    throw new DaemonUsageError(
+      `--wait waits for a reply, and the slash command ${message.trim()} gets none (its output is a notice): leave --wait out`,
+    );
+  }
   if (timeout !== undefined && values.wait !== true) {
     throw new DaemonUsageError('--timeout is for --wait: add --wait, or leave --timeout out');
   }

@@ -54,6 +54,11 @@ export class ApprovalGate {
     });
   }
 
+  /** The id of the request waiting for an answer; none waiting: `undefined`. */
+  get waitingId(): number | undefined {
+    return this.waiter?.id;
+  }
+
   /** Whether the open question came from an answering turn while paused. */
   get askedWhilePaused(): boolean {
     return this.waiter?.wasPaused === true;

@@ -34,7 +34,7 @@ export interface ControlParts {
   scheduler: Pick<Scheduler, 'wake' | 'runUserTurn'>;
   inputs: InputQueue;
   alwaysOn: Pick<AlwaysOn, 'wakeUp'>;
-  approvals: Pick<ApprovalGate, 'answer' | 'cancel' | 'askedWhilePaused'>;
+  approvals: Pick<ApprovalGate, 'answer' | 'cancel' | 'askedWhilePaused' | 'waitingId'>;
 }
 
 export class AgentControls {
@@ -77,9 +77,17 @@ export class AgentControls {
         if (this.c.state() === 'PAUSED') this.resume();
         else this.pause();
         return OK;
-      case 'answer_approval':
+      case 'answer_approval': {
+        const waiting = this.c.approvals.waitingId;
+        if (command.id !== undefined && command.id !== waiting)
+          return NOTHING(
+            waiting === undefined
+              ? `answer_approval: approval ${command.id} is not waiting any more`
+              : `answer_approval: approval ${command.id} is not the one waiting (${waiting} is)`,
+          );
         this.c.approvals.answer(command.answer);
         return OK;
+      }
       case 'command':
       case 'new_session': {
         const text = command.type === 'command' ? slashCommandText(command.text) : '/new';

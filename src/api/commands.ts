@@ -25,8 +25,12 @@ export type AgentCommand =
   | { type: 'resume' }
   /** The pause key: pause, or resume when paused. */
   | { type: 'toggle_pause' }
-  /** The user's answer to the approval prompt on screen. */
-  | { type: 'answer_approval'; answer: ApprovalAnswer }
+  /**
+   * The user's answer to the approval prompt on screen. With `id` (the request's, as the
+   * client showed it) it answers only that request: a client that showed one card never
+   * answers another that took its place meanwhile.
+   */
+  | { type: 'answer_approval'; answer: ApprovalAnswer; id?: number }
   /** A slash command (`/help`, `/model x`); the leading slash may be left out. */
   | { type: 'command'; text: string }
   /**
@@ -82,6 +86,8 @@ export function parseCommand(value: unknown): AgentCommand | { problem: string }
     };
   if (type === 'answer_approval' && !ANSWERS.includes(c['answer'] as ApprovalAnswer))
     return { problem: `"answer_approval" needs "answer": one of ${ANSWERS.join(', ')}` };
+  if (type === 'answer_approval' && c['id'] !== undefined && !Number.isInteger(c['id']))
+    return { problem: '"answer_approval" takes an optional "id": the approval request\'s id' };
   if (type === 'pause' && c['reason'] !== undefined && typeof c['reason'] !== 'string')
     return { problem: '"pause" takes an optional "reason" string' };
   if (

@@ -6,7 +6,7 @@ import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
 import { SessionStore, type Session } from '../history/index.js';
 import { openWorkspaceSession, type ForeignSession } from './openWorkspaceSession.js';
-import { acquireFolderLock, LOCK_FILE } from '../history/lock.js';
+import { acquireFolderLock, LOCK_FILE, type LockKind } from '../history/lock.js';
 import { dropLegacyWorkspace } from '../config/legacyWorkspace.js';
 import { importConversationJson } from '../history/importConversation.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -62,6 +62,12 @@ export interface AppOptions {
    * watcher. Print mode runs a fixed number of cycles and leaves it off.
    */
   background?: boolean;
+  /**
+   * What this run is, written in the folder lock so another Cogito can say how to reach it
+   * (default `screen`). A `print` run in a new session runs beside a background agent that
+   * holds the folder, without the lock: it writes only its own session.
+   */
+  holder?: LockKind;
   /** Builds the provider from the config when `provider` is not given (default: the real one). */
   createProvider?(config: LoadedConfig): Provider;
   /**
@@ -221,7 +227,7 @@ async function openFolder(
 ) {
   const { config, home } = loaded;
   const workspace = await openWorkspace(config.workspace, home, opts.installRoot);
-  lockFolder(home, workspace.root, stack, 'the folder lock');
+  lockFolder(home, workspace.root, stack, 'the folder lock', opts);
   const legacy = await dropLegacyWorkspace(home, loaded.fileValues, workspace.root);
   if (legacy) warnings.push(legacy);
   const { store, session } = await openHistory(config, home, workspace, opts, warnings);
@@ -229,7 +235,7 @@ async function openFolder(
   // well, so a Cogito working there never writes the same history at the same time.
   const owner = store.describe(session.id)?.workspace;
   if (owner !== undefined && !store.isHere(owner))
-    lockFolder(home, owner, stack, "the session's folder lock");
+    lockFolder(home, owner, stack, "the session's folder lock", { ...opts, holder: 'screen' });
   return { workspace, store, session };
 }
 
@@ -243,11 +249,32 @@ function quitPort(exit: (() => void) | undefined, stack: DisposerStack): (() => 
   };
 }
 
-/** Takes `folder`'s lock until the stack closes; a folder another Cogito holds stops the start. */
-function lockFolder(home: string, folder: string, stack: DisposerStack, name: string): void {
-  const lock = acquireFolderLock(home, folder);
-  if (!lock.ok) throw new StartupError(lock.message, 3);
-  stack.defer(name, () => lock.release());
+/**
+ * Takes `folder`'s lock until the stack closes; a folder another Cogito holds stops the start.
+ * One exception: a print run in a session of its own beside a background agent. Two
+ * long-running agents (screen, background) never share a folder, and a print run that would
+ * continue a session (-c, --session) could be continuing the background agent's: refused.
+ */
+function lockFolder(
+  home: string,
+  folder: string,
+  stack: DisposerStack,
+  name: string,
+  opts: AppOptions,
+): void {
+  const kind = opts.holder ?? 'screen';
+  const lock = acquireFolderLock(home, folder, kind);
+  if (lock.ok) {
+    stack.defer(name, () => lock.release());
+    return;
+  }
+  const besideAgent = kind === 'print' && lock.holder?.kind === 'background';
+  const ownSession = opts.flags.newSession === true && opts.flags.session === undefined;
+  if (besideAgent && ownSession) return;
+  const hint = besideAgent
+    ? ' Without -c and --session, cogito -p runs beside it in a session of its own.'
+    : '';
+  throw new StartupError(lock.message + hint, 3);
 }
 
 /** Opens the workspace and fences Cogito's own files off from the tools. */

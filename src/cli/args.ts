@@ -128,12 +128,17 @@ export const HELP = [
   '  cogito status [--json]          list the background agents: state, activity, tokens',
   '  cogito stop [--workspace DIR | --all]',
   "  cogito service install|uninstall [--workspace DIR]   start the folder's agent at login",
+  '  cogito send "TEXT" [--workspace DIR] [--wait [--timeout SECONDS]]',
+  "                                  a message for the folder's background agent, taken at",
+  '                                  its next turn boundary; --wait prints the answer',
+  "  cogito approve [--always] | deny [--workspace DIR]   answer the agent's waiting approval",
   '',
   'Options:',
   ...CLI_OPTIONS.map(usageOf),
   '',
   'The API key comes from COGITO_API_KEY or OPENAI_API_KEY (or config.json); it is never printed.',
-  'Exit codes: 0 done, 1 failed, 2 bad configuration or arguments, 130 interrupted.',
+  'Exit codes: 0 done, 1 failed, 2 bad configuration or arguments, 3 the folder is taken,',
+  '  4 no background agent runs in the folder (send, approve, deny), 130 interrupted.',
 ].join('\n');
 
 export class UsageError extends Error {}

@@ -109,6 +109,8 @@ async function runPrint(prompt: string, flags: CliFlags, io: MainIo): Promise<nu
     env: io.env,
     initialState: 'AWAITING_INPUT',
     background: false,
+    // Beside a background agent of this folder, a new session's run needs no folder lock.
+    holder: 'print',
     exit: () => run?.exit(),
   });
   if (!made.ok) {

@@ -1,5 +1,6 @@
 /**
- * The background agent's subcommands (`cogito start|status|stop|service`) and their options.
+ * The background agent's subcommands (`cogito start|status|stop|service|send|approve|deny`)
+ * and their options.
  * Each subcommand takes only the options that mean something for it; anything else is a
  * usage error naming the options it does take.
  */
@@ -20,7 +21,18 @@ export type DaemonCommand =
       action: 'install' | 'uninstall';
       workspace?: string | undefined;
       home?: string | undefined;
-    };
+    }
+  | ({ name: 'send'; text: string; wait: boolean; timeoutMs: number } & FolderFlags)
+  | ({ name: 'approve' | 'deny'; always: boolean } & FolderFlags);
+
+/** Which folder's agent a shell command is for (default: the current folder's). */
+export interface FolderFlags {
+  workspace?: string | undefined;
+  home?: string | undefined;
+}
+
+/** How long `cogito send --wait` waits for the answer unless `--timeout` says otherwise. */
+export const DEFAULT_WAIT_SECONDS = 600;
 
 /** The options `start` passes on to the agent it starts (the same as the app's). */
 export interface StartFlags {
@@ -34,7 +46,10 @@ export interface StartFlags {
   debug: boolean;
 }
 
-export const DAEMON_SUBCOMMANDS = ['start', 'status', 'stop', 'service'] as const;
+export const DAEMON_SUBCOMMANDS = [
+  ...['start', 'status', 'stop', 'service'],
+  ...['send', 'approve', 'deny'],
+] as const;
 
 const str = { type: 'string' } as const;
 const bool = { type: 'boolean', default: false } as const;
@@ -54,7 +69,13 @@ const OPTIONS = {
   status: { home: str, json: bool },
   stop: { workspace: str, home: str, all: bool },
   service: { workspace: str, home: str },
+  send: { workspace: str, home: str, wait: bool, timeout: str },
+  approve: { workspace: str, home: str, always: bool },
+  deny: { workspace: str, home: str },
 } as const;
+
+/** Subcommands that take positional arguments. */
+const POSITIONAL: readonly string[] = ['service', 'send'];
 
 /** The subcommand `argv` starts with, parsed; `undefined` when it starts with none. */
 export function parseDaemonCommand(argv: readonly string[]): DaemonCommand | undefined {
@@ -67,7 +88,7 @@ export function parseDaemonCommand(argv: readonly string[]): DaemonCommand | und
     ({ values, positionals } = parseArgs({
       args: rest,
       options: OPTIONS[sub],
-      allowPositionals: sub === 'service',
+      allowPositionals: POSITIONAL.includes(sub),
       strict: true,
     }) as { values: Record<string, string | boolean | undefined>; positionals: string[] });
   } catch (err) {
@@ -106,7 +127,52 @@ export function parseDaemonCommand(argv: readonly string[]): DaemonCommand | und
       }
       return { name: 'service', action, workspace: text('workspace'), home: text('home') };
     }
+    case 'send':
+      return sendCommand(positionals, values, text);
+    case 'approve':
+    case 'deny':
+      return {
+        name: sub,
+        always: values.always === true,
+        workspace: text('workspace'),
+        home: text('home'),
+      };
   }
+}
+
+function sendCommand(
+  positionals: string[],
+  values: Record<string, string | boolean | undefined>,
+  text: (k: string) => string | undefined,
+): DaemonCommand {
+  const [message, ...extra] = positionals;
+  if (message === undefined || message.trim() === '' || extra.length > 0) {
+    throw new DaemonUsageError(
+      'usage: cogito send "MESSAGE" [--workspace DIR] [--wait [--timeout SECONDS]] ' +
+        '(one message, quoted; it must not be empty)',
+    );
+  }
+  const timeout = text('timeout');
+  const seconds = timeout === undefined ? DEFAULT_WAIT_SECONDS : Number(timeout);
+  if (!Number.isInteger(seconds) || seconds < 1) {
+    throw new DaemonUsageError(`--timeout expects a whole number of seconds ≥ 1, got "${timeout}"`);
+  }
+  if (values.wait === true && message.trim().startsWith('/') && !message.trim().startsWith('//')) {
+    throw new DaemonUsageError(
+      `--wait waits for a reply, and the slash command ${message.trim()} gets none (its output is a notice): leave --wait out`,
+    );
+  }
+  if (timeout !== undefined && values.wait !== true) {
+    throw new DaemonUsageError('--timeout is for --wait: add --wait, or leave --timeout out');
+  }
+  return {
+    name: 'send',
+    text: message,
+    wait: values.wait === true,
+    timeoutMs: seconds * 1000,
+    workspace: text('workspace'),
+    home: text('home'),
+  };
 }
 
 function startFlags(

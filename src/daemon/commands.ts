@@ -1,6 +1,11 @@
-/** Runs one of the background agent's subcommands (`cogito start|status|stop|service`). */
+/**
+ * Runs one of the background agent's subcommands (`cogito start|status|stop|service`, and
+ * from a shell `send|approve|deny`).
+ */
+import { runAnswer } from './approveCommand.js';
 import type { DaemonCommand } from './commandArgs.js';
 import { runBackgroundAgent } from './runAgent.js';
+import { runSend } from './sendCommand.js';
 import { runService } from './service.js';
 import { runStart, type DaemonIo } from './startCommand.js';
 import { runStatus } from './statusCommand.js';
@@ -30,5 +35,10 @@ function dispatch(cmd: DaemonCommand, io: DaemonIo): Promise<number> {
       return runStop(cmd, io);
     case 'service':
       return runService(cmd, io);
+    case 'send':
+      return runSend(cmd, io);
+    case 'approve':
+    case 'deny':
+      return runAnswer(cmd, io);
   }
 }

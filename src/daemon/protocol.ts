@@ -14,8 +14,11 @@ export const PROTOCOL_VERSION = 1;
 /** A line longer than this ends the connection (a hostile or broken peer). */
 export const MAX_LINE_BYTES = 1024 * 1024;
 
-/** What a client may ask; each is answered by one reply. */
-export type RequestMethod = 'status' | 'stop' | 'subscribe';
+/**
+ * What a client may ask; each is answered by one reply. `snapshot`: the agent's display
+ * state as plain data (`agent.snapshot()`: the history, the approval waiting, …).
+ */
+export type RequestMethod = 'status' | 'stop' | 'subscribe' | 'snapshot';
 
 /** Client → agent. */
 export type ClientMessage =
@@ -48,7 +51,7 @@ export type ServerMessage =
   | { type: 'event'; event: unknown }
   | { type: 'error'; id?: number; message: string };
 
-const METHODS: readonly RequestMethod[] = ['status', 'stop', 'subscribe'];
+const METHODS: readonly RequestMethod[] = ['status', 'stop', 'subscribe', 'snapshot'];
 /** One line, encoded. */
 export function encode(message: ClientMessage | ServerMessage): string {
   return `${JSON.stringify(message)}\n`;

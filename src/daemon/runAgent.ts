@@ -42,6 +42,7 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Pro
     flags: { ...flags, newSession: false },
     env: io.env,
     background: true,
+    holder: 'background',
     exit: () => requestStop('/exit'),
   });
   if (!made.ok) {

@@ -1,8 +1,10 @@
 /**
- * The command line's end of the socket: connects, exchanges hellos, and asks one thing at a
- * time with a deadline. Every failure is an Error whose message says what went wrong.
+ * The command line's end of the socket: connects, exchanges hellos, asks things with a
+ * deadline, sends the Agent API's commands and hears the agent's events. Every failure is an
+ * Error whose message says what went wrong.
  */
 import net from 'node:net';
+import type { AgentCommand } from '../api/commands.js';
 import {
   encode,
   LineSplitter,
@@ -15,6 +17,16 @@ export interface AgentConnection {
   /** The agent's pid, from its hello. */
   pid: number;
   request(method: RequestMethod, timeoutMs?: number): Promise<unknown>;
+  /**
+   * Sends an Agent API command; resolves once the agent took it, rejects with the agent's
+   * problem when it did not (the server answers a command only with an error, so a request
+   * right behind it tells "taken": lines are handled in order).
+   */
+  command(command: AgentCommand, timeoutMs?: number): Promise<void>;
+  /** Each event, once `subscribe` was asked for; returns the unlisten. */
+  onEvent(listener: (event: unknown) => void): () => void;
+  /** Called once when the connection ends (the agent stopped, or `close`). */
+  onClose(listener: () => void): void;
   close(): void;
 }
 
@@ -25,6 +37,10 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
     socket.setEncoding('utf8');
     const lines = new LineSplitter();
     const waiting = new Map<number, (m: ServerMessage) => void>();
+    const eventListeners = new Set<(event: unknown) => void>();
+    const closeListeners: (() => void)[] = [];
+    /** Errors without an id: the answer to the command sent last. */
+    let commandProblems: string[] = [];
     let nextId = 1;
     let greeted = false;
     const timer = setTimeout(() => {
@@ -38,7 +54,10 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
       if (!greeted) reject(err);
     };
     socket.on('error', (err) => fail(new Error(`cannot reach ${socketPath}: ${err.message}`)));
-    socket.on('close', () => fail(new Error(`the agent on ${socketPath} closed the connection`)));
+    socket.on('close', () => {
+      fail(new Error(`the agent on ${socketPath} closed the connection`));
+      for (const l of closeListeners.splice(0)) l();
+    });
     socket.on('data', (chunk: string) => {
       for (const line of lines.push(chunk) ?? []) {
         let m: ServerMessage;
@@ -62,26 +81,46 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
         } else if ((m.type === 'reply' || m.type === 'error') && m.id !== undefined) {
           waiting.get(m.id)?.(m);
           waiting.delete(m.id);
+        } else if (m.type === 'error') {
+          commandProblems.push(m.message);
+        } else if (m.type === 'event') {
+          for (const l of eventListeners) l(m.event);
         }
       }
     });
+    const request = (method: RequestMethod, ms = 5000): Promise<unknown> =>
+      new Promise((ok, no) => {
+        const id = nextId++;
+        const t = setTimeout(() => {
+          waiting.delete(id);
+          no(new Error(`the agent did not answer "${method}" within ${ms} ms`));
+        }, ms);
+        waiting.set(id, (m) => {
+          clearTimeout(t);
+          if (m.type === 'reply') ok(m.result);
+          else no(new Error(m.type === 'error' ? m.message : 'unexpected answer'));
+        });
+        socket.write(encode({ type: 'request', id, method }));
+      });
     const connection = (pid: number): AgentConnection => ({
       pid,
+      request,
       close: () => socket.end(),
-      request: (method, ms = 5000) =>
-        new Promise((ok, no) => {
-          const id = nextId++;
-          const t = setTimeout(() => {
-            waiting.delete(id);
-            no(new Error(`the agent did not answer "${method}" within ${ms} ms`));
-          }, ms);
-          waiting.set(id, (m) => {
-            clearTimeout(t);
-            if (m.type === 'reply') ok(m.result);
-            else no(new Error(m.type === 'error' ? m.message : 'unexpected answer'));
-          });
-          socket.write(encode({ type: 'request', id, method }));
-        }),
+      onEvent: (listener) => {
+        eventListeners.add(listener);
+        return () => eventListeners.delete(listener);
+      },
+      onClose: (listener) => {
+        if (socket.destroyed) listener();
+        else closeListeners.push(listener);
+      },
+      command: async (command, ms = 5000) => {
+        commandProblems = [];
+        socket.write(encode({ type: 'command', command }));
+        await request('status', ms);
+        const [problem] = commandProblems;
+        if (problem !== undefined) throw new Error(problem);
+      },
     });
   });
 }

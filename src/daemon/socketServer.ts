@@ -14,6 +14,7 @@ import {
   PROTOCOL_VERSION,
   type AgentStatus,
   type ClientMessage,
+  type RequestMethod,
   type ServerMessage,
 } from './protocol.js';
 import { prepareSocketDir } from './places.js';
@@ -215,7 +216,7 @@ class Client {
     this.request(m.id, m.method);
   }
 
-  private request(id: number, method: 'status' | 'stop' | 'subscribe'): void {
+  private request(id: number, method: RequestMethod): void {
     const { workspace, started } = this.opts;
     switch (method) {
       case 'status': {
@@ -228,6 +229,9 @@ class Client {
         this.send({ type: 'reply', id, result });
         return;
       }
+      case 'snapshot':
+        this.send({ type: 'reply', id, result: this.opts.port.snapshot() });
+        return;
       case 'subscribe':
         this.subscribed = true;
         this.send({ type: 'reply', id, result: { subscribed: true } });

@@ -9,12 +9,23 @@ export { LOCK_FILE };
 /** The folder of per-folder locks, inside the home's data folder (git-ignored, fenced). */
 export const LOCKS_DIR = path.join('data', 'locks');
 
-type FolderLock = { ok: true; file: string; release(): void } | { ok: false; message: string };
+/**
+ * What kind of Cogito holds a folder: the full-screen app, a background agent (`cogito
+ * start`) or a print-mode run (`-p`). Written in the lock file, so a second Cogito can say
+ * how to reach or stop the holder, and print mode can run beside a background agent.
+ */
+export type LockKind = 'screen' | 'background' | 'print';
 
-/** Who holds a lock, as its file says. */
-interface Holder {
+const KINDS: readonly LockKind[] = ['screen', 'background', 'print'];
+
+type FolderLock =
+  { ok: true; file: string; release(): void } | { ok: false; message: string; holder?: Holder };
+
+/** Who holds a lock, as its file says (a lock from before kinds were written: no kind). */
+export interface Holder {
   pid: number;
   since?: string;
+  kind?: LockKind;
 }
 
 /** Lock files this process holds, so a lock naming our own pid can be told from a stale one. */
@@ -36,7 +47,11 @@ export function folderLockFile(home: string, workspace: string): string {
  * the folder. A lock left by a process that no longer exists is stale and taken over. The
  * lock is released by `release()` or when the process exits.
  */
-export function acquireFolderLock(home: string, workspace: string): FolderLock {
+export function acquireFolderLock(
+  home: string,
+  workspace: string,
+  kind: LockKind = 'screen',
+): FolderLock {
   const file = folderLockFile(home, workspace);
   if (held.has(file)) {
     return { ok: false, message: `This process already holds the lock on ${workspace}.` };
@@ -47,7 +62,7 @@ export function acquireFolderLock(home: string, workspace: string): FolderLock {
   } catch (err) {
     return { ok: false, message: cannotLock(home, file, err) };
   }
-  const content = `${process.pid}\n${new Date().toISOString()}\n${workspace}\n`;
+  const content = `${process.pid}\n${new Date().toISOString()}\n${workspace}\n${kind}\n`;
   // Two tries: the second follows the removal of a stale lock.
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
@@ -58,7 +73,9 @@ export function acquireFolderLock(home: string, workspace: string): FolderLock {
     }
     const found = readOrEmpty(file);
     const holder = parseHolder(found);
-    if (holder && isAlive(holder.pid)) return { ok: false, message: busy(holder, workspace) };
+    if (holder && isAlive(holder.pid)) {
+      return { ok: false, message: busy(holder, workspace), holder };
+    }
     // Stale (dead pid, or a pid that is ours but not held: a previous process in a container
     // often gets the same pid). Remove it only if it is still the file we judged, which narrows
     // the race with another process doing the same to a moment.
@@ -75,22 +92,41 @@ export function acquireFolderLock(home: string, workspace: string): FolderLock {
   };
 }
 
-/** The holder's pid and start time; `undefined` for junk (an empty or cut file). */
+/** The holder's pid, start time and kind; `undefined` for junk (an empty or cut file). */
 function parseHolder(content: string): Holder | undefined {
-  const [pidLine = '', since] = content.split('\n');
+  const [pidLine = '', since, , kindLine] = content.split('\n');
   const pid = Number.parseInt(pidLine, 10);
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  return since ? { pid, since } : { pid };
+  const kind = KINDS.find((k) => k === kindLine);
+  return { pid, ...(since ? { since } : {}), ...(kind ? { kind } : {}) };
 }
 
-/** The message for a folder another live Cogito works in: who, since when, how to stop it. */
+/**
+ * The message for a folder another live Cogito works in: who, since when, and how to reach
+ * or stop it, which depends on what it is (a background agent has no window to quit in).
+ */
 function busy(holder: Holder, workspace: string): string {
   const since = holder.since ? `, running since ${holder.since}` : '';
-  return (
-    `Another Cogito (pid ${holder.pid}${since}) is working in ${workspace}. ` +
-    `Quit that one first (/exit or Ctrl+C in its window, or: kill ${holder.pid}), ` +
-    `or start this one in another folder (cd there, or cogito --workspace DIR).`
-  );
+  const elsewhere = 'or start this one in another folder (cd there, or cogito --workspace DIR).';
+  const folder = JSON.stringify(workspace);
+  switch (holder.kind) {
+    case 'background':
+      return (
+        `A background Cogito (pid ${holder.pid}${since}) is working in ${workspace}. ` +
+        `Open its screen with cogito (in that folder), talk to it with cogito send "…", ` +
+        `or stop it first: cogito stop --workspace ${folder}; ${elsewhere}`
+      );
+    case 'print':
+      return (
+        `A cogito -p run (pid ${holder.pid}${since}) is working in ${workspace}. ` +
+        `Wait for it to finish (or end it: kill ${holder.pid}), ${elsewhere}`
+      );
+    default:
+      return (
+        `Another Cogito (pid ${holder.pid}${since}) is working in ${workspace}. ` +
+        `Quit that one first (/exit or Ctrl+C in its window, or: kill ${holder.pid}), ${elsewhere}`
+      );
+  }
 }
 
 /**

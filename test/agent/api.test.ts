@@ -107,7 +107,12 @@ describe('the Agent API', () => {
     h.agent.start();
     h.agent.send({ type: 'submit', text: 'tidy up' });
     await waitForStore(h.agent.store, (s) => s.approval !== undefined, 'the approval request');
-    h.agent.send({ type: 'answer_approval', answer: 'no' });
+    // An answer for another card (one a client showed, since replaced) answers nothing.
+    const id = h.agent.store.getState().approval!.id;
+    const stale = h.agent.send({ type: 'answer_approval', answer: 'yes', id: id + 1 });
+    expect(stale).toMatchObject({ ok: false, problem: expect.stringContaining('not the one') });
+    expect(h.agent.state).toBe('AWAITING_APPROVAL');
+    expect(h.agent.send({ type: 'answer_approval', answer: 'no', id }).ok).toBe(true);
     await h.server.waitForRequest(1);
     expect(JSON.stringify(h.server.requests[1]!.body.messages.at(-1))).toMatch(/denied|declined/i);
   });
@@ -156,6 +161,9 @@ describe('the Agent API', () => {
     });
     expect(parseCommand({ type: 'queue' })).toMatchObject({
       problem: expect.stringMatching(/needs a "text" string/),
+    });
+    expect(parseCommand({ type: 'answer_approval', answer: 'yes', id: 'x' })).toMatchObject({
+      problem: expect.stringContaining('"id"'),
     });
     expect(parseCommand({ type: 'answer_approval', answer: 'maybe' })).toMatchObject({
       problem: expect.stringMatching(/one of yes, no, always/),

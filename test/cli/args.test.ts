@@ -38,6 +38,13 @@ describe('the option table', () => {
   });
 
   it('documents the exit codes', () => {
-    expect(HELP).toMatch(/0 done, 1 failed, 2 bad configuration or arguments, 130 interrupted/);
+    expect(HELP).toMatch(
+      /0 done, 1 failed, 2 bad configuration or arguments, 3 the folder is taken/,
+    );
+    expect(HELP).toMatch(
+      /4 no background agent runs in the folder \(send, approve, deny\), 130 interrupted/,
+    );
+    expect(HELP).toContain('cogito send "TEXT"');
+    expect(HELP).toContain('cogito approve');
   });
 });

@@ -140,9 +140,11 @@ describe('print mode for scripts', () => {
 
     const same = print(['-p', 'me too']);
     expect(await same.code).toBe(3);
-    expect(same.stderr()).toContain(`Another Cogito (pid ${first.pid}, running since `);
+    expect(same.stderr()).toContain(`A cogito -p run (pid ${first.pid}, running since `);
     expect(same.stderr()).toContain(`is working in ${ws}`);
-    expect(same.stderr()).toContain(`kill ${first.pid}`);
+    expect(same.stderr()).toContain(`Wait for it to finish (or end it: kill ${first.pid})`);
+    // A print run has no window: the message does not send the user looking for one.
+    expect(same.stderr()).not.toContain('in its window');
     expect(same.stdout()).toBe('');
     expect(server.requests).toHaveLength(2);
 

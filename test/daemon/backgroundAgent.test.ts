@@ -210,7 +210,7 @@ describe('cogito start / status / stop', () => {
     const r = await cogito(['start']);
     expect(r.code).toBe(3);
     expect(r.err).toContain('the background agent did not start');
-    expect(r.err).toContain(`Another Cogito (pid ${holder.pid}`);
+    expect(r.err).toContain(`A cogito -p run (pid ${holder.pid}`);
     expect(await status()).toEqual([]);
     holder.kill('SIGINT');
     expect(await holder.code).toBe(130);

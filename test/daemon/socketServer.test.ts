@@ -175,6 +175,40 @@ describe('the background agent socket', () => {
     });
   });
 
+  it('answers snapshot with plain data; a client learns whether its command was taken', async () => {
+    const fake = fakePort();
+    fake.port.send = (c) => {
+      fake.commands.push(c);
+      return c.type === 'queue' && c.text === 'refuse me'
+        ? { ok: false, problem: 'queue: not now' }
+        : { ok: true };
+    };
+    await start(fake.port);
+    const c = await connectAgent(socketPath);
+    const snapshot = (await c.request('snapshot')) as Record<string, unknown>;
+    expect(snapshot).toMatchObject({ machine: expect.any(String), messages: [], toolLog: [] });
+    await c.command({ type: 'queue', text: 'take me' });
+    await expect(c.command({ type: 'queue', text: 'refuse me' })).rejects.toThrow('queue: not now');
+    // A refused command does not stick to the next one.
+    await c.command({ type: 'queue', text: 'take me too' });
+    expect(fake.commands.map((x) => (x.type === 'queue' ? x.text : x.type))).toEqual([
+      'take me',
+      'refuse me',
+      'take me too',
+    ]);
+    const events: unknown[] = [];
+    c.onEvent((e) => events.push(e));
+    await c.request('subscribe');
+    fake.emit({ type: 'notice', level: 'info', text: 'heard' });
+    await waitUntil(() => events.length > 0, 'the event');
+    expect(events).toEqual([{ type: 'notice', level: 'info', text: 'heard' }]);
+    let closed = false;
+    c.onClose(() => (closed = true));
+    await server!.close();
+    server = undefined;
+    await waitUntil(() => closed, 'the close to be told');
+  });
+
   it('stop is answered, then the agent is told to quit', async () => {
     await start(fakePort().port);
     const c = await connectAgent(socketPath);

@@ -75,6 +75,36 @@ describe('folder lock', () => {
     expect(fs.readFileSync(lockFile, 'utf8')).toBe(held); // Untouched.
   });
 
+  it('writes its kind, and tells of a background or -p holder how to reach or stop it', () => {
+    const taken = acquireFolderLock(home, ws, 'background');
+    expect(taken.ok).toBe(true);
+    expect(fs.readFileSync(lockFile, 'utf8').split('\n')[3]).toBe('background');
+    if (taken.ok) taken.release();
+    const livePid = process.ppid;
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+    fs.writeFileSync(lockFile, `${livePid}\n2026-12-01T09:30:00.000Z\n${ws}\nbackground\n`);
+    const bg = lock();
+    expect(bg.ok).toBe(false);
+    if (bg.ok) return;
+    expect(bg.holder).toEqual({
+      pid: livePid,
+      since: '2026-12-01T09:30:00.000Z',
+      kind: 'background',
+    });
+    expect(bg.message).toContain(`A background Cogito (pid ${livePid}, running since`);
+    expect(bg.message).toContain(`cogito stop --workspace ${JSON.stringify(ws)}`);
+    expect(bg.message).toContain('Open its screen with cogito');
+    expect(bg.message).not.toContain('in its window');
+    fs.writeFileSync(lockFile, `${livePid}\n2026-12-01T09:30:00.000Z\n${ws}\nprint\n`);
+    const print = lock();
+    expect(print.ok).toBe(false);
+    if (print.ok) return;
+    expect(print.holder?.kind).toBe('print');
+    expect(print.message).toContain(`A cogito -p run (pid ${livePid}`);
+    expect(print.message).toContain(`kill ${livePid}`);
+    expect(print.message).not.toContain('in its window');
+  });
+
   it('refuses a second lock on the same folder in the same process', () => {
     const first = lock();
     const second = lock();

@@ -1,0 +1,133 @@
+/**
+ * `cogito send "text" [--workspace DIR] [--wait [--timeout SECONDS]]`: a user message for the
+ * folder's background agent, sent as the Agent API's `queue` command: the agent takes it at
+ * its next turn boundary, the work in flight goes on. Without `--wait` it exits 0 once the
+ * agent has queued it. With `--wait` it prints the answer as `-p` does (stdout: the final
+ * answer only); an approval waiting meanwhile is shown on stderr (answer it with `cogito
+ * approve|deny`), and the wait ends at the timeout.
+ */
+import type { ApprovalRequest, AgentEvent } from '../api/events.js';
+import { resolveLanguage, type Lang } from '../i18n/messages.js';
+import { shownText } from '../protocol/replyParts.js';
+import type { AgentSnapshot } from '../store/agentStore.js';
+import { approvalCardText } from './approvalCard.js';
+import type { DaemonCommand } from './commandArgs.js';
+import { reachAgent } from './reachAgent.js';
+import type { AgentConnection } from './socketClient.js';
+import type { DaemonIo } from './startCommand.js';
+
+type SendCmd = Extract<DaemonCommand, { name: 'send' }>;
+
+export async function runSend(cmd: SendCmd, io: DaemonIo): Promise<number> {
+  const reached = await reachAgent(cmd, io, 'send');
+  if (!reached.ok) return reached.code;
+  const { connection, workspace, config } = reached;
+  try {
+    if (cmd.wait) {
+      const lang = resolveLanguage(config.language, io.env);
+      return await sendAndWait(connection, cmd, io, lang);
+    }
+    await connection.command({ type: 'queue', text: cmd.text });
+    io.stdout.write(
+      `Queued for the agent in ${workspace} (pid ${connection.pid}): it takes the message at its next turn boundary.\n`,
+    );
+    return 0;
+  } catch (err) {
+    io.stderr.write(`cogito send: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    connection.close();
+  }
+}
+
+/** Subscribes first (so nothing is missed), queues, and waits for the turn that took it. */
+async function sendAndWait(
+  connection: AgentConnection,
+  cmd: SendCmd,
+  io: DaemonIo,
+  lang: Lang,
+): Promise<number> {
+  const showCard = (request: ApprovalRequest): void =>
+    void io.stderr.write(
+      `${approvalCardText(request, lang)}The agent waits for this answer: cogito approve, or cogito deny.\n`,
+    );
+  const reader = createAnswerReader(cmd.text);
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = new Promise<number>((settle) => {
+    let settled = false;
+    // Only the first ending counts (closing the connection afterwards is not the agent stopping).
+    const resolve = (code: number): void => {
+      if (!settled) settle(code);
+      settled = true;
+    };
+    connection.onEvent((event) => {
+      const e = event as AgentEvent;
+      if (e.type === 'approval_request') showCard(e.request);
+      const done = reader.follow(e);
+      if (!done || settled) return;
+      if (done.answer !== '') io.stdout.write(`${done.answer}\n`);
+      if (done.problem) io.stderr.write(`cogito send: ${done.problem}\n`);
+      resolve(done.problem ? 1 : 0);
+    });
+    connection.onClose(() => {
+      if (!settled) io.stderr.write('cogito send: the agent stopped before it answered\n');
+      resolve(1);
+    });
+    timer = setTimeout(() => {
+      if (settled) return;
+      io.stderr.write(
+        `cogito send: no answer within ${cmd.timeoutMs / 1000} s (the message stays with the agent; raise --timeout to wait longer)\n`,
+      );
+      resolve(1);
+    }, cmd.timeoutMs);
+  });
+  try {
+    await connection.request('subscribe');
+    // An approval asked before we listened holds up the message too: show it.
+    const snapshot = (await connection.request('snapshot')) as Partial<AgentSnapshot>;
+    if (snapshot.approval) showCard(snapshot.approval);
+    await connection.command({ type: 'queue', text: cmd.text });
+    return await outcome;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** How the turn that took the message ended: its answer, and what went wrong, if anything. */
+interface Answered {
+  answer: string;
+  problem?: string;
+}
+
+/**
+ * Reads the agent's events for the answer to `text`: the turn whose user message is `text`
+ * took it; the answer is that turn's last reply that called no tools (as `-p` prints it:
+ * shown text, without `[WAIT]`), given when the turn ends.
+ */
+export function createAnswerReader(text: string): { follow(e: AgentEvent): Answered | undefined } {
+  let turn: number | undefined;
+  let mine: number | undefined;
+  let answer = '';
+  return {
+    follow(e) {
+      if (e.type === 'turn_start') turn = e.turnId;
+      if (e.type === 'message_added' && mine === undefined) {
+        if (e.message.role === 'user' && e.message.content === text) mine = turn;
+        return undefined;
+      }
+      if (mine === undefined || turn !== mine) return undefined;
+      if (e.type === 'message_added' && e.message.role === 'assistant' && e.message.parts) {
+        const calls = e.message.parts.items.some((p) => p.type === 'call');
+        if (!calls) answer = shownText(e.message.parts);
+      }
+      if (e.type !== 'turn_end' || e.turnId !== mine) return undefined;
+      if (e.outcome === 'error')
+        return { answer, problem: 'the turn that took it failed (see cogito status and the log)' };
+      if (e.outcome === 'aborted')
+        return { answer, problem: 'the turn that took it was interrupted' };
+      if (answer === '')
+        return { answer, problem: 'the turn ended without a reply that called no tools' };
+      return { answer };
+    },
+  };
+}

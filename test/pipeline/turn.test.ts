@@ -206,7 +206,7 @@ describe('runTurn', () => {
     let called = false;
     const r = await turn({
       takeInput: () => ({ command: '/help', messages: [] }),
-      runCommand: async () => true,
+      runCommand: async () => {},
       provider: () => ((called = true), scripted([])),
     });
     expect(r.outcome).toBe('command');
@@ -248,7 +248,7 @@ describe('runTurn', () => {
       if (where === 'COMPACT') over.compact = async () => abort();
       if (where === 'COMMAND') {
         over.takeInput = () => ({ command: '/x', messages: [] });
-        over.runCommand = async () => (abort(), false);
+        over.runCommand = async () => abort();
       }
       if (where === 'BUILD') over.buildRequest = () => (abort(), { messages: [], promptTokens: 0 });
       if (where === 'RUN')

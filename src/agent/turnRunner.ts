@@ -188,7 +188,7 @@ export class TurnRunner {
     });
     for (const e of r.errors) agent.emit(e);
     if (r.countTokens) this.countTokens();
-    // A turn that went through has had its tokens counted (or dropped with a failed save).
+    // A step that went through has had its tokens counted (or dropped with a failed save).
     if (facts.outcome === 'ok') this.unbudgetedTokens = 0;
     this.recentCalls = r.recentCalls;
     if (r.event) this.settle(r.event, r.reason);

@@ -107,8 +107,9 @@ export interface TurnFacts {
   /** Each call with the result the model saw, to tell a cycle that found something new. */
   results: string[];
   /**
-   * The tokens this turn's request used (as reported, or estimated), and how full the
-   * context is: the last prompt's size (absent: nothing was sent).
+   * The tokens this step's request used (as reported, or estimated), and how full the
+   * context is: the last prompt's size, from this step or an earlier one (absent: nothing
+   * was sent).
    */
   tokens: { total: number; context?: number };
 }

@@ -59,8 +59,8 @@ export async function compact({ deps, turn }: TurnContext): Promise<Handled<void
 }
 
 /**
- * COMMAND: a slash command handles the turn itself (no model call). One the user interrupted
- * ends like any interrupted phase: through SAVE and RESPOND.
+ * COMMAND: a slash command handles the turn itself (no model call), always: also one that
+ * stops the turn it runs in (/pause and /stop abort it), which is still a command's turn.
  */
 export async function command(
   { deps, turn }: TurnContext,
@@ -68,7 +68,7 @@ export async function command(
 ): Promise<Handled<void>> {
   if (text === undefined || !deps.runCommand) return next(undefined);
   await deps.runCommand(text, turn.signal);
-  return { outcome: turn.signal.aborted ? 'aborted' : 'handled', value: undefined };
+  return { outcome: 'handled', value: undefined };
 }
 
 /** BUILD's value: the request and its estimated size, and why it was not sent (if it was not). */

@@ -57,8 +57,8 @@ export interface TurnDeps {
   /** COMPACT: shrinks the context when it nears the budget (absent: never compressed). */
   compact?(signal: AbortSignal): Promise<void>;
   /**
-   * COMMAND: runs the slash command RESTORE took. A command always handles its turn (no
-   * model call follows); one the user interrupted goes through SAVE and RESPOND.
+   * COMMAND: runs the slash command RESTORE took. A command always handles its turn: no
+   * model call follows, and the turn goes to DONE (also when the command stopped it).
    */
   runCommand?(text: string, signal: AbortSignal): Promise<void>;
   /**

@@ -103,26 +103,29 @@ describe('the values a turn passes between phases', () => {
     ).toEqual(['COMPACT:next', 'COMMAND:next', 'BUILD:shortcut', 'RESPOND:next']);
   });
 
-  it('a slash command the user interrupts goes through SAVE and RESPOND, which hear it was stopped', async () => {
+  // /pause and /stop abort the turn they run in: still a command's turn, and nothing follows.
+  it('a slash command that stops its own turn still handles it: COMMAND goes to DONE, no request', async () => {
     const controller = new AbortController();
-    const heard: TurnFacts[] = [];
     let requested = false;
+    let responded = false;
     const r = await turn(
       {
-        takeInput: () => ({ command: '/compact', messages: [] }),
+        takeInput: () => ({ command: '/stop', messages: [] }),
         runCommand: async () => controller.abort(),
         provider: () => ((requested = true), replies([])),
-        respond: (facts) => (heard.push(facts), { report: { failed: false }, more: false }),
+        respond: () => ((responded = true), { report: { failed: false }, more: false }),
       },
       controller.signal,
     );
-    expect(r.outcome).toBe('aborted');
-    expect(heard.map((f) => f.outcome)).toEqual(['aborted']);
-    expect(r.trace.phases.map((p) => `${p.phase}:${p.outcome}`).slice(2)).toEqual([
-      'COMMAND:aborted',
-      'SAVE:next',
-      'RESPOND:next',
+    expect(r.outcome).toBe('command');
+    expect(r.report).toEqual({ failed: false });
+    expect(r.trace.phases.map((p) => `${p.phase}:${p.outcome}`)).toEqual([
+      'RESTORE:next',
+      'COMPACT:next',
+      'COMMAND:shortcut',
     ]);
     expect(requested).toBe(false);
+    expect(responded).toBe(false);
+    expect(history).toEqual([]);
   });
 });

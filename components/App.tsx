@@ -1,12 +1,25 @@
-import React from 'react';
+import React, { useEffect } from 'react';
 import { useApp } from 'ink';
 import type { Lang } from '../src/i18n/messages.js';
 import { completeCommand } from '../src/commands/runner.js';
 import type { AgentController, AgentLoop } from './controller.js';
-import { useAgentLoop } from './hooks/useAgentLoop.js';
 import { useWindowSize } from './hooks/useWindowSize.js';
 import { LangContext } from './i18n.js';
 import { Screen } from './Screen.js';
+
+/**
+ * Starts the agent's background loop when the screen mounts and stops it when it unmounts.
+ * It holds no agent logic: the loop lives in src/.
+ */
+function useAgentLoop(loop: AgentLoop | undefined): void {
+  useEffect(() => {
+    if (!loop) return;
+    loop.start();
+    return () => {
+      void loop.stop();
+    };
+  }, [loop]);
+}
 
 export interface AppProps {
   controller: AgentController;

@@ -1,4 +1,4 @@
-import React from 'react';
+import React, { useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import type { AgentStore, AgentStoreState } from '../src/store/agentStore.js';
 import type { MachineState } from '../src/machine/machine.js';
@@ -11,7 +11,18 @@ import { sanitize } from './text/sanitize.js';
 import { displayWidth, truncate } from './text/wrap.js';
 import type { Tone } from './panes/rows.js';
 import { stateLabel } from './statusLabel.js';
-import { useNow } from './hooks/useNow.js';
+
+/** The clock, re-read every `intervalMs` while `active` (a countdown); still otherwise. */
+function useNow(active: boolean, intervalMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    setNow(Date.now());
+    const id = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(id);
+  }, [active, intervalMs]);
+  return now;
+}
 
 export interface StatusMessage {
   text: string;

@@ -2,17 +2,34 @@
  * What the screen reads from the agent's store for its own frame (the panes read theirs):
  * the machine state, a waiting approval, and the status bar's second line.
  */
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { t, type Lang } from '../../src/i18n/messages.js';
 import type { MachineState } from '../../src/machine/machine.js';
 import type { AgentStore, AgentStoreState } from '../../src/store/agentStore.js';
 import type { Notice } from '../../src/store/reducer.js';
-import { useFresh } from '../hooks/useFresh.js';
 import { useStoreNow, useThrottledStore } from '../hooks/useThrottledStore.js';
 import { CTRL_C_EXIT_WINDOW_MS } from '../keys/bindings.js';
 import type { Tone } from '../panes/rows.js';
 import type { StatusMessage } from '../StatusBar.js';
 import { firstLine } from '../text/sanitize.js';
+
+/**
+ * Whether something that happened at `at` (epoch ms) is still within `ttlMs`; re-renders
+ * once when it expires, so a notice in the status bar goes away by itself.
+ */
+function useFresh(at: number | undefined, ttlMs: number): boolean {
+  const [, bump] = useState(0);
+  const fresh = at !== undefined && at + ttlMs > Date.now();
+  useEffect(() => {
+    if (!fresh || at === undefined) return;
+    // Measured now, not at render: an effect that runs late (a busy machine) still
+    // re-renders, at once if the time is already up, so a frame drawn fresh never sticks.
+    const left = Math.max(0, at + ttlMs - Date.now());
+    const id = setTimeout(() => bump((n) => n + 1), left + 5);
+    return () => clearTimeout(id);
+  }, [at, ttlMs, fresh]);
+  return fresh;
+}
 
 /** How long a notice stays in the status bar (it stays in the conversation). */
 export const NOTICE_TTL_MS = 8000;

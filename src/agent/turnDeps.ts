@@ -62,7 +62,6 @@ function commandPhase(
   return async (text, signal) => {
     const outcome = await commands(text, signal);
     if (outcome.after === 'listen') agent.listen();
-    return true;
   };
 }
 

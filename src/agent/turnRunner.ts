@@ -12,9 +12,28 @@ import type { AgentDeps, CommandHandler, CompactFn } from './agentDeps.js';
 import type { ApprovalGate } from './approvalGate.js';
 import { DAY_MS, HOUR_MS } from './budget.js';
 import type { InputQueue } from './inputQueue.js';
-import { crashNotice } from './recovery.js';
 import { respond } from './respond.js';
 import { turnDeps, type TurnHost } from './turnDeps.js';
+import { t, type Lang } from '../i18n/messages.js';
+import type { RecoveryReport } from '../journal/recover.js';
+
+/** The notice shown when the first turn finished a crash record (none for a clean start). */
+export function crashNotice(report: RecoveryReport, lang: Lang = 'en'): string | undefined {
+  const refused = report.refused ?? [];
+  const lines: string[] = [];
+  if (report.results > 0 || report.rolledBack > 0) {
+    const { results, rolledBack } = report;
+    lines.push(t(lang, 'notice.crashCutOff', { results, rolledBack }));
+  }
+  if (refused.length > 0) {
+    // The journal is data: what did not pass its checks is named, and was not acted on.
+    const shown = refused.slice(0, 10).map((r) => `  ${r}`);
+    if (refused.length > 10)
+      shown.push(`  ${t(lang, 'notice.more', { more: refused.length - 10 })}`);
+    lines.push(t(lang, 'notice.crashRefused', { list: shown.join('\n') }));
+  }
+  return lines.length > 0 ? lines.join('\n') : undefined;
+}
 
 /** What the turn runner is given by the agent that builds it (it writes none of its fields). */
 export interface TurnRunnerParts {
@@ -190,7 +209,7 @@ export class TurnRunner {
     });
     for (const e of r.errors) agent.emit(e);
     if (r.countTokens) this.countTokens();
-    // A turn that went through has had its tokens counted (or dropped with a failed save).
+    // A step that went through has had its tokens counted (or dropped with a failed save).
     if (facts.outcome === 'ok') this.unbudgetedTokens = 0;
     this.recentCalls = r.recentCalls;
     if (r.event) this.settle(r.event, r.reason);

@@ -16,8 +16,9 @@ export const PHASES = [
 export type Phase = (typeof PHASES)[number];
 
 /**
- * How a phase ended: `next` goes on, `shortcut` is COMMAND handling the turn itself (or BUILD
- * not sending a request), `step` is RESPOND starting the turn's next step.
+ * How a phase ended, as the trace shows it: `next` goes on, `shortcut` is COMMAND handling the
+ * turn itself or BUILD not sending a request (the turn names these two apart internally:
+ * pipeline/phaseHandlers.ts), `step` is RESPOND starting the turn's next step.
  */
 export type PhaseOutcome = 'next' | 'shortcut' | 'step' | 'aborted' | 'error';
 

@@ -1,10 +1,13 @@
 /**
  * The turn pipeline as data. Every turn, a think cycle or a user turn, walks these phases
- * in order; `COMMAND` may short-cut to `DONE` (a slash command needs no model call), and an
- * abort or a failure anywhere jumps to `SAVE` so whatever was produced is kept. A reply that
- * called tools is one step of the turn: RESPOND sends it round again (`step`, back to COMPACT)
- * so the results go back at once, until a reply without calls, `[WAIT]`, a stop rule or the
- * per-turn step limit ends the turn.
+ * in order; `COMMAND` may short-cut to `DONE` (a slash command needs no model call), and
+ * `BUILD` to `RESPOND` (a request over a token budget is not sent). An abort or a failure
+ * before SAVE jumps to `SAVE`, so whatever was produced is kept; SAVE goes on to RESPOND and
+ * RESPOND to DONE whatever happened. A reply that called tools is one step of the turn:
+ * RESPOND sends it round again (`step`, back to COMPACT) so the results go back at once,
+ * until a reply without calls, `[WAIT]`, a stop rule or the per-turn step limit ends the turn.
+ * `shortcut` has two meanings here, one per phase; inside the turn they are two outcomes
+ * (`handled`, `blocked`: phaseHandlers.ts), and the trace shows both as `shortcut`.
  */
 import type { Phase, PhaseOutcome } from '../api/trace.js';
 

@@ -102,7 +102,10 @@ export class TurnSaver {
     }
   }
 
-  /** A reply without calls, saved whole once the turn has ended. */
+  /**
+   * A reply not saved ahead of its tools (one without calls, or one cut short before they
+   * ran), saved whole at its step's SAVE.
+   */
   reply(r: ReplyToSave): void {
     const made = makeMessage('assistant', r.reply, {
       ...(r.reasoning ? { reasoning: r.reasoning } : {}),

@@ -88,8 +88,9 @@ export function callTextOf(item: CallItem): string {
 
 /**
  * Runs a reply's calls in order through approval and the registry. A call not yet started
- * when the turn's signal aborts never runs; every call, good or malformed, produces exactly
- * one outcome so nothing the model wrote is silently dropped.
+ * when the turn's signal aborts never runs (SAVE gives it its "not run" result); every call
+ * that runs, good or malformed, produces exactly one outcome, and the calls past the cap
+ * share one, so nothing the model wrote is silently dropped.
  */
 export async function runToolCalls(
   items: readonly CallItem[],

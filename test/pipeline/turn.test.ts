@@ -206,7 +206,7 @@ describe('runTurn', () => {
     let called = false;
     const r = await turn({
       takeInput: () => ({ command: '/help', messages: [] }),
-      runCommand: async () => true,
+      runCommand: async () => {},
       provider: () => ((called = true), scripted([])),
     });
     expect(r.outcome).toBe('command');
@@ -239,17 +239,13 @@ describe('runTurn', () => {
     expect(history).toEqual([]);
   });
 
-  it.each(['RESTORE', 'COMPACT', 'COMMAND', 'BUILD', 'RUN'] as const)(
+  it.each(['RESTORE', 'COMPACT', 'BUILD', 'RUN'] as const)(
     'an abort during %s goes through SAVE and RESPOND',
     async (where) => {
       const abort = (): void => controller.abort();
       const over: Partial<TurnDeps> = {};
       if (where === 'RESTORE') controller.abort();
       if (where === 'COMPACT') over.compact = async () => abort();
-      if (where === 'COMMAND') {
-        over.takeInput = () => ({ command: '/x', messages: [] });
-        over.runCommand = async () => (abort(), false);
-      }
       if (where === 'BUILD') over.buildRequest = () => (abort(), { messages: [], promptTokens: 0 });
       if (where === 'RUN')
         over.provider = () =>

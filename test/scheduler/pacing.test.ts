@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cacheAwareRest } from '../../src/scheduler/cacheWindow.js';
+import { cacheAwareRest } from '../../src/scheduler/pacing.js';
 import { pacedInterval } from '../../src/scheduler/pacing.js';
 
 const S = 1000;

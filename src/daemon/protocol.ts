@@ -14,8 +14,12 @@ export const PROTOCOL_VERSION = 1;
 /** A line longer than this ends the connection (a hostile or broken peer). */
 export const MAX_LINE_BYTES = 1024 * 1024;
 
-/** What a client may ask; each is answered by one reply. */
-export type RequestMethod = 'status' | 'stop' | 'subscribe';
+/**
+ * What a client may ask; each is answered by one reply. `attach` is a screen's start: its
+ * reply carries the agent's snapshot and, in the same tick, subscribes the connection, so
+ * every event after the snapshot follows it and none falls between.
+ */
+export type RequestMethod = 'status' | 'stop' | 'subscribe' | 'attach';
 
 /** Client → agent. */
 export type ClientMessage =
@@ -46,7 +50,7 @@ export type ServerMessage =
   | { type: 'event'; event: unknown }
   | { type: 'error'; id?: number; message: string };
 
-const METHODS: readonly RequestMethod[] = ['status', 'stop', 'subscribe'];
+const METHODS: readonly RequestMethod[] = ['status', 'stop', 'subscribe', 'attach'];
 /** One line, encoded. */
 export function encode(message: ClientMessage | ServerMessage): string {
   return `${JSON.stringify(message)}\n`;

@@ -10,16 +10,33 @@ import {
   type RequestMethod,
   type ServerMessage,
 } from './protocol.js';
+import type { AgentCommand } from '../api/commands.js';
+
+/** What a connection that stays open (an attached screen) hears besides replies. */
+export interface ConnectionEvents {
+  /** An agent event (after `attach` or `subscribe`), as the wire carried it. */
+  event?(event: unknown): void;
+  /** An error line not tied to a request (a command the agent refused, say). */
+  error?(message: string): void;
+  /** The connection ended after the hello (the agent stopped, or the socket broke). */
+  closed?(why: string): void;
+}
 
 export interface AgentConnection {
   /** The agent's pid, from its hello. */
   pid: number;
   request(method: RequestMethod, timeoutMs?: number): Promise<unknown>;
+  /** Sends an agent command (plain data); what it did shows in the events. */
+  command(command: AgentCommand): void;
   close(): void;
 }
 
 /** Connects to the agent on `socketPath`; rejects if nothing answers a hello in time. */
-export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<AgentConnection> {
+export function connectAgent(
+  socketPath: string,
+  timeoutMs = 3000,
+  on: ConnectionEvents = {},
+): Promise<AgentConnection> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
     socket.setEncoding('utf8');
@@ -36,9 +53,17 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
       for (const w of waiting.values()) w({ type: 'error', message: err.message });
       waiting.clear();
       if (!greeted) reject(err);
+      else on.closed?.(err.message);
     };
-    socket.on('error', (err) => fail(new Error(`cannot reach ${socketPath}: ${err.message}`)));
-    socket.on('close', () => fail(new Error(`the agent on ${socketPath} closed the connection`)));
+    let failed = false;
+    socket.on('error', (err) => {
+      if (!failed) fail(new Error(`cannot reach ${socketPath}: ${err.message}`));
+      failed = true;
+    });
+    socket.on('close', () => {
+      if (!failed) fail(new Error(`the agent on ${socketPath} closed the connection`));
+      failed = true;
+    });
     socket.on('data', (chunk: string) => {
       for (const line of lines.push(chunk) ?? []) {
         let m: ServerMessage;
@@ -62,12 +87,17 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
         } else if ((m.type === 'reply' || m.type === 'error') && m.id !== undefined) {
           waiting.get(m.id)?.(m);
           waiting.delete(m.id);
+        } else if (m.type === 'event') {
+          on.event?.(m.event);
+        } else if (m.type === 'error') {
+          on.error?.(m.message);
         }
       }
     });
     const connection = (pid: number): AgentConnection => ({
       pid,
       close: () => socket.end(),
+      command: (command) => void socket.write(encode({ type: 'command', command })),
       request: (method, ms = 5000) =>
         new Promise((ok, no) => {
           const id = nextId++;

@@ -14,6 +14,7 @@ import {
   PROTOCOL_VERSION,
   type AgentStatus,
   type ClientMessage,
+  type RequestMethod,
   type ServerMessage,
 } from './protocol.js';
 import { prepareSocketDir } from './places.js';
@@ -197,7 +198,7 @@ class Client {
     this.request(m.id, m.method);
   }
 
-  private request(id: number, method: 'status' | 'stop' | 'subscribe'): void {
+  private request(id: number, method: RequestMethod): void {
     const { workspace, started } = this.opts;
     switch (method) {
       case 'status': {
@@ -213,6 +214,12 @@ class Client {
       case 'subscribe':
         this.subscribed = true;
         this.send({ type: 'reply', id, result: { subscribed: true } });
+        return;
+      case 'attach':
+        // One synchronous step: the snapshot goes out and the connection is subscribed
+        // before the agent can emit again, so the screen's mirror misses nothing.
+        this.subscribed = true;
+        this.send({ type: 'reply', id, result: { snapshot: this.opts.port.snapshot() } });
         return;
       case 'stop':
         this.send({ type: 'reply', id, result: { stopping: true } });

@@ -8,7 +8,7 @@
 import { fromPerf } from './lib/clock.js';
 import { mainFor, type Bench, type BenchResult } from './lib/report.js';
 import { jitter, ms, sleep, summarize } from './lib/stats.js';
-import { startTui } from './lib/tui.js';
+import { ATTACHED, startTui } from './lib/tui.js';
 
 /** A long, slow reply: ~50 chunks a second for a minute, so it is always mid-stream. */
 const SLOW = {
@@ -21,7 +21,7 @@ export const interrupt: Bench = {
   name: 'interrupt',
   async run({ quick }): Promise<BenchResult> {
     const samples = quick ? 10 : 50;
-    const tui = await startTui({ config: { maxAutonomousCycles: 0 } });
+    const tui = await startTui({ config: { maxAutonomousCycles: 0 }, attached: ATTACHED });
     const { app, server } = tui;
     server.setDefault({ ...SLOW, content: [...SLOW.content] });
     const toClose: number[] = [];
@@ -51,8 +51,8 @@ export const interrupt: Bench = {
     const close = summarize(toClose);
     const status = summarize(toStatus);
     return {
-      name: 'interrupt',
-      title: `interrupt (${samples} samples)`,
+      name: ATTACHED ? 'interrupt-attached' : 'interrupt',
+      title: `interrupt (${samples} samples)${ATTACHED ? ', screen attached to a background agent' : ''}`,
       metrics: [
         {
           name: 'keypress → server sees connection closed',
@@ -78,6 +78,11 @@ export const interrupt: Bench = {
         'Times are CLOCK_MONOTONIC: the key is timestamped by the pty helper just before it writes it, the close by the scripted server in this process, the screen by the pty helper as it reads the bytes.',
         'The reply streams at ~50 chunks/s; each key is pressed at a random moment 60–260 ms after streaming started.',
         'The first interrupt after start is shown on its own row: it can land while the app still loads (the tokenizer loads in the background on the main thread).',
+        ...(ATTACHED
+          ? [
+              'Attached (npx tsx bench/interrupt.ts --attached): the key travels screen → socket → background agent, which aborts the request; the status comes back as an event.',
+            ]
+          : []),
       ],
       details: {
         toCloseMs: toClose,

@@ -7,7 +7,7 @@
  */
 import { mainFor, type Bench, type BenchResult } from './lib/report.js';
 import { jitter, ms, sleep, summarize } from './lib/stats.js';
-import { startTui, type Tui } from './lib/tui.js';
+import { ATTACHED, startTui, type Tui } from './lib/tui.js';
 
 const LETTERS = 'ABCDEFHIJKLMNPRSTUVWXYZ';
 
@@ -36,7 +36,7 @@ export const echo: Bench = {
   async run({ quick }): Promise<BenchResult> {
     const samples = quick ? 15 : 50;
 
-    const idleTui = await startTui();
+    const idleTui = await startTui({ attached: ATTACHED });
     let idle: number[];
     try {
       idleTui.server.setDefault({ kind: 'stream', content: 'Hello. [WAIT]' });
@@ -47,7 +47,7 @@ export const echo: Bench = {
       await idleTui.close();
     }
 
-    const streamTui = await startTui({ args: ['--paused'] });
+    const streamTui = await startTui({ args: ['--paused'], attached: ATTACHED });
     let streaming: number[];
     try {
       streamTui.server.setDefault({
@@ -82,8 +82,8 @@ export const echo: Bench = {
       met: s.p99 <= 10,
     });
     return {
-      name: 'echo',
-      title: `echo (${samples} keys each)`,
+      name: ATTACHED ? 'echo-attached' : 'echo',
+      title: `echo (${samples} keys each)${ATTACHED ? ', screen attached to a background agent' : ''}`,
       metrics: [
         metric('keystroke → on screen, idle', sIdle),
         metric('keystroke → on screen, while streaming', sStream),
@@ -91,6 +91,11 @@ export const echo: Bench = {
       notes: [
         'The p99 is compared with the target. Keys are typed 20–80 ms apart, one per write, as a person types.',
         'While streaming: started with --paused, a message was sent, and its ~50 chunks/s answer streams while the keys are typed.',
+        ...(ATTACHED
+          ? [
+              'Attached (npx tsx bench/echo.ts --attached): cogito start, then the screen attaches over the socket; its input line is its own, the agent is in the other process.',
+            ]
+          : []),
       ],
       details: {
         idleMs: idle,

@@ -5,10 +5,11 @@
  * - until the status bar shows "Your turn" (AWAITING_INPUT) in the bytes the app writes.
  * Each sample then sends the typed key as a message (Enter), which starts the next stream.
  */
+import { startScriptedServer } from '../test/helpers/scriptedServer.js';
 import { fromPerf } from './lib/clock.js';
 import { mainFor, type Bench, type BenchResult } from './lib/report.js';
 import { jitter, ms, sleep, summarize } from './lib/stats.js';
-import { startTui } from './lib/tui.js';
+import { ATTACHED, startTui } from './lib/tui.js';
 
 /** A long, slow reply: ~50 chunks a second for a minute, so it is always mid-stream. */
 const SLOW = {
@@ -21,9 +22,11 @@ export const interrupt: Bench = {
   name: 'interrupt',
   async run({ quick }): Promise<BenchResult> {
     const samples = quick ? 10 : 50;
-    const tui = await startTui({ config: { maxAutonomousCycles: 0 } });
-    const { app, server } = tui;
+    // The slow reply is set before anything starts: a background agent asks at once.
+    const server = await startScriptedServer();
     server.setDefault({ ...SLOW, content: [...SLOW.content] });
+    const tui = await startTui({ config: { maxAutonomousCycles: 0 }, attached: ATTACHED, server });
+    const { app } = tui;
     const toClose: number[] = [];
     const toStatus: number[] = [];
     try {
@@ -31,7 +34,9 @@ export const interrupt: Bench = {
       for (let i = 0; i <= samples; i++) {
         // Request i streams (the first is autonomous, the rest answer the typed key).
         const req = await server.waitForRequest(i, 20_000);
-        await tui.waitForText(`word3 `, fromPerf(req.receivedAt), 20_000);
+        // An attached screen may join the first stream long after it began: any word will do.
+        const label = ATTACHED && i === 0 ? 'word' : 'word3 ';
+        await tui.waitForText(label, fromPerf(req.receivedAt), 20_000);
         // A random moment mid-stream, so the key does not land in step with the frame timer.
         await sleep(jitter(60, 260));
         const key = String.fromCharCode(97 + (i % 26));
@@ -45,14 +50,15 @@ export const interrupt: Bench = {
       }
     } finally {
       await tui.close();
+      await server.close();
     }
     const firstClose = toClose.shift()!;
     const firstStatus = toStatus.shift()!;
     const close = summarize(toClose);
     const status = summarize(toStatus);
     return {
-      name: 'interrupt',
-      title: `interrupt (${samples} samples)`,
+      name: ATTACHED ? 'interrupt-attached' : 'interrupt',
+      title: `interrupt (${samples} samples)${ATTACHED ? ', screen attached to a background agent' : ''}`,
       metrics: [
         {
           name: 'keypress → server sees connection closed',
@@ -78,6 +84,11 @@ export const interrupt: Bench = {
         'Times are CLOCK_MONOTONIC: the key is timestamped by the pty helper just before it writes it, the close by the scripted server in this process, the screen by the pty helper as it reads the bytes.',
         'The reply streams at ~50 chunks/s; each key is pressed at a random moment 60–260 ms after streaming started.',
         'The first interrupt after start is shown on its own row: it can land while the app still loads (the tokenizer loads in the background on the main thread).',
+        ...(ATTACHED
+          ? [
+              'Attached (npx tsx bench/interrupt.ts --attached): the key travels screen → socket → background agent, which aborts the request; the status comes back as an event.',
+            ]
+          : []),
       ],
       details: {
         toCloseMs: toClose,

@@ -39,6 +39,10 @@ export interface AppProps {
    * Defaults to Ink's exit.
    */
   onExit?(): void;
+  /** Ctrl+D, /detach: the host leaves the agent running without this screen. */
+  onDetach?(): void;
+  /** Opens with the "while you were away" digest of this span (a screen attaching late). */
+  away?: { since: number; until: number };
   /** Ctrl+L: clear the real terminal before the frame is written again. */
   onRedraw?(): void;
   /** How long a notice stays in the status bar (default 8 s; it stays in the conversation). */
@@ -68,6 +72,8 @@ export function App(p: AppProps): React.JSX.Element {
         complete={p.complete ?? completeCommand}
         onExit={p.onExit ?? exit}
         {...(p.onRedraw ? { onRedraw: p.onRedraw } : {})}
+        {...(p.onDetach ? { onDetach: p.onDetach } : {})}
+        {...(p.away ? { away: p.away } : {})}
         {...(p.noticeTtlMs !== undefined ? { noticeTtlMs: p.noticeTtlMs } : {})}
         {...(p.approvalDelayMs !== undefined ? { approvalDelayMs: p.approvalDelayMs } : {})}
         {...(p.now ? { now: p.now } : {})}

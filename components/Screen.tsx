@@ -21,7 +21,7 @@ import { NOTICE_TTL_MS, useAgentStatus } from './screen/useAgentStatus.js';
 import { keyContext, useScreenKeys } from './screen/useScreenKeys.js';
 import { useScreenView } from './screen/useScreenView.js';
 import type { UiAction } from './ui/uiReducer.js';
-import type { UiState } from './ui/uiState.js';
+import { initialUiState, type UiState } from './ui/uiState.js';
 import { createUiStore, useUiDispatch, useUiState } from './ui/uiStore.js';
 
 /** How long the blank frame of a Ctrl+L redraw lasts: longer than one Ink frame (~33 ms). */
@@ -40,6 +40,10 @@ export interface ScreenProps {
   onRedraw?(): void;
   /** The quit keys: the root's exit. */
   onExit(): void;
+  /** Ctrl+D, /detach: the host leaves the agent running without this screen. */
+  onDetach?(): void;
+  /** Opens with the "while you were away" digest of this span (a screen attaching late). */
+  away?: { since: number; until: number };
   /** How long a notice stays in the status bar. */
   noticeTtlMs?: number;
   /** How long the approval prompt shows, with no typing, before keys answer it. */
@@ -68,7 +72,11 @@ export function Screen(p: ScreenProps): React.JSX.Element {
   const lang = useLang();
   const { controller } = p;
   const store = controller.store;
-  const [uiStore] = useState(createUiStore);
+  const [uiStore] = useState(() =>
+    createUiStore(
+      p.away ? { ...initialUiState(), overlay: 'away', away: p.away } : initialUiState(),
+    ),
+  );
   const ui = useUiState(uiStore);
   const status = useAgentStatus(store, ui.lastCtrlC, p.noticeTtlMs ?? NOTICE_TTL_MS, lang);
   const { machine, approval } = status;
@@ -99,6 +107,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     },
     toggleMouse: mouse.toggle,
     quit: p.onExit,
+    ...(p.onDetach ? { detach: p.onDetach } : {}),
     now: p.now ?? Date.now,
     layout,
   });

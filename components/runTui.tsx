@@ -23,6 +23,10 @@ import { inkDoor, inkNotice, type InkDoor } from './terminal/inkInternals.js';
 import type { NotifyConfig } from '../src/config/notifySchema.js';
 import type { AgentListener } from '../src/api/events.js';
 import { notifyOnScreen } from './screenNotifier.js';
+import type { BackgroundAgent } from '../src/daemon/attach.js';
+import type { StartFlags } from '../src/daemon/commandArgs.js';
+import { runAttached } from './runAttached.js';
+import { startFlagsOf, startInBackground, whenTurnDone, type StartBackground } from './handOver.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
@@ -65,6 +69,13 @@ export interface TuiDeps {
   closeTimeoutMs?: number;
   /** The door into Ink's internals (tests pass another Ink version's); default: the real one. */
   inkDoor?: InkDoor;
+  /**
+   * The folder's background agent, if one runs: the screen attaches to it. Default: the
+   * real registry, but only with the real `createApp` (an injected app is the agent).
+   */
+  findBackgroundAgent?(flags: CliFlags, env: NodeJS.ProcessEnv): BackgroundAgent | undefined;
+  /** /detach's start of the background agent (default: `cogito start`'s own). */
+  startBackground?: StartBackground;
 }
 
 /** The crash's message; with --debug, its stack too. */
@@ -94,7 +105,7 @@ async function realServices(plan: Extract<SetupPlan, { run: true }>): Promise<Se
  * One run of the screen: its streams, the language of its messages, the screen session
  * (entered on first use) and the disposer stack that everything started registers on.
  */
-interface TuiRun {
+export interface TuiRun {
   readonly stdin: NodeJS.ReadStream;
   readonly stdout: NodeJS.WriteStream;
   readonly stderr: NodeJS.WritableStream;
@@ -111,6 +122,8 @@ interface TuiRun {
   exit(code: number): void;
   /** The code `exit` was called with, if it was. */
   readonly exitedWith: number | undefined;
+  /** /detach asked for a background agent to take over once the app has closed. */
+  handOver?: StartFlags;
 }
 
 function startRun(flags: CliFlags, deps: TuiDeps, lang: Lang): TuiRun {
@@ -160,6 +173,15 @@ function startRun(flags: CliFlags, deps: TuiDeps, lang: Lang): TuiRun {
 /** Runs the full-screen app until it quits; resolves with the process exit code. */
 export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<number> {
   const env = deps.env ?? process.env;
+  const background = await findAgent(flags, deps, env);
+  if (background) {
+    const run = startRun(flags, deps, resolveLanguage(background.language, env));
+    try {
+      return await runAttached(run, background.entry, background.notify);
+    } finally {
+      await run.root.close();
+    }
+  }
   const plan: SetupPlan = deps.prepareSetup
     ? deps.prepareSetup(flags, env)
     : deps.createApp
@@ -170,16 +192,34 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
     deps,
     plan.run ? plan.answers.language : resolveLanguage('auto', env),
   );
+  let code: number;
   try {
     if (plan.run) {
-      const code = await runWizard(run, deps, plan);
-      if (code !== undefined) return code;
+      const wizard = await runWizard(run, deps, plan);
+      if (wizard !== undefined) return wizard;
     }
-    return await runApp(run, flags, deps, plan);
+    code = await runApp(run, flags, deps, plan);
   } finally {
     // Normally the screen has ended already; this stops the app, and on an error the screen too.
     await run.root.close();
   }
+  // /detach: the app is closed (its lock released); the background agent takes the session.
+  if (!run.handOver) return code;
+  const start = deps.startBackground ?? (await import('../src/daemon/startCommand.js')).runStart;
+  const { stdout, stderr, lang } = run;
+  return startInBackground(start, run.handOver, { env, stdout, stderr, lang });
+}
+
+/** The folder's background agent to attach to, if one runs (see TuiDeps.findBackgroundAgent). */
+async function findAgent(
+  flags: CliFlags,
+  deps: TuiDeps,
+  env: NodeJS.ProcessEnv,
+): Promise<BackgroundAgent | undefined> {
+  if (deps.findBackgroundAgent) return deps.findBackgroundAgent(flags, env);
+  if (deps.createApp) return undefined;
+  const { findBackgroundAgent } = await import('../src/daemon/attach.js');
+  return findBackgroundAgent(flags, { env });
 }
 
 /** The setup wizard; resolves with an exit code when the run ends there. */
@@ -236,11 +276,14 @@ async function runApp(
   const create =
     deps.createApp ??
     (async (opts: AppOptions) => (await import('../src/app/createApp.js')).createApp(opts));
+  // /detach reaches the screen through the app before the app exists: a late-bound port.
+  let detach = (): void => undefined;
   const made = await create({
     flags,
     env: run.env,
     confirmSession: (foreign) => confirmForeign(run, foreign),
     exit: () => run.exit(0),
+    detach: () => detach(),
   });
   if (!made.ok) {
     if (run.entered) run.screen().end(made.exitCode);
@@ -248,6 +291,13 @@ async function runApp(
     return made.exitCode;
   }
   const { app } = made;
+  detach = () => {
+    const stop = whenTurnDone(app.agent, run.lang, () => {
+      run.handOver = startFlagsOf(flags, app.config.workspace);
+      run.exit(0);
+    });
+    run.root.defer('the wait for the turn before /detach', stop);
+  };
   run.root.defer('the app', async () => {
     const failures = await within(app.close(), deps.closeTimeoutMs ?? 3000);
     for (const f of failures ?? []) run.stderr.write(stopFailureLine(f));
@@ -263,11 +313,11 @@ async function runApp(
   if (ink) app.agent.send({ type: 'notice', level: 'warn', text: ink });
   if (plan.run)
     app.agent.send({ type: 'notice', text: t(run.lang, 'setup.saved', { file: plan.file }) });
-  return showApp(run, app);
+  return showApp(run, app, () => detach());
 }
 
 /** The agent's screen, until the one exit (or a signal, or a crash) ends the session. */
-async function showApp(run: TuiRun, app: TuiApp): Promise<number> {
+async function showApp(run: TuiRun, app: TuiApp, onDetach: () => void): Promise<number> {
   // Quit before the screen was up (the app's start-up asked): nothing to show.
   if (run.exitedWith !== undefined) return run.exitedWith;
   const session = run.screen();
@@ -293,6 +343,7 @@ async function showApp(run: TuiRun, app: TuiApp): Promise<number> {
       workspace={app.config.workspace}
       lang={run.lang}
       onExit={() => run.exit(0)}
+      onDetach={onDetach}
       onRedraw={() => session.clearScreen()}
       mouse={app.config.mouse !== false}
       onMouse={(on, toggled) => {

@@ -16,6 +16,11 @@ export interface ScreenNotifierOptions {
   session: Pick<ScreenSession, 'focus'>;
   stdout: { write(chunk: string): unknown };
   env: NodeJS.ProcessEnv;
+  /**
+   * `false` for a screen attached to a background agent: the agent sends the desktop's
+   * notification itself, so the screen writes only the terminal's (one per event).
+   */
+  desktop?: boolean;
 }
 
 /** Starts notifying for the screen's agent; returns the undo. */
@@ -31,6 +36,7 @@ export function notifyOnScreen(opts: ScreenNotifierOptions): () => void {
     screen: { focused: () => focus.focused, channel },
     env: opts.env,
     workspace: opts.workspace,
+    ...(opts.desktop === false ? { desktop: false } : {}),
   });
   return detach;
 }

@@ -2,6 +2,7 @@
  * The full-screen app, started for real (`node bin/cogito.js`) in a pseudo-terminal against a
  * scripted server, with the helpers the terminal benchmarks share.
  */
+import { spawnSync } from 'node:child_process';
 import { startScriptedServer, type ScriptedServer } from '../../test/helpers/scriptedServer.js';
 import { COGITO, ROOT, makeHome, type BenchHome } from './appEnv.js';
 import { PtyApp } from './ptyApp.js';
@@ -37,12 +38,32 @@ export interface TuiOptions {
   cmd?: string[];
   /** Called with the home before the app starts (e.g. to write a session into it). */
   prepare?(home: BenchHome): void | Promise<void>;
+  /**
+   * `cogito start` first, so the screen attaches to a background agent over its socket
+   * (issue #27) instead of running its own; `close` stops that agent.
+   */
+  attached?: boolean;
+}
+
+/** Whether this benchmark run measures an attached screen (`--attached`). */
+export const ATTACHED = process.argv.includes('--attached');
+
+/** Runs `cogito <args>` in the bench home to its end; throws with its output if it fails. */
+function runCogito(args: string[], home: BenchHome, opts: TuiOptions): void {
+  const r = spawnSync((opts.cmd ?? COGITO)[0]!, [...(opts.cmd ?? COGITO).slice(1), ...args], {
+    env: home.env(),
+    cwd: home.workspace,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`cogito ${args.join(' ')} failed: ${r.stderr}${r.stdout}`);
 }
 
 export async function startTui(opts: TuiOptions = {}): Promise<Tui> {
   const server = opts.server ?? (await startScriptedServer());
   const home = makeHome(server.url, opts.config ?? {});
   await opts.prepare?.(home);
+  if (opts.attached) runCogito(['start', ...(opts.args ?? [])], home, opts);
   const app = new PtyApp([...(opts.cmd ?? COGITO), ...(opts.args ?? [])], {
     env: home.env(),
     cwd: home.workspace,
@@ -50,6 +71,14 @@ export async function startTui(opts: TuiOptions = {}): Promise<Tui> {
     rows: ROWS,
   });
   await app.ready();
+  if (opts.attached) {
+    // An attached screen opens on the "while you were away" digest: any key closes it.
+    await app.waitFor((s) => s.includes('While you were away'), 'the digest', {
+      from: 0,
+      timeoutMs: 60_000,
+    });
+    await app.send('\x1b');
+  }
   const waitForText = async (label: string, after: number, timeoutMs = 20_000): Promise<number> => {
     const res = await app.waitFor((s) => s.includes(label), `"${label}" on screen`, {
       from: app.indexAfter(after),
@@ -72,6 +101,7 @@ export async function startTui(opts: TuiOptions = {}): Promise<Tui> {
         if (app.exitCode === undefined) await app.stop('SIGTERM', 3000);
       }
       await app.stop();
+      if (opts.attached) runCogito(['stop'], home, opts);
       if (!opts.server) await server.close();
       home.cleanup();
     },

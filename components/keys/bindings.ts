@@ -43,6 +43,14 @@ export const BINDINGS: readonly Binding[] = [
     hint: { label: 'hint.quit', order: 90 },
   },
   {
+    keys: ['Ctrl+D'],
+    match: m.ctrl('d'),
+    when: ALWAYS,
+    action: 'detach',
+    description: 'keys.detach',
+    hint: { label: 'hint.detach', order: 95 },
+  },
+  {
     keys: ['Ctrl+L'],
     match: m.ctrl('l'),
     when: ALWAYS,
@@ -276,6 +284,14 @@ export const BINDINGS: readonly Binding[] = [
     when: { ...INPUT, input: 'exitWord', states: NOT_APPROVAL },
     action: 'quit',
     description: 'keys.quitWord',
+  },
+  // /detach leaves the screen, the agent goes on in the background (the host's business).
+  {
+    keys: ['Enter'],
+    match: m.enter,
+    when: { ...INPUT, input: 'detachWord', states: NOT_APPROVAL },
+    action: 'detach',
+    description: 'keys.detachWord',
   },
 
   // While it thinks: Enter, Esc or any typed key stops it and gives you the floor.

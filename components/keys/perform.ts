@@ -22,6 +22,8 @@ interface PerformEnv {
   toggleMouse?(): void;
   /** The quit keys: the root's one exit (it stops everything that started, in reverse). */
   quit(): void;
+  /** Ctrl+D, /detach: the host leaves the agent running without this screen. */
+  detach?(): void;
 }
 
 /** Key actions that are one UI action each. */
@@ -78,6 +80,10 @@ export function perform(r: Resolved, env: PerformEnv): void {
     case 'quit':
       env.dispatch({ type: 'clearInput' });
       env.quit();
+      return;
+    case 'detach':
+      env.dispatch({ type: 'clearInput' });
+      env.detach?.();
       return;
     case 'interruptAndType':
       c.send({ type: 'interrupt' });

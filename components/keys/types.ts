@@ -14,6 +14,7 @@ export type Overlay = 'none' | 'help' | 'detail' | 'ledger' | 'away';
 
 export type Action =
   | 'quit'
+  | 'detach'
   | 'clearInput'
   | 'cancel'
   | 'redraw'
@@ -113,7 +114,7 @@ export interface When {
   focus?: readonly Focus[];
   /** Default: only without an overlay. */
   overlay?: readonly Overlay[] | 'any';
-  input?: 'empty' | 'filled' | 'command' | 'exitWord';
+  input?: 'empty' | 'filled' | 'command' | 'exitWord' | 'detachWord';
   busy?: boolean;
   exitArmed?: boolean;
   approvalArmed?: boolean;
@@ -174,5 +175,7 @@ export function applies(w: When, ctx: KeyContext): boolean {
       return /^\/\S*$/.test(ctx.input);
     case 'exitWord':
       return /^\/?exit$/i.test(ctx.input.trim());
+    case 'detachWord':
+      return /^\/detach$/i.test(ctx.input.trim());
   }
 }

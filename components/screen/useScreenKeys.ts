@@ -33,6 +33,8 @@ interface ScreenKeysEnv {
   toggleMouse(): void;
   /** The quit keys (see PerformEnv.quit). */
   quit(): void;
+  /** Ctrl+D, /detach (see PerformEnv.detach). */
+  detach?(): void;
   now(): number;
 }
 
@@ -93,6 +95,7 @@ export function useScreenKeys(env: ScreenKeysEnv & { layout: Layout }): void {
       redraw: env.redraw,
       toggleMouse: env.toggleMouse,
       quit: env.quit,
+      ...(env.detach ? { detach: env.detach } : {}),
     });
   });
 }

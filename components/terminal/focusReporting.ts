@@ -26,6 +26,8 @@ export interface FocusState {
   readonly attached: boolean;
   /** A report from the terminal (useKeys calls it). */
   report(focused: boolean): void;
+  /** Told on every change of `focused`; returns the undo. */
+  onChange(listener: (focused: boolean) => void): () => void;
   /** Turns reporting on; returns the undo that turns it off again (once). */
   start(out: { write(chunk: string): unknown }): () => void;
 }
@@ -33,6 +35,12 @@ export interface FocusState {
 export function createFocusState(): FocusState {
   let focused = true;
   let attached = false;
+  const listeners = new Set<(focused: boolean) => void>();
+  const set = (now: boolean): void => {
+    if (now === focused) return;
+    focused = now;
+    for (const l of listeners) l(now);
+  };
   return {
     get focused() {
       return focused;
@@ -41,7 +49,11 @@ export function createFocusState(): FocusState {
       return attached;
     },
     report(now) {
-      focused = now;
+      set(now);
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     start(out) {
       attached = true;
@@ -49,7 +61,7 @@ export function createFocusState(): FocusState {
       return () => {
         if (!attached) return;
         attached = false;
-        focused = true;
+        set(true);
         out.write(FOCUS_REPORTING_OFF);
       };
     },

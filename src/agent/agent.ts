@@ -147,6 +147,7 @@ export class Agent {
       pause: () => this.controls.pause(),
       resume: () => this.controls.resume(),
       quit: () => this.quit(),
+      detach: () => this.detach(),
       clearScreen: () => this.emit({ type: 'messages_replaced', messages: [] }),
       historyReplaced: () => this.historyChanged(false),
       compactNow: async (signal) => (this.compact ? this.compact(signal, true) : undefined),
@@ -340,5 +341,12 @@ export class Agent {
     const quit = this.deps.quit;
     if (quit) queueMicrotask(quit);
     else this.notice(t(this.settings.lang, 'notice.noQuit'), 'warn');
+  }
+
+  /** /detach: the host's detach, like /exit's quit (after the command has returned). */
+  private detach(): void {
+    const detach = this.deps.detach;
+    if (detach) queueMicrotask(detach);
+    else this.notice(t(this.settings.lang, 'notice.noDetach'), 'warn');
   }
 }

@@ -104,6 +104,12 @@ export interface AgentDeps {
    * /exit says there is nothing to quit.
    */
   quit?(): void;
+  /**
+   * The host's detach (/detach): the screen leaves and the agent goes on in the background.
+   * Called like `quit`; absent (a background agent, print mode): /detach says there is
+   * nothing to detach.
+   */
+  detach?(): void;
   /** The journal and ledger of the current session, reported as the agent's events. */
   feeds?: SessionFeeds;
   /** Tokens spent before this run (all sessions of the home), for the budgets. */

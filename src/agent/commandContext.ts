@@ -42,6 +42,7 @@ export function commandContext(agent: AgentVerbs, env: CommandEnv): CommandConte
     pause: () => agent.pause(),
     resume: () => agent.resume(),
     quit: () => agent.quit(),
+    detach: () => agent.detach(),
     clearScreen: () => agent.clearScreen(),
     compactNow: (signal) => agent.compactNow(signal),
     sessions: env.sessions,

@@ -26,6 +26,8 @@ export interface AgentVerbs {
   resume(): void;
   /** Asks the host to quit (/exit). */
   quit(): void;
+  /** Asks the host to leave the agent running without its screen (/detach). */
+  detach(): void;
   /** Empties the conversation on screen (/clear); the history stays. */
   clearScreen(): void;
   /** The history was replaced in place (a compression): the screen shows it as it is now. */

@@ -75,6 +75,8 @@ export interface AppOptions {
    * the agent's host port for /exit, live while the app is open.
    */
   exit?(): void;
+  /** What /detach does: the screen hands the session to a background agent (runTui). */
+  detach?(): void;
 }
 
 export interface App {
@@ -161,6 +163,7 @@ async function startApp(
   const lang = resolveLanguage(config.language, env);
   const reminders = openReminders(appPaths(home).data, workspace.root, (m) => warn(m), lang);
   const quit = quitPort(opts.exit, stack);
+  const detach = quitPort(opts.detach, stack);
 
   const wired = wireAgent({
     provider,
@@ -185,6 +188,7 @@ async function startApp(
     },
     reminders,
     ...(quit ? { quit } : {}),
+    ...(detach ? { detach } : {}),
     spentBefore: recentSpend(store.sessionsDir, Date.now() - DAY_MS),
     alwaysOn:
       opts.background === false
@@ -239,7 +243,7 @@ async function openFolder(
   return { workspace, store, session };
 }
 
-/** The agent's host port for /exit: the root's exit, live until the app closes. */
+/** The agent's host port for /exit (or /detach): the root's own, live until the app closes. */
 function quitPort(exit: (() => void) | undefined, stack: DisposerStack): (() => void) | undefined {
   if (!exit) return undefined;
   let live = true;

@@ -51,6 +51,8 @@ export interface AgentParts {
   toolsReady?: AgentDeps['toolsReady'];
   /** The host's quit (the quit keys, /exit); absent: /exit says there is nothing to quit. */
   quit?: AgentDeps['quit'];
+  /** The host's detach (/detach); absent: /detach says there is nothing to detach. */
+  detach?: AgentDeps['detach'];
   /** Tokens spent before this run (all sessions of the home), for the budgets. */
   spentBefore?: AgentDeps['spentBefore'];
 }
@@ -97,6 +99,7 @@ export function wireAgent(parts: AgentParts): WiredAgent {
     ...(parts.restore ? { restore: parts.restore } : {}),
     ...(parts.toolsReady ? { toolsReady: parts.toolsReady } : {}),
     ...(parts.quit ? { quit: parts.quit } : {}),
+    ...(parts.detach ? { detach: parts.detach } : {}),
     ...(parts.spentBefore ? { spentBefore: parts.spentBefore } : {}),
     compact: (verbs) =>
       createCompactHook(

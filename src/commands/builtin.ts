@@ -272,5 +272,14 @@ export const COMMANDS: readonly SlashCommand[] = [
       return 'listen';
     },
   },
+  {
+    name: 'detach',
+    usage: '/detach',
+    description: 'command.detach',
+    run: ({ ctx }) => {
+      ctx.detach();
+      return 'listen';
+    },
+  },
   ...ALWAYS_ON_COMMANDS,
 ];

@@ -52,6 +52,8 @@ export interface CommandContext {
   resume(): void;
   /** Asks the app to quit (/exit). */
   quit(): void;
+  /** Asks the app to go on in the background without this screen (/detach). */
+  detach(): void;
   /** Empties the conversation on the screen; the history stays as it is (/clear). */
   clearScreen(): void;
   /** Compresses the history now; returns text the compactor has not said itself. */

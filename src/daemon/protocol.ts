@@ -16,9 +16,11 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 
 /**
  * What a client may ask; each is answered by one reply. `snapshot`: the agent's display
- * state as plain data (`agent.snapshot()`: the history, the approval waiting, …).
+ * state as plain data (`agent.snapshot()`: the history, the approval waiting, …). `attach` is
+ * a screen's start: its reply carries the snapshot and, in the same tick, subscribes the
+ * connection, so every event after the snapshot follows it and none falls between.
  */
-export type RequestMethod = 'status' | 'stop' | 'subscribe' | 'snapshot';
+export type RequestMethod = 'status' | 'stop' | 'subscribe' | 'snapshot' | 'attach';
 
 /** Client → agent. */
 export type ClientMessage =
@@ -51,7 +53,7 @@ export type ServerMessage =
   | { type: 'event'; event: unknown }
   | { type: 'error'; id?: number; message: string };
 
-const METHODS: readonly RequestMethod[] = ['status', 'stop', 'subscribe', 'snapshot'];
+const METHODS: readonly RequestMethod[] = ['status', 'stop', 'subscribe', 'snapshot', 'attach'];
 /** One line, encoded. */
 export function encode(message: ClientMessage | ServerMessage): string {
   return `${JSON.stringify(message)}\n`;

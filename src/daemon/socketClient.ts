@@ -13,6 +13,16 @@ import {
   type ServerMessage,
 } from './protocol.js';
 
+/** What a connection that stays open (an attached screen) hears besides replies. */
+export interface ConnectionEvents {
+  /** An agent event (after `attach` or `subscribe`), as the wire carried it. */
+  event?(event: unknown): void;
+  /** An error line not tied to a request (a command the agent refused, say). */
+  error?(message: string): void;
+  /** The connection ended after the hello (the agent stopped, or the socket broke). */
+  closed?(why: string): void;
+}
+
 export interface AgentConnection {
   /** The agent's pid, from its hello. */
   pid: number;
@@ -27,11 +37,22 @@ export interface AgentConnection {
   onEvent(listener: (event: unknown) => void): () => void;
   /** Called once when the connection ends (the agent stopped, or `close`). */
   onClose(listener: () => void): void;
+  /**
+   * Sends a command and does not wait: an attached screen, whose keys must never block. What
+   * it did shows in the events; a refusal arrives as an error line (`ConnectionEvents.error`).
+   */
+  post(command: AgentCommand): void;
+  /** An attached screen tells the agent whether its terminal has focus (notifications). */
+  screen(focused: boolean): void;
   close(): void;
 }
 
 /** Connects to the agent on `socketPath`; rejects if nothing answers a hello in time. */
-export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<AgentConnection> {
+export function connectAgent(
+  socketPath: string,
+  timeoutMs = 3000,
+  on: ConnectionEvents = {},
+): Promise<AgentConnection> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
     socket.setEncoding('utf8');
@@ -52,10 +73,16 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
       for (const w of waiting.values()) w({ type: 'error', message: err.message });
       waiting.clear();
       if (!greeted) reject(err);
+      else on.closed?.(err.message);
     };
-    socket.on('error', (err) => fail(new Error(`cannot reach ${socketPath}: ${err.message}`)));
+    let failed = false;
+    socket.on('error', (err) => {
+      if (!failed) fail(new Error(`cannot reach ${socketPath}: ${err.message}`));
+      failed = true;
+    });
     socket.on('close', () => {
-      fail(new Error(`the agent on ${socketPath} closed the connection`));
+      if (!failed) fail(new Error(`the agent on ${socketPath} closed the connection`));
+      failed = true;
       for (const l of closeListeners.splice(0)) l();
     });
     socket.on('data', (chunk: string) => {
@@ -83,8 +110,10 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
           waiting.delete(m.id);
         } else if (m.type === 'error') {
           commandProblems.push(m.message);
+          on.error?.(m.message);
         } else if (m.type === 'event') {
           for (const l of eventListeners) l(m.event);
+          on.event?.(m.event);
         }
       }
     });
@@ -121,6 +150,8 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
         const [problem] = commandProblems;
         if (problem !== undefined) throw new Error(problem);
       },
+      post: (command) => void socket.write(encode({ type: 'command', command })),
+      screen: (focused) => void socket.write(encode({ type: 'screen', focused })),
     });
   });
 }

@@ -236,6 +236,12 @@ class Client {
         this.subscribed = true;
         this.send({ type: 'reply', id, result: { subscribed: true } });
         return;
+      case 'attach':
+        // One synchronous step: the snapshot goes out and the connection is subscribed
+        // before the agent can emit again, so the screen's mirror misses nothing.
+        this.subscribed = true;
+        this.send({ type: 'reply', id, result: { snapshot: this.opts.port.snapshot() } });
+        return;
       case 'stop':
         this.send({ type: 'reply', id, result: { stopping: true } });
         this.opts.onStop();

@@ -541,6 +541,21 @@ export const en = {
   'place.ciWorkflow': 'a CI workflow (runs on the next push)',
   'place.cron': 'a cron table',
   'place.desktopEntry': 'a desktop entry (its Exec= line runs a program)',
+  'hint.detach': 'detach',
+  'keys.detach': 'Leave this screen; the agent goes on in the background (cogito attaches again)',
+  'keys.detachWord': 'Typing /detach leaves the screen, the agent keeps running',
+  'command.detach': 'Leave the screen; the agent keeps running in the background',
+  'notice.noDetach':
+    'nothing to detach here: this agent runs without a screen already (cogito stop ends it)',
+  'detach.finishing': 'finishing the turn in flight, then handing over to a background agent…',
+  'detach.handover': 'Handing the session over to a background agent in {workspace}…',
+  'attach.failed':
+    'cogito: a background agent runs in {workspace} (pid {pid}) but this screen could not attach to it: {why}. Check it with cogito status, or stop it with cogito stop --workspace {workspace}.',
+  'attach.detached':
+    'Detached: the agent keeps running in the background in {workspace} (pid {pid}). Attach again: cogito · stop it: cogito stop',
+  'attach.stopped': 'The background agent in {workspace} was asked to stop.',
+  'attach.lost':
+    'cogito: the connection to the background agent in {workspace} ended ({why}); the agent may have stopped. See cogito status; start it again with cogito start.',
 } as const;
 
 /** Every message key. */

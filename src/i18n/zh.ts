@@ -505,4 +505,18 @@ export const zh = {
   'place.ciWorkflow': 'CI 工作流（下次推送时运行）',
   'place.cron': 'cron 表',
   'place.desktopEntry': '桌面条目（其 Exec= 行会运行程序）',
+  'hint.detach': '分离',
+  'keys.detach': '离开此界面；智能体在后台继续运行（再次运行 cogito 即可连接）',
+  'keys.detachWord': '输入 /detach 离开界面，智能体继续运行',
+  'command.detach': '离开界面；智能体在后台继续运行',
+  'notice.noDetach': '这里没有可分离的界面：此智能体已在后台运行（cogito stop 可结束它）',
+  'detach.finishing': '正在完成进行中的回合，然后交给后台智能体…',
+  'detach.handover': '正在把会话交给 {workspace} 中的后台智能体…',
+  'attach.failed':
+    'cogito：{workspace} 中有后台智能体在运行（pid {pid}），但无法连接：{why}。用 cogito status 查看，或用 cogito stop --workspace {workspace} 停止它。',
+  'attach.detached':
+    '已分离：智能体仍在 {workspace} 后台运行（pid {pid}）。再次连接：cogito · 停止：cogito stop',
+  'attach.stopped': '已请求 {workspace} 中的后台智能体停止。',
+  'attach.lost':
+    'cogito：与 {workspace} 中后台智能体的连接已断开（{why}）；智能体可能已停止。查看 cogito status；用 cogito start 重新启动。',
 } as const satisfies Record<MessageKey, string>;

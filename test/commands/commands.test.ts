@@ -37,6 +37,7 @@ describe('slash commands', () => {
         'clear',
         'compact',
         'cost',
+        'detach',
         'exit',
         'export',
         'help',
@@ -276,6 +277,22 @@ describe('slash commands', () => {
     await run(h, '/exit');
     await waitUntil(
       () => h.agent.store.getState().notices.some((n) => n.text.startsWith('nothing to quit')),
+      'the notice',
+    );
+  });
+
+  it('/detach asks the host to detach through its port; without one it says so', async () => {
+    let asked = 0;
+    h = await createHarness({ detach: () => void asked++ });
+    h.agent.start();
+    await run(h, '/detach');
+    await waitUntil(() => asked === 1, 'the host detach');
+    await h.dispose();
+    h = await createHarness();
+    h.agent.start();
+    await run(h, '/detach');
+    await waitUntil(
+      () => h.agent.store.getState().notices.some((n) => n.text.startsWith('nothing to detach')),
       'the notice',
     );
   });

@@ -282,6 +282,7 @@ describe('every row of the table', () => {
   /** A key press for a row's first key, as Ink would report it. */
   const SAMPLE: Record<string, [string, KeyPress]> = {
     'Ctrl+C': ['c', K.ctrl],
+    'Ctrl+D': ['d', K.ctrl],
     'Ctrl+L': ['l', K.ctrl],
     'Ctrl+P': ['p', K.ctrl],
     'Ctrl+G': ['g', K.ctrl],
@@ -317,7 +318,13 @@ describe('every row of the table', () => {
     '?': ['?', K.none],
     any: ['z', K.none],
   };
-  const INPUTS = { empty: '', filled: 'hi', command: '/pa', exitWord: 'exit' } as const;
+  const INPUTS = {
+    empty: '',
+    filled: 'hi',
+    command: '/pa',
+    exitWord: 'exit',
+    detachWord: '/detach',
+  } as const;
 
   test('is reachable: in the context it declares, its first key resolves to it', () => {
     for (const b of BINDINGS) {

@@ -67,6 +67,8 @@ export async function createHarness(
     restore?: AgentParts['restore'];
     /** The host's quit port (/exit); default: none. */
     quit?: AgentParts['quit'];
+    /** The host's detach port (/detach); default: none. */
+    detach?: AgentParts['detach'];
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedServer());
@@ -115,6 +117,7 @@ export async function createHarness(
     reminders,
     ...(opts.restore ? { restore: opts.restore } : {}),
     ...(opts.quit ? { quit: opts.quit } : {}),
+    ...(opts.detach ? { detach: opts.detach } : {}),
   });
   return {
     agent,

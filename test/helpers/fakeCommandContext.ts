@@ -17,7 +17,7 @@ import type { Workspace } from '../../src/tools/workspace.js';
 
 /** A verb the command called, with its arguments. */
 export type ContextCall =
-  | { verb: 'pause' | 'resume' | 'quit' | 'clearScreen' | 'compactNow' }
+  | { verb: 'pause' | 'resume' | 'quit' | 'detach' | 'clearScreen' | 'compactNow' }
   | { verb: 'switchSession'; id: string }
   | { verb: 'switchPersona'; name: string }
   | { verb: 'setProvider'; model: string }
@@ -105,6 +105,7 @@ export function fakeCommandContext(
     pause: () => void calls.push({ verb: 'pause' }),
     resume: () => void calls.push({ verb: 'resume' }),
     quit: () => void calls.push({ verb: 'quit' }),
+    detach: () => void calls.push({ verb: 'detach' }),
     clearScreen: () => void calls.push({ verb: 'clearScreen' }),
     compactNow: async () => (calls.push({ verb: 'compactNow' }), state.compactAnswer),
     sessions: {

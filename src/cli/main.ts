@@ -9,7 +9,6 @@ import { describeWhere } from './where.js';
 import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { NO_MODEL_MESSAGE, noModelConfigured } from './noModel.js';
 import { DaemonUsageError, parseDaemonCommand } from '../daemon/commandArgs.js';
-import { runDaemonCommand } from '../daemon/commands.js';
 
 export interface MainIo {
   argv: readonly string[];
@@ -40,6 +39,8 @@ export async function main(io: MainIo): Promise<number> {
     if (daemon) {
       const refuseConfig = (c: LoadedConfig) =>
         noModelConfigured(c) ? NO_MODEL_MESSAGE : undefined;
+      // Loaded only for a subcommand: the screen and -p do not pay for the background agent.
+      const { runDaemonCommand } = await import('../daemon/commands.js');
       return await runDaemonCommand(daemon, { ...io, refuseConfig });
     }
     flags = parseCliArgs(io.argv);

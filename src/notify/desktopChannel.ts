@@ -1,6 +1,9 @@
-import { execa, parseCommandString, ExecaError } from 'execa';
 import type { NotifyConfig } from '../config/notifySchema.js';
 import type { Notification, NotifyChannel } from './notification.js';
+import type { ExecaError } from 'execa';
+import type * as ExecaApi from 'execa';
+
+type ExecaModule = typeof ExecaApi;
 
 /**
  * The desktop's notification, for when nobody watches the screen (a background agent) or
@@ -69,9 +72,17 @@ export function platformInvocation(platform: NodeJS.Platform, n: Notification): 
   return { file: 'notify-send', args: ['--app-name=Cogito', '--', n.title, n.text] };
 }
 
-/** `notify.command` as program and arguments. */
-export function commandArgv(command: string | readonly string[]): string[] {
-  return typeof command === 'string' ? parseCommandString(command) : [...command];
+/**
+ * execa, loaded the first time a notification goes out: a start that never notifies (and
+ * `cogito --version`) does not pay for it (test/tools/lazyImports.test.ts watches it).
+ */
+let execaModule: Promise<ExecaModule> | undefined;
+const loadExeca = (): Promise<ExecaModule> => (execaModule ??= import('execa'));
+
+/** `notify.command` as program and arguments (a string is split as execa splits it). */
+async function commandArgv(command: string | readonly string[]): Promise<string[]> {
+  if (typeof command !== 'string') return [...command];
+  return (await loadExeca()).parseCommandString(command);
 }
 
 /** A notification with nothing in it: asks `platformInvocation` only which program it runs. */
@@ -87,14 +98,16 @@ export interface DesktopChannelOptions {
 
 export function createDesktopChannel(opts: DesktopChannelOptions): NotifyChannel {
   const platform = opts.platform ?? process.platform;
-  const own = opts.config.command === undefined ? undefined : commandArgv(opts.config.command);
-  const name = own ? 'notify.command' : platformInvocation(platform, BLANK).file;
+  const own = opts.config.command;
+  const name = own !== undefined ? 'notify.command' : platformInvocation(platform, BLANK).file;
   return {
     name,
     async send(n) {
-      const call = own
-        ? commandInvocation(own, n, opts.workspace)
-        : platformInvocation(platform, n);
+      const { execa, ExecaError } = await loadExeca();
+      const call =
+        own !== undefined
+          ? commandInvocation(await commandArgv(own), n, opts.workspace)
+          : platformInvocation(platform, n);
       try {
         await execa(call.file, call.args, {
           env: { ...(opts.env ?? process.env), ...call.env },
@@ -106,7 +119,8 @@ export function createDesktopChannel(opts: DesktopChannelOptions): NotifyChannel
           forceKillAfterDelay: 1000,
         });
       } catch (err) {
-        throw new Error(explain(call.file, err, own !== undefined));
+        const failed = err instanceof ExecaError ? err : undefined;
+        throw new Error(explain(call.file, err, failed, own !== undefined));
       }
     },
   };
@@ -129,13 +143,13 @@ function commandInvocation(
 }
 
 /** One line naming what went wrong and what to do about it. */
-function explain(file: string, err: unknown, own: boolean): string {
+function explain(file: string, err: unknown, failed: ExecaError | undefined, own: boolean): string {
   const fix = own
     ? 'check "notify.command" in config.json'
     : 'install it, or set "notify.command" in config.json to a program of your own';
-  if (!(err instanceof ExecaError)) return `${file}: ${String(err)}; ${fix}`;
-  if (err.code === 'ENOENT') return `${file} was not found; ${fix}`;
-  if (err.timedOut) return `${file} did not finish within its time and was stopped; ${fix}`;
-  const said = err.stderr ? `: ${String(err.stderr).trim().slice(0, 200)}` : '';
-  return `${file} exited with code ${err.exitCode ?? '?'}${said}; ${fix}`;
+  if (!failed) return `${file}: ${String(err)}; ${fix}`;
+  if (failed.code === 'ENOENT') return `${file} was not found; ${fix}`;
+  if (failed.timedOut) return `${file} did not finish within its time and was stopped; ${fix}`;
+  const said = failed.stderr ? `: ${String(failed.stderr).trim().slice(0, 200)}` : '';
+  return `${file} exited with code ${failed.exitCode ?? '?'}${said}; ${fix}`;
 }

@@ -40,6 +40,13 @@ const loaded = () => {
   return watched.filter((name) => urls.includes('/node_modules/' + name + '/'));
 };
 await import(src('app/createApp.ts'));
+// The command line (its background-agent subcommands included) and the notifier a screen
+// attaches: a start that never notifies loads none of the tools' libraries either.
+await import(src('cli/main.ts'));
+const { attachNotifier } = await import(src('notify/attach.ts'));
+const { notifySchema } = await import(src('config/notifySchema.ts'));
+const config = notifySchema.parse({ command: 'my-notifier --from cogito' });
+attachNotifier({ subscribe: () => () => {}, send: () => ({ ok: true }) }, { config });
 const { createWebTools } = await import(src('tools/web/index.ts'));
 const { createSystemTools } = await import(src('tools/system/index.ts'));
 const { createCommandRunner } = await import(src('tools/system/exec.ts'));

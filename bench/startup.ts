@@ -4,6 +4,8 @@
  * - print mode (`-p`): spawn → the first request arriving at the scripted server.
  * Plus, for context: a bare `node -e 0`, `cogito --version`, and what each big dependency
  * costs to import in a fresh process.
+ * `--attached`: a screen attached to a background agent (`cogito start` first): spawn → its
+ * first frame (the "while you were away" digest it opens on).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,7 +15,7 @@ import { COGITO, ROOT, makeHome } from './lib/appEnv.js';
 import { fromPerf, monoNow } from './lib/clock.js';
 import { mainFor, type Bench, type BenchResult, type Metric } from './lib/report.js';
 import { ms, summarize, type Summary } from './lib/stats.js';
-import { isFullFrame, startTui } from './lib/tui.js';
+import { ATTACHED, isFullFrame, startTui } from './lib/tui.js';
 
 /** Runs a command to its end; resolves with spawn → exit in ms and its stdout. */
 export function timeCommand(
@@ -70,6 +72,46 @@ export async function tuiSample(
     };
   } finally {
     await tui.close();
+  }
+}
+
+/** One attached screen: spawn → its first frame (the digest it opens on). */
+async function attachedSample(server: ScriptedServer): Promise<number> {
+  const tui = await startTui({ server, attached: true });
+  try {
+    const frame = await tui.app.waitFor((s) => s.includes('While you were away'), 'first frame', {
+      from: 0,
+    });
+    return frame.t - tui.app.spawnedAt;
+  } finally {
+    await tui.close();
+  }
+}
+
+/** `--attached`: the first frame of a screen attached to a running background agent. */
+async function attachedRun(quick: boolean): Promise<BenchResult> {
+  const samples = quick ? 3 : 10;
+  const server = await startScriptedServer();
+  server.setDefault({ kind: 'stream', content: 'Hello. [WAIT]' });
+  try {
+    await attachedSample(server); // warm-up, not counted
+    const frames: number[] = [];
+    for (let i = 0; i < samples; i++) frames.push(await attachedSample(server));
+    const sFrame = summarize(frames);
+    return {
+      name: 'startup-attached',
+      title: 'startup, screen attached to a background agent',
+      metrics: [row('attached screen: spawn → first frame', sFrame, 300)],
+      notes: [
+        'cogito start runs the folder agent first (not timed); each sample spawns `cogito`, which finds it, attaches over the socket (hello, the attach reply with the snapshot) and draws its first frame.',
+      ],
+      details: {
+        samples: { attachedFirstFrameMs: frames },
+        summaries: { attachedFirstFrame: sFrame },
+      },
+    };
+  } finally {
+    await server.close();
   }
 }
 
@@ -132,6 +174,7 @@ function row(name: string, s: Summary, target?: number, targetText?: string): Me
 export const startup: Bench = {
   name: 'startup',
   async run({ quick }): Promise<BenchResult> {
+    if (ATTACHED) return attachedRun(quick);
     const samples = quick ? 3 : 10;
     const server = await startScriptedServer();
     server.setDefault({ kind: 'stream', content: 'Hello. [WAIT]' });

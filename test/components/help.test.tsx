@@ -20,17 +20,12 @@ afterEach(() => {
 
 describe('the help overlay', () => {
   test('lists the key table and the commands', async () => {
-    const r = render(
-      <HelpOverlay
-        width={100}
-        height={60}
-        offset={0}
-        rows={helpOverlayRows('en', 100, [
-          { usage: '/help', description: 'Show the commands' },
-          { usage: '/pause', description: 'Pause autonomous thinking' },
-        ])}
-      />,
-    );
+    const rows = helpOverlayRows('en', 100, [
+      { usage: '/help', description: 'Show the commands' },
+      { usage: '/pause', description: 'Pause autonomous thinking' },
+    ]);
+    // Tall enough for every row (the key table grows); scrolling is tested below.
+    const r = render(<HelpOverlay width={100} height={rows.length + 4} offset={0} rows={rows} />);
     const f = await waitForFrame(r.lastFrame, (x) => x.includes('Help: keys and commands'));
     for (const row of helpRows()) expect(f).toContain(row.keys);
     expect(f).toMatch(/Ctrl\+P\s+Pause or resume autonomous thinking/);

@@ -92,10 +92,19 @@ export class Scheduler {
     this.launch('user');
   }
 
-  /** Autonomy resumed: think soon (after `delayMs`) unless a turn is already going. */
+  /**
+   * Autonomy resumed: think soon (after `delayMs`). A look asked for now (an empty Enter,
+   * resume) while a turn is still ending (its reply already gave the floor back, its save
+   * not yet done) goes right after that turn instead of being lost to the think interval.
+   */
   wake(delayMs = 0, trigger: TurnTrigger = 'timer'): void {
-    if (this.stopped || this.running) return;
-    if (delayMs === 0 && trigger !== 'timer') {
+    if (this.stopped) return;
+    const now = delayMs === 0 && trigger !== 'timer';
+    if (this.running) {
+      if (now) this.pendingWake ??= trigger;
+      return;
+    }
+    if (now) {
       this.clearTimer();
       this.launch(trigger);
       return;

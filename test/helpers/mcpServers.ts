@@ -85,23 +85,8 @@ export async function startHttpFixture(): Promise<HttpFixture> {
   };
 }
 
-/**
- * Whether a process with this id still runs. A killed child whose parent is gone may linger
- * as a zombie until its new parent reaps it; on Linux that counts as gone.
- */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true; // no /proc (macOS, Windows): the signal check is all there is
-  }
-}
+/** Whether a process still runs; a zombie counts as gone (the agent's own check). */
+export { isAlive } from '../../src/daemon/registry.js';
 
 /**
  * The fixture server on the older HTTP+SSE transport (before Streamable HTTP): `GET /sse`

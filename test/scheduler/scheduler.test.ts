@@ -109,6 +109,26 @@ describe('Scheduler', () => {
     s.stop();
   });
 
+  it('a look asked for while a turn is still ending goes right after it, not after the interval', async () => {
+    const turns = controllableTurns();
+    const s = make(turns, { interval: 4000 });
+    s.start(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(turns.log).toHaveLength(1);
+    // The reply gave the floor back ([WAIT]) and the user pressed an empty Enter before the
+    // turn finished saving.
+    s.wake(0, 'resume');
+    expect(turns.log).toHaveLength(1);
+    await turns.finish();
+    expect(turns.log.map((t) => t.trigger)).toEqual(['timer', 'resume']);
+    expect(turns.log[1]!.startedAt).toBe(turns.log[0]!.endedAt);
+    // A timer wake while a turn runs stays a no-op: the interval counts from the turn's end.
+    s.wake(500);
+    await turns.finish();
+    expect(turns.log).toHaveLength(2);
+    s.stop();
+  });
+
   it('backs off exponentially on failures, capped, and resets after a success', async () => {
     const turns = controllableTurns();
     const s = make(turns);

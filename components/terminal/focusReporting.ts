@@ -5,6 +5,7 @@
  * arrive on the key input; useKeys hands them here and never treats them as keys.
  */
 import { createContext } from 'react';
+import { Listeners } from '../../src/core/listeners.js';
 
 export const FOCUS_REPORTING_ON = '\x1b[?1004h';
 export const FOCUS_REPORTING_OFF = '\x1b[?1004l';
@@ -35,11 +36,11 @@ export interface FocusState {
 export function createFocusState(): FocusState {
   let focused = true;
   let attached = false;
-  const listeners = new Set<(focused: boolean) => void>();
+  const listeners = new Listeners<[boolean]>();
   const set = (now: boolean): void => {
     if (now === focused) return;
     focused = now;
-    for (const l of listeners) l(now);
+    listeners.emit(now);
   };
   return {
     get focused() {
@@ -52,8 +53,7 @@ export function createFocusState(): FocusState {
       set(now);
     },
     onChange(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      return listeners.subscribe(listener);
     },
     start(out) {
       attached = true;

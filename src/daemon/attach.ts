@@ -7,6 +7,7 @@
  */
 import type { AgentCommand } from '../api/commands.js';
 import type { AgentEvent } from '../api/events.js';
+import { Listeners } from '../core/listeners.js';
 import { createMirrorStore, type AgentSnapshot, type AgentStore } from '../store/agentStore.js';
 import type { LoadedConfig } from '../config/load.js';
 import { isAlive, readEntry, type RegistryEntry } from './registry.js';
@@ -66,19 +67,20 @@ export async function attachTo(entry: RegistryEntry): Promise<Attachment> {
   const built: { store?: AgentStore } = {};
   // Events that arrive in the same read as the reply, before the store is built from it.
   const early: AgentEvent[] = [];
-  const listeners = new Set<(event: AgentEvent) => void>();
+  const listeners = new Listeners<[AgentEvent]>();
   let left = false;
   let end!: (v: { left: true } | { left: false; why: string }) => void;
   const ended = new Promise<{ left: true } | { left: false; why: string }>((r) => (end = r));
-  const conn = await connectAgent(entry.socket, 3000, {
-    event: (e) => {
-      const event = e as AgentEvent;
-      if (built.store) built.store.getState().follow(event);
-      else early.push(event);
-      for (const l of listeners) l(event);
-    },
-    closed: (why) => end(left ? { left: true } : { left: false, why }),
-  });
+  const conn = await connectAgent(entry.socket, 3000);
+  const take = (event: AgentEvent): void => {
+    if (built.store) built.store.getState().follow(event);
+    else early.push(event);
+    listeners.emit(event);
+  };
+  conn.onEvent((e) => take(e as AgentEvent));
+  // A key's command the agent refused: shown like the agent's own warnings.
+  conn.onError((text) => take({ type: 'notice', level: 'warn', text }));
+  conn.onClose((why) => end(left ? { left: true } : { left: false, why }));
   let reply: { snapshot?: AgentSnapshot };
   try {
     reply = (await conn.request('attach', ATTACH_TIMEOUT_MS)) as { snapshot?: AgentSnapshot };
@@ -97,10 +99,7 @@ export async function attachTo(entry: RegistryEntry): Promise<Attachment> {
     entry,
     store: mirror,
     send: (command) => conn.post(command),
-    subscribe: (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    subscribe: (listener) => listeners.subscribe(listener),
     focus: (focused) => conn.screen(focused),
     detach: () => {
       left = true;

@@ -5,6 +5,7 @@
  */
 import net from 'node:net';
 import type { AgentCommand } from '../api/commands.js';
+import { Listeners } from '../core/listeners.js';
 import {
   encode,
   LineSplitter,
@@ -12,16 +13,6 @@ import {
   type RequestMethod,
   type ServerMessage,
 } from './protocol.js';
-
-/** What a connection that stays open (an attached screen) hears besides replies. */
-export interface ConnectionEvents {
-  /** An agent event (after `attach` or `subscribe`), as the wire carried it. */
-  event?(event: unknown): void;
-  /** An error line not tied to a request (a command the agent refused, say). */
-  error?(message: string): void;
-  /** The connection ended after the hello (the agent stopped, or the socket broke). */
-  closed?(why: string): void;
-}
 
 export interface AgentConnection {
   /** The agent's pid, from its hello. */
@@ -33,13 +24,18 @@ export interface AgentConnection {
    * right behind it tells "taken": lines are handled in order).
    */
   command(command: AgentCommand, timeoutMs?: number): Promise<void>;
-  /** Each event, once `subscribe` was asked for; returns the unlisten. */
+  /** Each agent event (after `attach` or `subscribe`), as the wire carried it; returns the unlisten. */
   onEvent(listener: (event: unknown) => void): () => void;
-  /** Called once when the connection ends (the agent stopped, or `close`). */
-  onClose(listener: () => void): void;
+  /** Each error line not tied to a request (a posted command the agent refused); returns the unlisten. */
+  onError(listener: (message: string) => void): () => void;
+  /**
+   * Called once with why the connection ended (the agent stopped, the socket broke, or
+   * `close`); at once when it has ended already. Returns the unlisten.
+   */
+  onClose(listener: (why: string) => void): () => void;
   /**
    * Sends a command and does not wait: an attached screen, whose keys must never block. What
-   * it did shows in the events; a refusal arrives as an error line (`ConnectionEvents.error`).
+   * it did shows in the events; a refusal arrives as an error line (`onError`).
    */
   post(command: AgentCommand): void;
   /** An attached screen tells the agent whether its terminal has focus (notifications). */
@@ -48,18 +44,17 @@ export interface AgentConnection {
 }
 
 /** Connects to the agent on `socketPath`; rejects if nothing answers a hello in time. */
-export function connectAgent(
-  socketPath: string,
-  timeoutMs = 3000,
-  on: ConnectionEvents = {},
-): Promise<AgentConnection> {
+export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<AgentConnection> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
     socket.setEncoding('utf8');
     const lines = new LineSplitter();
     const waiting = new Map<number, (m: ServerMessage) => void>();
-    const eventListeners = new Set<(event: unknown) => void>();
-    const closeListeners: (() => void)[] = [];
+    const events = new Listeners<[unknown]>();
+    const errors = new Listeners<[string]>();
+    const closes = new Listeners<[string]>();
+    /** Why the connection ended, once it has (after the hello). */
+    let closedWhy: string | undefined;
     /** Errors without an id: the answer to the command sent last. */
     let commandProblems: string[] = [];
     let nextId = 1;
@@ -73,7 +68,10 @@ export function connectAgent(
       for (const w of waiting.values()) w({ type: 'error', message: err.message });
       waiting.clear();
       if (!greeted) reject(err);
-      else on.closed?.(err.message);
+      else if (closedWhy === undefined) {
+        closedWhy = err.message;
+        closes.emit(err.message);
+      }
     };
     let failed = false;
     socket.on('error', (err) => {
@@ -83,7 +81,6 @@ export function connectAgent(
     socket.on('close', () => {
       if (!failed) fail(new Error(`the agent on ${socketPath} closed the connection`));
       failed = true;
-      for (const l of closeListeners.splice(0)) l();
     });
     socket.on('data', (chunk: string) => {
       for (const line of lines.push(chunk) ?? []) {
@@ -110,11 +107,8 @@ export function connectAgent(
           waiting.delete(m.id);
         } else if (m.type === 'error') {
           commandProblems.push(m.message);
-          on.error?.(m.message);
-        } else if (m.type === 'event') {
-          for (const l of eventListeners) l(m.event);
-          on.event?.(m.event);
-        }
+          errors.emit(m.message);
+        } else if (m.type === 'event') events.emit(m.event);
       }
     });
     const request = (method: RequestMethod, ms = 5000): Promise<unknown> =>
@@ -135,13 +129,12 @@ export function connectAgent(
       pid,
       request,
       close: () => socket.end(),
-      onEvent: (listener) => {
-        eventListeners.add(listener);
-        return () => eventListeners.delete(listener);
-      },
+      onEvent: (listener) => events.subscribe(listener),
+      onError: (listener) => errors.subscribe(listener),
       onClose: (listener) => {
-        if (socket.destroyed) listener();
-        else closeListeners.push(listener);
+        if (closedWhy === undefined) return closes.subscribe(listener);
+        listener(closedWhy);
+        return () => {};
       },
       command: async (command, ms = 5000) => {
         commandProblems = [];

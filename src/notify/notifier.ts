@@ -64,6 +64,12 @@ export function createNotifier(opts: NotifierOptions): Notifier {
   const seen = new Set<string>();
   const failed = new Set<string>();
   const inFlight = new Set<Promise<void>>();
+  /**
+   * Each channel's last send: the next one starts after it, so notifications arrive in the
+   * order things happened (an approval before the pause that followed it), never racing
+   * each other's processes. A send is bounded (desktopChannel's timeout), so none blocks.
+   */
+  const tails = new Map<NotifyChannel, Promise<void>>();
 
   // One notification per event: a screen that is not focused writes the terminal's own, so
   // the desktop's comes on top of it only when the user asked for both (`notify.desktop`).
@@ -77,12 +83,15 @@ export function createNotifier(opts: NotifierOptions): Notifier {
   };
 
   const deliver = (channel: NotifyChannel, n: Notification): void => {
-    let sending: Promise<void>;
-    try {
-      sending = channel.send(n);
-    } catch (err) {
-      sending = Promise.reject(err);
-    }
+    const send = (): Promise<void> => {
+      try {
+        return channel.send(n);
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    };
+    const before = tails.get(channel);
+    const sending = before ? before.then(send) : send();
     const done = sending
       .catch((err: unknown) => {
         if (failed.has(channel.name)) return;
@@ -94,8 +103,12 @@ export function createNotifier(opts: NotifierOptions): Notifier {
           // The notice could not be shown either; notifying must never take the agent down.
         }
       })
-      .finally(() => inFlight.delete(done));
+      .finally(() => {
+        inFlight.delete(done);
+        if (tails.get(channel) === done) tails.delete(channel);
+      });
     inFlight.add(done);
+    tails.set(channel, done);
   };
 
   const notify = (n: Notification): void => {

@@ -8,49 +8,21 @@
  * the socket cannot be opened after the app was built) is notified once.
  */
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registryFile } from '../../src/daemon/places.js';
-import { PROTOCOL_VERSION } from '../../src/daemon/protocol.js';
+import { rawAgentClient, type RawAgentClient } from '../helpers/rawAgentClient.js';
 import { runCogito } from '../helpers/cogitoProcess.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { waitUntil } from '../helpers/waitFor.js';
 import { createFakeNotifier, type FakeNotifier } from '../notify/fakeNotifier.js';
 
 /** A client on the agent's socket: says hello, subscribes, collects the events. */
-async function connect(socketPath: string) {
-  const socket = net.connect(socketPath);
-  socket.setEncoding('utf8');
-  const lines: Record<string, unknown>[] = [];
-  let buffer = '';
-  socket.on('data', (d: string) => {
-    const parts = (buffer + d).split('\n');
-    buffer = parts.pop() ?? '';
-    for (const p of parts) lines.push(JSON.parse(p) as Record<string, unknown>);
-  });
-  socket.on('error', () => undefined);
-  await waitUntil(() => lines.length > 0, 'the hello', 15_000);
-  const send = (m: unknown): void => void socket.write(`${JSON.stringify(m)}\n`);
-  send({ type: 'hello', protocol: PROTOCOL_VERSION });
-  send({ type: 'request', id: 1, method: 'subscribe' });
-  await waitUntil(() => lines.find((l) => l.id === 1), 'the subscription', 15_000);
-  const events = () =>
-    lines.filter((l) => l.type === 'event').map((l) => l.event as Record<string, unknown>);
-  return {
-    send,
-    command: (command: unknown) => send({ type: 'command', command }),
-    /** Waits for the n-th (1-based) event of this type seen on this connection. */
-    waitFor: (type: string, nth = 1, extra: (e: Record<string, unknown>) => boolean = () => true) =>
-      waitUntil(
-        () => events().filter((e) => e.type === type && extra(e))[nth - 1],
-        `event ${type} #${nth}`,
-        60_000,
-      ),
-    errors: () => lines.filter((l) => l.type === 'error').map((l) => String(l.message)),
-    close: () => socket.destroy(),
-  };
+async function connect(socketPath: string): Promise<RawAgentClient> {
+  const c = await rawAgentClient(socketPath, { timeoutMs: 15_000 });
+  await c.subscribe();
+  return c;
 }
 
 describe('notifications of a background agent', () => {
@@ -129,20 +101,20 @@ describe('notifications of a background agent', () => {
     screen.send({ type: 'screen', focused: 'maybe' });
     screen.send({ type: 'screen', focused: true });
     screen.command({ type: 'submit', text: 'tidy up, then merge main' });
-    await screen.waitFor('approval_request');
+    await screen.waitForEvent('approval_request');
     // Focus lost: the screen writes the terminal's notification; the desktop stays quiet.
     screen.send({ type: 'screen', focused: false });
     screen.command({ type: 'answer_approval', answer: 'yes' });
-    await screen.waitFor('turn_end', 1, (e) => e.wait === true);
+    await screen.waitForEvent('turn_end', 1, (e) => e.wait === true);
     expect(screen.errors()).toEqual(['a screen message needs "focused": true or false']);
     screen.close();
 
     // The screen is gone: the desktop again, for the approval and for the budget pause.
     const shell = await connect(socket);
     shell.command({ type: 'submit', text: 'yes, merge' });
-    await shell.waitFor('approval_request');
+    await shell.waitForEvent('approval_request');
     shell.command({ type: 'answer_approval', answer: 'yes' });
-    await shell.waitFor('state_changed', 1, (e) => e.to === 'PAUSED');
+    await shell.waitForEvent('state_changed', 1, (e) => e.to === 'PAUSED');
     await waitUntil(async () => (await fake.calls()).length >= 3, 'three calls', 60_000);
     shell.close();
     // The stop waits for notifications on their way: after it, every call is recorded.

@@ -5,14 +5,13 @@
  * connection that closes counts as gone; a client that never says `screen` is no screen.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentPort } from '../../src/daemon/agentPort.js';
 import { startSocketServer, type SocketServer } from '../../src/daemon/socketServer.js';
-import { PROTOCOL_VERSION } from '../../src/daemon/protocol.js';
 import { createAgentStore } from '../../src/store/agentStore.js';
+import { rawAgentClient, type RawAgentClient } from '../helpers/rawAgentClient.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
 const port: AgentPort = {
@@ -22,35 +21,9 @@ const port: AgentPort = {
   facts: () => ({ state: 'THINKING', tokensToday: 0, sessionId: 's1' }),
 };
 
-/** A raw client that has said hello: the lines it received, a way to send one. */
-async function client(socketPath: string, hello = true) {
-  const socket = net.connect(socketPath);
-  socket.setEncoding('utf8');
-  const lines: Record<string, unknown>[] = [];
-  let buffer = '';
-  socket.on('data', (d: string) => {
-    const parts = (buffer + d).split('\n');
-    buffer = parts.pop() ?? '';
-    for (const p of parts) lines.push(JSON.parse(p) as Record<string, unknown>);
-  });
-  socket.on('error', () => undefined);
-  await waitUntil(() => lines.length > 0, 'the hello');
-  const send = (m: unknown): void => void socket.write(`${JSON.stringify(m)}\n`);
-  if (hello) send({ type: 'hello', protocol: PROTOCOL_VERSION });
-  let id = 0;
-  return {
-    lines,
-    send,
-    /** Sends `status` and waits for its reply: every line sent before it has been handled. */
-    async sync(): Promise<void> {
-      const mine = ++id;
-      send({ type: 'request', id: mine, method: 'status' });
-      await waitUntil(() => lines.find((l) => l.id === mine), 'the status reply');
-    },
-    errors: () => lines.filter((l) => l.type === 'error').map((l) => String(l.message)),
-    close: () => socket.destroy(),
-  };
-}
+/** A raw client that has said hello (unless told not to). */
+const client = (socketPath: string, hello = true): Promise<RawAgentClient> =>
+  rawAgentClient(socketPath, { hello });
 
 describe('the screen focus message', () => {
   let tmp: string;

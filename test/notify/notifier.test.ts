@@ -12,6 +12,7 @@ import { configSchema } from '../../src/config/schema.js';
 import { toConfigIssues } from '../../src/config/issues.js';
 import { makeMessage } from '../../src/core/messages.js';
 import type { TurnTrace } from '../../src/api/trace.js';
+import { waitUntil } from '../helpers/waitFor.js';
 
 function recorder(name: string): NotifyChannel & { sent: Notification[] } {
   const sent: Notification[] = [];
@@ -50,10 +51,11 @@ function rig(config: Partial<NotifyConfig> = {}, opts: { focused?: boolean; hour
 }
 
 describe('what needs the user', () => {
-  test('a [WAIT] reply: its first line, without the marker or markdown noise', () => {
+  test('a [WAIT] reply: its first line, without the marker or markdown noise', async () => {
     const r = rig();
     r.feed(waitTurn(1, 'Shall I **rebase** onto main? **[WAIT]**'));
     r.feed(waitTurn(2, '\n\n   \nFirst real line\nsecond line [WAIT]'));
+    await r.notifier.settled();
     expect(r.desktop.sent.map((n) => [n.kind, n.text])).toEqual([
       ['wait', 'Shall I **rebase** onto main?'],
       ['wait', 'First real line'],
@@ -70,21 +72,23 @@ describe('what needs the user', () => {
     expect(r.desktop.sent).toEqual([]);
   });
 
-  test('a pause is one event until the agent leaves PAUSED; a later pause is another', () => {
+  test('a pause is one event until the agent leaves PAUSED; a later pause is another', async () => {
     const r = rig();
     r.feed([autoPause('budget'), autoPause('budget again', 'PAUSED')]);
     r.feed([{ type: 'state_changed', from: 'PAUSED', to: 'THINKING', event: 'RESUME' }]);
     r.feed([autoPause('loop guard: the same tool call ran 3 times')]);
+    await r.notifier.settled();
     expect(r.desktop.sent.map((n) => n.text)).toEqual([
       'Paused: budget',
       'Paused: loop guard: the same tool call ran 3 times',
     ]);
   });
 
-  test('a reminder falling due, and a background agent that stopped', () => {
+  test('a reminder falling due, and a background agent that stopped', async () => {
     const r = rig();
     r.feed([{ type: 'turn_start', turnId: 4, trigger: 'schedule', cycle: 2 }]);
     r.notifier.stopped('the model server refused the API key (401)');
+    await r.notifier.settled();
     expect(r.desktop.sent.map((n) => [n.kind, n.text])).toEqual([
       ['reminder', 'A reminder fell due'],
       ['stopped', 'Stopped: the model server refused the API key (401)'],
@@ -134,7 +138,7 @@ describe('when it stays quiet', () => {
     expect([r.terminal.sent.length, r.desktop.sent.length]).toEqual([1, 1]);
   });
 
-  test('a background agent: desktop with no screen, none while one is focused, the desktop only with notify.desktop while unfocused', () => {
+  test('a background agent: desktop with no screen, none while one is focused, the desktop only with notify.desktop while unfocused', async () => {
     for (const desktopToo of [false, true]) {
       const desktop = recorder('desktop');
       let screens: ScreenPresence = 'none';
@@ -153,9 +157,37 @@ describe('when it stays quiet', () => {
       // An unfocused attached screen writes the terminal's notification itself.
       turn(3, 'unfocused');
       turn(4, 'none');
+      await notifier.settled();
       const expected = desktopToo ? ['Turn 1?', 'Turn 3?', 'Turn 4?'] : ['Turn 1?', 'Turn 4?'];
       expect(desktop.sent.map((n) => n.text)).toEqual(expected);
     }
+  });
+
+  test('one channel sends in order: the next notification starts once the one before is delivered', async () => {
+    const started: string[] = [];
+    const finishers: (() => void)[] = [];
+    const slow: NotifyChannel = {
+      name: 'slow',
+      send: (n) => {
+        started.push(n.text);
+        return new Promise<void>((resolve) => finishers.push(resolve));
+      },
+    };
+    const notifier = createNotifier({
+      config: notifySchema.parse({}),
+      desktop: slow,
+      onFailure: () => {},
+    });
+    waitTurn(1, 'Approve this? [WAIT]').forEach((e) => notifier.handle(e));
+    notifier.handle(autoPause('the hourly token budget'));
+    // The second waits for the first, however long its process takes.
+    await Promise.resolve();
+    expect(started).toEqual(['Approve this?']);
+    finishers.shift()!();
+    await waitUntil(() => started.length === 2, 'the second send');
+    expect(started).toEqual(['Approve this?', 'Paused: the hourly token budget']);
+    finishers.shift()!();
+    await notifier.settled();
   });
 
   test('a channel that throws is reported, not rethrown into the agent', async () => {

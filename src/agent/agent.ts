@@ -108,6 +108,12 @@ export class Agent {
       approvals: this.approvals,
     });
     this.alwaysOn.reminders.onAdded(() => this.scheduler.refresh());
+    this.alwaysOn.reminders.onDue((due) =>
+      this.emit({
+        type: 'reminders_due',
+        reminders: due.map(({ id, at, what, by }) => ({ id, at, what, by })),
+      }),
+    );
     if (deps.spentBefore) seedBudget(this.alwaysOn.budget, deps.spentBefore, (e) => this.emit(e));
     if (deps.feeds)
       wireFeeds(deps.feeds, {

@@ -102,12 +102,22 @@ export type AgentEvent =
    */
   | { type: 'queue_changed'; items: readonly QueuedMessage[] }
   | { type: 'budget'; usedLastHour: number; usedLastDay?: number }
+  /** Reminders that fell due and were handed to the turn starting now (oldest first). */
+  | { type: 'reminders_due'; reminders: readonly DueReminder[] }
   /** One turn's ledger record, written to the session folder. */
   | { type: 'cycle_recorded'; record: CycleRecord }
   /** The session's earlier ledger records (at start, after /new). */
   | { type: 'ledger_loaded'; records: readonly CycleRecord[] };
 
 export type AgentListener = (event: AgentEvent) => void;
+
+/** A reminder as the events carry it: what it says, when it was set for, and who set it. */
+export interface DueReminder {
+  id: number;
+  at: number;
+  what: string;
+  by: 'model' | 'user';
+}
 
 /** A tiny synchronous emitter; `subscribe` returns its own unsubscribe. */
 export class AgentEmitter {

@@ -55,9 +55,19 @@ export function createEventReader(now: () => number = Date.now): {
       switch (event.type) {
         case 'turn_start':
           reply = '';
-          if (event.trigger === 'schedule')
-            return make('reminder', `reminder:${event.turnId}`, 'A reminder fell due');
           return undefined;
+        case 'reminders_due': {
+          // The user's own reminders call them; the model's are its own wake-ups (it asks
+          // with [WAIT] when it needs the user).
+          const mine = event.reminders.filter((r) => r.by === 'user');
+          if (mine.length === 0) return undefined;
+          const label = mine.length === 1 ? 'Reminder' : 'Reminders';
+          return make(
+            'reminder',
+            `reminder:${mine.map((r) => r.id).join(',')}`,
+            `${label}: ${mine.map((r) => r.what).join('; ')}`,
+          );
+        }
         case 'message_added':
           if (event.message.role === 'assistant') reply = event.message.content;
           return undefined;

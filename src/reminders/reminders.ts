@@ -30,6 +30,7 @@ export class Reminders {
   private list: Reminder[] = [];
   private nextId = 0;
   private readonly listeners = new Listeners();
+  private readonly dueListeners = new Listeners<[readonly Reminder[]]>();
 
   constructor(private readonly store?: ReminderStore) {
     if (!store) return;
@@ -67,6 +68,7 @@ export class Reminders {
     if (due.length === 0) return due;
     this.list = this.list.filter((r) => r.at > now);
     this.store?.save(this.list);
+    this.dueListeners.emit(due);
     return due;
   }
 
@@ -77,5 +79,10 @@ export class Reminders {
   /** Told whenever a reminder is added (the scheduler re-arms its timer). */
   onAdded(listener: () => void): () => void {
     return this.listeners.subscribe(listener);
+  }
+
+  /** Told with the reminders a turn took (the agent's `reminders_due` event). */
+  onDue(listener: (due: readonly Reminder[]) => void): () => void {
+    return this.dueListeners.subscribe(listener);
   }
 }

@@ -228,7 +228,8 @@ type StatusEvent =
   | 'settings_changed'
   | 'budget'
   | 'files_changed'
-  | 'queue_changed';
+  | 'queue_changed'
+  | 'reminders_due';
 
 /** What the status bar and the notices show. */
 const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
@@ -252,6 +253,9 @@ const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
       return { filesChanged: event.count };
     case 'queue_changed':
       return { queued: event.items.slice() };
+    case 'reminders_due':
+      // The turn's note shows them to the model; the screen shows the turn.
+      return {};
   }
 };
 

@@ -145,6 +145,10 @@ describe('pacing and the zero-token idle path (fake clock)', () => {
       { kind: 'stream', content: 'Noted. [WAIT]' },
       { kind: 'stream', content: 'The build log is clean. [WAIT]' },
     );
+    const due: unknown[] = [];
+    h.agent.subscribe((e) => {
+      if (e.type === 'reminders_due') due.push(...e.reminders);
+    });
     h.agent.start();
     await clock.advance(1000, () => h.agent.idle());
     expect(h.agent.state).toBe('AWAITING_INPUT');
@@ -156,6 +160,8 @@ describe('pacing and the zero-token idle path (fake clock)', () => {
     expect(sent(h, 2).at(-1)!.content).toMatch(
       /Woke up for a reminder.*Reminder due: check the build log/s,
     );
+    // The event says which reminder the turn took, and who set it (the notifier asks).
+    expect(due).toEqual([expect.objectContaining({ what: 'check the build log', by: 'model' })]);
     // The remind call and the reply after its result are one turn.
     expect(h.agent.store.getState().ledger.map((r) => r.reason)).toEqual(['timer', 'schedule']);
   });

@@ -84,13 +84,29 @@ describe('what needs the user', () => {
     ]);
   });
 
-  test('a reminder falling due, and a background agent that stopped', async () => {
+  test("the user's reminders falling due (with their text, not the model's own), and a background agent that stopped", async () => {
     const r = rig();
-    r.feed([{ type: 'turn_start', turnId: 4, trigger: 'schedule', cycle: 2 }]);
+    const reminder = (id: number, what: string, by: 'user' | 'model') => ({ id, at: 0, what, by });
+    r.feed([
+      { type: 'turn_start', turnId: 4, trigger: 'schedule', cycle: 2 },
+      { type: 'reminders_due', reminders: [reminder(1, 'look at the build log', 'model')] },
+      { type: 'turn_start', turnId: 5, trigger: 'schedule', cycle: 3 },
+      {
+        type: 'reminders_due',
+        reminders: [
+          reminder(2, 'call Ana', 'user'),
+          reminder(3, 'tidy up', 'model'),
+          reminder(4, 'stand up', 'user'),
+        ],
+      },
+      { type: 'reminders_due', reminders: [reminder(5, 'water the \x1b[31mplants', 'user')] },
+    ]);
     r.notifier.stopped('the model server refused the API key (401)');
     await r.notifier.settled();
     expect(r.desktop.sent.map((n) => [n.kind, n.text])).toEqual([
-      ['reminder', 'A reminder fell due'],
+      ['reminder', 'Reminders: call Ana; stand up'],
+      // The escape is gone; what is left is plain text.
+      ['reminder', 'Reminder: water the [31mplants'],
       ['stopped', 'Stopped: the model server refused the API key (401)'],
     ]);
   });

@@ -48,7 +48,7 @@ const searchSchema = z
 const fetchSchema = z
   .strictObject({
     timeoutMs: positiveInt().default(FETCH_DEFAULTS.timeoutMs),
-    maxBytes: positiveInt().default(2_000_000),
+    maxBytes: positiveInt().default(FETCH_DEFAULTS.maxBytes),
     /** Let web tools reach loopback, private and link-local addresses (default false). */
     allowPrivateNetwork: z.boolean().default(false),
     /** `host` or `host:port` entries reachable even when private, e.g. "localhost:8888". */

@@ -46,7 +46,7 @@ describe('loadConfig: defaults and missing file', () => {
     expect(result.config.search.maxResults).toBe(8);
     expect(result.config.fetch).toEqual({
       timeoutMs: 15_000,
-      maxBytes: 2_000_000,
+      maxBytes: 2 * 1024 * 1024,
       allowPrivateNetwork: false,
       allowHosts: [],
     });

@@ -8,6 +8,13 @@ export const FAILED_NOTE = '[cut off by a connection error]';
 export const SUMMARY_NOTE = '[My summary of the earlier conversation]';
 /** The user-role line before a summary that would otherwise open the conversation. */
 export const SUMMARY_CUE = '[The earlier part of this conversation was compressed.]';
+/**
+ * The user-role line before a reply that would otherwise open the conversation: a session
+ * resumed after autonomous turns (their notes are not kept) starts with the agent's words,
+ * and chat templates (and several APIs) reject a conversation that does not start with the
+ * user's.
+ */
+export const OPENING_CUE = '[Earlier in this session, on your own:]';
 
 /**
  * Turns the stored conversation into what a chat API accepts: our `tool` role becomes a
@@ -44,6 +51,9 @@ export function buildChatMessages(
       role = 'assistant';
       content = `${SUMMARY_NOTE}\n${content}`;
       if (out.length === 1) push(out, 'user', SUMMARY_CUE);
+    } else if (m.role === 'assistant' && out.length === 1) {
+      role = 'assistant';
+      push(out, 'user', OPENING_CUE);
     } else if (m.role === 'system') {
       role = 'user';
     } else if (m.role === 'tool') {

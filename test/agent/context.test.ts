@@ -36,10 +36,7 @@ describe('the opening of the conversation', () => {
   });
 
   test('a session that starts with the user, or with a summary, keeps its own opening', () => {
-    expect(roles(buildChatMessages('S', [makeMessage('user', 'hi')]))).toEqual([
-      'system',
-      'user',
-    ]);
+    expect(roles(buildChatMessages('S', [makeMessage('user', 'hi')]))).toEqual(['system', 'user']);
     const summary = makeMessage('assistant', 'we talked', { summary: true });
     const out = buildChatMessages('S', [summary, makeMessage('assistant', 'then I read')]);
     expect(out[1]!.content).toBe(SUMMARY_CUE);

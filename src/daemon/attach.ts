@@ -77,9 +77,9 @@ export async function attachTo(entry: RegistryEntry): Promise<Attachment> {
     else early.push(event);
     listeners.emit(event);
   };
+  // A refused command (an interrupt that met a turn already ended, say) is not shown, as on
+  // the in-process screen: what the agent did shows in its events.
   conn.onEvent((e) => take(e as AgentEvent));
-  // A key's command the agent refused: shown like the agent's own warnings.
-  conn.onError((text) => take({ type: 'notice', level: 'warn', text }));
   conn.onClose((why) => end(left ? { left: true } : { left: false, why }));
   let reply: { snapshot?: AgentSnapshot };
   try {

@@ -26,8 +26,6 @@ export interface AgentConnection {
   command(command: AgentCommand, timeoutMs?: number): Promise<void>;
   /** Each agent event (after `attach` or `subscribe`), as the wire carried it; returns the unlisten. */
   onEvent(listener: (event: unknown) => void): () => void;
-  /** Each error line not tied to a request (a posted command the agent refused); returns the unlisten. */
-  onError(listener: (message: string) => void): () => void;
   /**
    * Called once with why the connection ended (the agent stopped, the socket broke, or
    * `close`); at once when it has ended already. Returns the unlisten.
@@ -35,7 +33,7 @@ export interface AgentConnection {
   onClose(listener: (why: string) => void): () => void;
   /**
    * Sends a command and does not wait: an attached screen, whose keys must never block. What
-   * it did shows in the events; a refusal arrives as an error line (`onError`).
+   * it did shows in the events (a refusal arrives as an error line nobody waits for).
    */
   post(command: AgentCommand): void;
   /** An attached screen tells the agent whether its terminal has focus (notifications). */
@@ -51,7 +49,6 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
     const lines = new LineSplitter();
     const waiting = new Map<number, (m: ServerMessage) => void>();
     const events = new Listeners<[unknown]>();
-    const errors = new Listeners<[string]>();
     const closes = new Listeners<[string]>();
     /** Why the connection ended, once it has (after the hello). */
     let closedWhy: string | undefined;
@@ -107,7 +104,6 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
           waiting.delete(m.id);
         } else if (m.type === 'error') {
           commandProblems.push(m.message);
-          errors.emit(m.message);
         } else if (m.type === 'event') events.emit(m.event);
       }
     });
@@ -130,7 +126,6 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
       request,
       close: () => socket.end(),
       onEvent: (listener) => events.subscribe(listener),
-      onError: (listener) => errors.subscribe(listener),
       onClose: (listener) => {
         if (closedWhy === undefined) return closes.subscribe(listener);
         listener(closedWhy);

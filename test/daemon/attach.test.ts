@@ -120,27 +120,6 @@ describe('a screen attached over the socket', () => {
     expect(stops).toBe(1);
   });
 
-  it('shows a command the agent refused as a warning on the screen that sent it', async () => {
-    const agent = storePort();
-    agent.port.send = () => ({ ok: false, problem: 'queue: nothing to queue' });
-    await start(agent.port);
-    const a = await attachTo(entry);
-    const b = await attachTo(entry);
-    a.send({ type: 'queue', text: ' ' });
-    await waitUntil(() => a.store.getState().notices.length === 1, 'the refusal on the screen');
-    expect(a.store.getState().notices[0]).toMatchObject({
-      level: 'warn',
-      text: expect.stringContaining('nothing to queue'),
-    });
-    // Only the screen that sent it hears the refusal, and the agent's own store is untouched.
-    b.send({ type: 'interrupt' });
-    await waitUntil(() => b.store.getState().notices.length === 1, 'the second refusal');
-    expect(a.store.getState().notices).toHaveLength(1);
-    expect(agent.store.getState().notices).toHaveLength(0);
-    a.detach();
-    b.detach();
-  });
-
   it('tells the agent its focus, so a focused screen silences the desktop notifications', async () => {
     const agent = storePort();
     const s = await start(agent.port);

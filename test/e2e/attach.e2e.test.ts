@@ -35,6 +35,15 @@ function waitForScreen(w: string, predicate: (s: string) => boolean, what: strin
   });
 }
 
+/**
+ * Closes the digest with Esc and waits until it is gone: keys typed at once could reach the
+ * program in the same read as the Esc and be taken as Alt+key.
+ */
+async function closeDigest(w: string): Promise<void> {
+  keys(w, 'Escape');
+  await waitForScreen(w, (s) => !s.includes('While you were away'), `${w}: the digest closed`);
+}
+
 interface Row {
   running: boolean;
   pid: number;
@@ -127,7 +136,7 @@ describe.skipIf(!hasTmux)('screens attached to a background agent (tmux)', () =>
     // A screen attaches: the digest of the absence, then what happened, with no new request.
     openScreen('a');
     await waitForScreen('cogito:a', (s) => s.includes('While you were away'), 'the digest');
-    keys('cogito:a', 'Escape');
+    await closeDigest('cogito:a');
     await waitForScreen('cogito:a', (s) => s.includes('AWAY-MARK'), 'the reply made while away');
     expect(server.requests.length).toBe(before);
 
@@ -144,14 +153,17 @@ describe.skipIf(!hasTmux)('screens attached to a background agent (tmux)', () =>
     await waitUntil(
       () => server.requests.some((r) => JSON.stringify(r.body.messages).includes(HELLO)),
       'the typed message to reach the model',
-      90_000,
+      {
+        timeoutMs: 90_000,
+        detail: () => `Screen a:\n${screen('cogito:a')}\nAgent log:\n${agentLog().slice(-2000)}`,
+      },
     );
     await waitForScreen('cogito:a', (s) => s.includes('ATTACHED-ANSWER'), 'the answer');
 
     // A second screen sees the same conversation.
     openScreen('b');
     await waitForScreen('cogito:b', (s) => s.includes('While you were away'), 'b: the digest');
-    keys('cogito:b', 'Escape');
+    await closeDigest('cogito:b');
     await waitForScreen('cogito:b', (s) => s.includes('ATTACHED-ANSWER'), 'b: the answer');
 
     // Ctrl+D and /detach return the shell; the agent runs on.
@@ -182,7 +194,7 @@ describe.skipIf(!hasTmux)('screens attached to a background agent (tmux)', () =>
     // /exit in an attached screen ends the agent.
     openScreen('d');
     await waitForScreen('cogito:d', (s) => s.includes('While you were away'), 'd: the digest');
-    keys('cogito:d', 'Escape');
+    await closeDigest('cogito:d');
     keys('cogito:d', '-l', '/exit');
     keys('cogito:d', 'Enter');
     const d = await waitForScreen('cogito:d', (s) => s.includes('EXIT='), 'd: the shell');

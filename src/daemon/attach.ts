@@ -10,7 +10,8 @@ import type { AgentEvent } from '../api/events.js';
 import { Listeners } from '../core/listeners.js';
 import { createMirrorStore, type AgentSnapshot, type AgentStore } from '../store/agentStore.js';
 import type { LoadedConfig } from '../config/load.js';
-import { isAlive, readEntry, type RegistryEntry } from './registry.js';
+import { readEntry, type RegistryEntry } from './registry.js';
+import { isAlive } from '../core/processAlive.js';
 import { connectAgent } from './socketClient.js';
 import { resolveFolder, type DaemonIo } from './startCommand.js';
 

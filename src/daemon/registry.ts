@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isAlive } from '../core/processAlive.js';
 import { ensurePrivateDir, registryFile, runDir } from './places.js';
 
 export interface RegistryEntry {
@@ -58,29 +59,6 @@ export function removeEntry(home: string, entry: RegistryEntry): void {
   if (readFile(file)?.pid !== entry.pid) return;
   removeQuietly(file);
   removeQuietly(entry.socket);
-}
-
-/**
- * Whether a process with `pid` runs (EPERM: it does, another user's). A zombie (exited, not
- * yet reaped by a parent that does not reap) counts as gone: it can do nothing any more.
- */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  return !isZombie(pid);
-}
-
-function isZombie(pid: number): boolean {
-  try {
-    // /proc/PID/stat: "pid (name) S ...": the state follows the last ')'.
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
-  } catch {
-    return false; // No /proc (macOS): kill(0) is all there is.
-  }
 }
 
 /**

@@ -11,7 +11,8 @@ import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { formatConfigIssues } from '../config/format.js';
 import { startArgs, type StartFlags } from './commandArgs.js';
 import { agentLogFile, ensurePrivateDir } from './places.js';
-import { isAlive, killOrphans, readEntry, removeEntry, type RegistryEntry } from './registry.js';
+import { killOrphans, readEntry, removeEntry, type RegistryEntry } from './registry.js';
+import { isAlive } from '../core/processAlive.js';
 import { connectAgent } from './socketClient.js';
 
 export interface DaemonIo {

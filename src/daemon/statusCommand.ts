@@ -5,7 +5,8 @@
  */
 import { resolveHome } from '../config/paths.js';
 import type { AgentStatus } from './protocol.js';
-import { isAlive, killOrphans, listEntries, removeEntry, type RegistryEntry } from './registry.js';
+import { killOrphans, listEntries, removeEntry, type RegistryEntry } from './registry.js';
+import { isAlive } from '../core/processAlive.js';
 import { connectAgent } from './socketClient.js';
 import type { DaemonIo } from './startCommand.js';
 

@@ -5,13 +5,13 @@
  */
 import { resolveHome } from '../config/paths.js';
 import {
-  isAlive,
   killOrphans,
   listEntries,
   readEntry,
   removeEntry,
   type RegistryEntry,
 } from './registry.js';
+import { isAlive } from '../core/processAlive.js';
 import { connectAgent } from './socketClient.js';
 import { killGroup, resolveFolder, type DaemonIo } from './startCommand.js';
 

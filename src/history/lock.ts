@@ -1,4 +1,5 @@
 import { LOCK_FILE } from '../config/paths.js';
+import { isAlive as processAlive } from '../core/processAlive.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -169,15 +170,9 @@ function holdUntilExit(file: string): () => void {
   return release;
 }
 
-/** Whether a process with `pid` exists (EPERM: it exists but belongs to another user). */
+/** Whether the lock's holder runs; our own pid, not in `held`, was left by a previous process. */
 function isAlive(pid: number): boolean {
-  if (pid === process.pid) return false; // Ours but not in `held`: left by a previous process.
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return errorCode(err) === 'EPERM';
-  }
+  return pid !== process.pid && processAlive(pid);
 }
 
 function readOrEmpty(file: string): string {

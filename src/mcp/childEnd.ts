@@ -4,21 +4,12 @@
  * that close without waiting for it, on timers that do not hold the process open: Cogito can
  * exit first and leave a server that ignores SIGTERM running. This ends it by its pid.
  */
+import { isAlive } from '../core/processAlive.js';
 
 /** How long a server gets after SIGTERM before SIGKILL. */
 const TERM_GRACE_MS = 1_000;
 /** How often to look whether it has gone. */
 const POLL_MS = 20;
-
-/** Whether `pid` is still a live process (a child we spawned is reaped by Node when it dies). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function signal(pid: number, sig: NodeJS.Signals): void {
   try {
@@ -31,7 +22,7 @@ function signal(pid: number, sig: NodeJS.Signals): void {
 /** Resolves once `pid` is gone or `ms` have passed; whether it is gone. */
 async function goneWithin(pid: number, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
-  while (processAlive(pid)) {
+  while (isAlive(pid)) {
     if (Date.now() >= until) return false;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -43,7 +34,7 @@ async function goneWithin(pid: number, ms: number): Promise<boolean> {
  * the kernel to take it). Resolves when it is gone or after that; never throws.
  */
 export async function endProcess(pid: number, graceMs = TERM_GRACE_MS): Promise<void> {
-  if (!processAlive(pid)) return;
+  if (!isAlive(pid)) return;
   signal(pid, 'SIGTERM');
   if (await goneWithin(pid, graceMs)) return;
   signal(pid, 'SIGKILL');

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { isAlive } from '../../src/daemon/registry.js';
+import { isAlive } from '../../src/core/processAlive.js';
 import { runCogito } from '../helpers/cogitoProcess.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { waitUntil } from '../helpers/waitFor.js';

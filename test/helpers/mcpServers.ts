@@ -86,7 +86,7 @@ export async function startHttpFixture(): Promise<HttpFixture> {
 }
 
 /** Whether a process still runs; a zombie counts as gone (the agent's own check). */
-export { isAlive } from '../../src/daemon/registry.js';
+export { isAlive } from '../../src/core/processAlive.js';
 
 /**
  * The fixture server on the older HTTP+SSE transport (before Streamable HTTP): `GET /sse`

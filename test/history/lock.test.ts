@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireFolderLock, folderLockFile, LOCKS_DIR } from '../../src/history/lock.js';
+import { waitUntil } from '../helpers/waitFor.js';
 import { makeTmpDir } from './tmpDir.js';
 
 /** The pid of a process that has exited (a child we started and waited for). */
@@ -128,6 +129,35 @@ describe('folder lock', () => {
     expect(fromEmpty.ok).toBe(true);
     if (fromEmpty.ok) fromEmpty.release();
   });
+
+  it.runIf(process.platform === 'linux')(
+    'recovers a lock whose holder was killed but not reaped (a zombie: its parent never waits)',
+    async () => {
+      // `sh` starts a child that exits at once, then becomes `sleep`, which never reaps it.
+      const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 60'], {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      try {
+        let out = '';
+        parent.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        const zombie = await waitUntil(() => Number.parseInt(out, 10) || undefined, 'its pid');
+        const state = (): string => {
+          const stat = fs.readFileSync(`/proc/${zombie}/stat`, 'utf8');
+          return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        };
+        await waitUntil(() => state() === 'Z', 'the child to be a zombie');
+        // kill(pid, 0) still succeeds on it: only its state tells it is gone.
+        expect(() => process.kill(zombie, 0)).not.toThrow();
+        fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+        fs.writeFileSync(lockFile, `${zombie}\n2026-12-01T00:00:00.000Z\n${ws}\nbackground\n`);
+        const taken = lock();
+        expect(taken.ok).toBe(true);
+        if (taken.ok) taken.release();
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+  );
 
   it('treats its own pid in a lock it does not hold as stale (pid reuse after a restart)', () => {
     fs.mkdirSync(path.dirname(lockFile), { recursive: true });

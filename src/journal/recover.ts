@@ -3,7 +3,7 @@
  * the journal, and every call of the last reply whose result never reached the history gets
  * one now, saying what happened, so the model (and the user) see the truth.
  */
-import { callTextOf } from '../pipeline/toolRunner.js';
+import { resultHeadOf } from '../pipeline/toolRunner.js';
 import { callItemOf, callsOf, withParts } from '../protocol/replyParts.js';
 import { resultMessage } from '../protocol/resultMessage.js';
 import type { Workspace } from '../tools/workspace.js';
@@ -61,7 +61,9 @@ export async function finishCrashRecord(
       body =
         'interrupted by a crash before its result came back. Check its effect before running it again.';
     }
-    history.append(resultMessage({ call: callTextOf(callItemOf(item)), ok, body }, index, item.id));
+    history.append(
+      resultMessage({ call: resultHeadOf(callItemOf(item)), ok, body }, index, item.id),
+    );
     results += 1;
   }
   return { results, rolledBack: rolled.size, refused };

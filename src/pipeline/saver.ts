@@ -1,6 +1,6 @@
 import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import type { AgentEvent } from '../api/events.js';
-import { callTextOf, type CallOutcome } from './toolRunner.js';
+import { resultHeadOf, type CallOutcome } from './toolRunner.js';
 import type { CallItem, ParsedReply } from '../protocol/parser.js';
 import { callIdOf, partsOf } from '../protocol/replyParts.js';
 import { resultMessage } from '../protocol/resultMessage.js';
@@ -98,7 +98,7 @@ export class TurnSaver {
     for (const [index, item] of items.entries()) {
       if (this.results.has(index)) continue;
       const body = 'aborted: not run, the turn was interrupted before this call';
-      this.result(index, { call: callTextOf(item), ok: false, body, truncatedChars: 0 });
+      this.result(index, { call: resultHeadOf(item), ok: false, body, truncatedChars: 0 });
     }
   }
 

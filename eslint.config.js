@@ -66,7 +66,18 @@ const LAYERS = [
     ],
     setup: ['config', 'i18n', 'models', 'personas', 'providers'],
     // the background agent: its process, its socket, start/status/stop, the login service
-    daemon: ['agent', 'api', 'app', 'config', 'core', 'i18n', 'notify', 'protocol', 'safety', 'store'],
+    daemon: [
+      'agent',
+      'api',
+      'app',
+      'config',
+      'core',
+      'i18n',
+      'notify',
+      'protocol',
+      'safety',
+      'store',
+    ],
     cli: ['agent', 'api', 'app', 'config', 'daemon', 'models', 'safety'],
   },
 ];

@@ -133,16 +133,26 @@ describe('folder lock', () => {
   it.runIf(process.platform === 'linux')(
     'recovers a lock whose holder was killed but not reaped (a zombie: its parent never waits)',
     async () => {
-      // `sh` starts a child that exits at once, then becomes `sleep`, which never reaps it.
-      const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 60'], {
-        stdio: ['ignore', 'pipe', 'ignore'],
+      // `sh` starts a child that waits for one byte on stdin, then becomes `sleep`, which
+      // never reaps it. The byte is sent once `sleep` runs, so `sh` cannot reap it first.
+      const parent = spawn('sh', ['-c', 'head -c1 0<&0 >/dev/null & echo $!; exec sleep 60'], {
+        stdio: ['pipe', 'pipe', 'ignore'],
       });
       try {
         let out = '';
         parent.stdout.on('data', (d: Buffer) => (out += d.toString()));
         const zombie = await waitUntil(() => Number.parseInt(out, 10) || undefined, 'its pid');
+        const read = (file: string): string => {
+          try {
+            return fs.readFileSync(file, 'utf8');
+          } catch {
+            return '';
+          }
+        };
+        await waitUntil(() => read(`/proc/${parent.pid}/comm`) === 'sleep\n', 'the exec');
+        parent.stdin.write('x');
         const state = (): string => {
-          const stat = fs.readFileSync(`/proc/${zombie}/stat`, 'utf8');
+          const stat = read(`/proc/${zombie}/stat`);
           return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
         };
         await waitUntil(() => state() === 'Z', 'the child to be a zombie');

@@ -21,11 +21,13 @@ const LAYERS = [
     reminders: ['core', 'i18n'],
     personas: ['config'],
     providers: ['config', 'core'],
+    // documents read into Markdown (PDF, Office, e-mail, images…), off the main thread
+    documents: ['core'],
   },
   // guards, tools and what reads the outside
   {
     safety: ['config', 'core', 'i18n'],
-    tools: ['config', 'core', 'diff', 'i18n', 'reminders', 'safety'],
+    tools: ['config', 'core', 'diff', 'documents', 'i18n', 'reminders', 'safety'],
     protocol: ['core', 'tools'],
     // sessions on disk; an old session's replies are read into parts once, at load
     history: ['config', 'core', 'protocol'],

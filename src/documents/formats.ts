@@ -1,0 +1,11 @@
+/**
+ * The extractor of each document kind, loaded on first use. One line a kind: a format's
+ * module exports `extract` (an {@link Extractor}).
+ */
+import type { DocumentKind, Extractor } from './types.js';
+
+type Loader = () => Promise<{ extract: Extractor }>;
+
+export const EXTRACTORS: Partial<Record<DocumentKind, Loader>> = {
+  // pdf: () => import('./pdf.js'),
+};

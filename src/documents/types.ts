@@ -105,7 +105,14 @@ export interface ExtractInput {
 }
 
 /** Why a document could not be read; the message names the file and what is wrong. */
-export type DocumentErrorKind = 'encrypted' | 'malformed' | 'too_large' | 'unsupported' | 'timeout';
+export type DocumentErrorKind =
+  | 'encrypted'
+  | 'malformed'
+  | 'too_large'
+  | 'unsupported'
+  | 'timeout'
+  /** The turn was interrupted (Esc) and the extraction process killed. */
+  | 'aborted';
 
 /** Thrown by extractors; crosses the worker boundary as `{ kind, message }`. */
 export class DocumentError extends Error {

@@ -7,7 +7,7 @@
 import { DIFF_MAX_BYTES, unifiedDiff } from '../../diff/unifiedDiff.js';
 import type { ToolContext } from '../types.js';
 import type { ResolvedDeps } from './deps.js';
-import { decodeText } from './text.js';
+import { decodeText } from '../../documents/encoding.js';
 
 export interface ChangeView {
   detail: string;

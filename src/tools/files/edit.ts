@@ -8,7 +8,7 @@ import { fail, okWithDiff } from '../types.js';
 import type { FileToolDeps } from './deps.js';
 import { resolveDeps, type ResolvedDeps } from './deps.js';
 import { fsFailure, q, resolvePath, strArg } from './common.js';
-import { decodeText } from './text.js';
+import { decodeText, encodingLabel } from '../../documents/encoding.js';
 import { writeNeed } from './protection.js';
 import { changeView, currentText, shownDiff, type ChangeView } from './changeView.js';
 
@@ -67,7 +67,7 @@ export function createEditTool(deps?: FileToolDeps): Tool {
       if (decoded.encoding !== 'utf-8') {
         return fail(
           'unsupported',
-          `${q(rel)} is ${decoded.encoding.toUpperCase()}-encoded and edit writes only UTF-8. Read it and use create to rewrite it as UTF-8 if that is acceptable.`,
+          `${q(rel)} is ${encodingLabel(decoded.encoding)}-encoded and edit writes only UTF-8. Read it and use create to rewrite it as UTF-8 if that is acceptable.`,
         );
       }
       const text = decoded.text;

@@ -17,7 +17,7 @@ import {
   SKIPPED_DIRS,
   strArg,
 } from './common.js';
-import { decodeText } from './text.js';
+import { decodeText } from '../../documents/encoding.js';
 import { splitLines } from './read.js';
 import { counted } from '../../core/plural.js';
 

@@ -8,7 +8,7 @@ import { fail, ok } from '../types.js';
 import type { FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { formatSize, fsFailure, numArg, q, resolvePath, strArg } from './common.js';
-import { decodeText } from './text.js';
+import { decodeText, encodingLabel } from '../../documents/encoding.js';
 import { counted } from '../../core/plural.js';
 
 /** Most lines returned by one call. */
@@ -61,7 +61,7 @@ export function createReadTool(deps?: FileToolDeps): Tool {
           );
         }
         const note =
-          decoded.encoding === 'utf-8' ? '' : ` · decoded from ${decoded.encoding.toUpperCase()}`;
+          decoded.encoding === 'utf-8' ? '' : ` · decoded from ${encodingLabel(decoded.encoding)}`;
         return renderRange(rel, splitLines(decoded.text), offset ?? 1, limit, note);
       } catch (e) {
         return fsFailure(e, rel, 'read');

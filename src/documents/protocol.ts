@@ -1,0 +1,29 @@
+/**
+ * The messages between Cogito and its extraction process (pool.ts ↔ worker.ts), sent with
+ * Node's "advanced" IPC serialisation so bytes cross as bytes.
+ */
+import type { DocumentErrorKind, DocumentKind, ExtractedDocument, ExtractInput } from './types.js';
+
+/** One job: extract a document, or read an archive member's bytes. */
+export interface WorkerJob {
+  readonly id: number;
+  readonly op: 'extract' | 'member';
+  readonly kind: DocumentKind;
+  readonly input: ExtractInput;
+  /** Load the extractor from this module instead of the table (tests' hostile extractors). */
+  readonly module?: string;
+}
+
+/** Sent once by the extraction process when it is loaded and listening. */
+export interface WorkerReady {
+  readonly ready: true;
+}
+
+export type WorkerReply =
+  | { readonly id: number; readonly ok: true; readonly doc: ExtractedDocument }
+  | { readonly id: number; readonly ok: true; readonly bytes: Uint8Array }
+  | {
+      readonly id: number;
+      readonly ok: false;
+      readonly error: { readonly kind: DocumentErrorKind; readonly message: string };
+    };

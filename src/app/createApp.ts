@@ -11,7 +11,7 @@ import { dropLegacyWorkspace } from '../config/legacyWorkspace.js';
 import { importConversationJson } from '../history/importConversation.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { Workspace } from '../tools/workspace.js';
-import { createFileTools } from '../tools/files/index.js';
+import { createDocumentReader, createFileTools } from '../tools/files/index.js';
 import { createWebTools } from '../tools/web/index.js';
 import { checkSearchConfig } from '../tools/web/config.js';
 import { createSystemTools } from '../tools/system/index.js';
@@ -167,7 +167,7 @@ async function startApp(
 
   const wired = wireAgent({
     provider,
-    registry: buildRegistry(config, journals, reminders, mcp),
+    registry: buildRegistry(config, journals, reminders, mcp, home),
     workspace,
     sessions: store,
     session,
@@ -354,10 +354,12 @@ function buildRegistry(
   journals: SessionJournal,
   reminders: Reminders,
   mcp: McpManager,
+  home: string,
 ): ToolRegistry {
+  const documents = createDocumentReader(appPaths(home).documentCache);
   return new ToolRegistry(
     [
-      ...withJournal(createFileTools(), () => journals.current()),
+      ...withJournal(createFileTools({ documents }), () => journals.current()),
       createRemindTool(reminders),
       ...createWebTools({ search: config.search, fetch: config.fetch }),
       ...createSystemTools(),

@@ -102,6 +102,8 @@ interface AppPaths {
   exports: string;
   /** `--debug` logs, one file per day (inside the runtime data). */
   logs: string;
+  /** Text extracted from documents (PDF, Office…), so a second read or grep extracts nothing. */
+  documentCache: string;
 }
 
 /** The locations Cogito reads and writes inside `home`. */
@@ -116,6 +118,7 @@ export function appPaths(home: string): AppPaths {
     models: path.join(home, 'models'),
     exports: path.join(data, 'exports'),
     logs: path.join(data, 'logs'),
+    documentCache: path.join(data, 'cache', 'documents'),
   };
 }
 

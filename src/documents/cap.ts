@@ -36,7 +36,7 @@ export function capDocument(doc: ExtractedDocument, maxChars: number): Extracted
   if (cut) {
     const last = units.at(-1)?.number ?? 0;
     notes.push(
-      `The text was cut at ${maxChars.toLocaleString('en-US')} characters (the limit per document), in ${doc.unitName} ${last}; ask for later ${doc.unitName}s to read on.`,
+      `The text was cut at ${maxChars.toLocaleString('en-US')} characters (the limit per document), in ${doc.unitName} ${last}; later ${doc.unitName}s were not read.`,
     );
   }
   return { ...doc, meta, notes, units };

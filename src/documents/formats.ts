@@ -7,5 +7,5 @@ import type { DocumentKind, Extractor } from './types.js';
 type Loader = () => Promise<{ extract: Extractor }>;
 
 export const EXTRACTORS: Partial<Record<DocumentKind, Loader>> = {
-  // pdf: () => import('./pdf.js'),
+  html: () => import('./html.js'),
 };

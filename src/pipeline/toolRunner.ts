@@ -162,7 +162,8 @@ export async function runToolCalls(
     const cutOutside =
       outside === undefined ? undefined : truncateForModel(outside, deps.resultBudgetChars);
     const note = readAsNote(item);
-    const forModel = safety.forModel(tool, result.ok, text, cutOutside?.text);
+    const untrusted = result.ok && result.untrusted === true;
+    const forModel = safety.forModel(tool, result.ok, text, cutOutside?.text, untrusted);
     const body =
       note === undefined
         ? forModel

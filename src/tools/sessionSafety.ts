@@ -69,15 +69,23 @@ export class SessionSafety {
 
   /**
    * The model's view of a result: outside content wrapped as data on every path. A success
-   * of an untrusted tool is wrapped whole. A failure keeps Cogito's own message as it is
+   * of an untrusted tool, or one the tool marked `untrusted` (a document read), is wrapped whole. A failure keeps Cogito's own message as it is
    * (control tokens removed all the same when the tool reads from outside, since a URL or a
    * name in it came from there), and what the server said (`outside`: a reason phrase, an
    * MCP error) follows it, wrapped, so it never reads as Cogito's wording.
    */
-  forModel(tool: Tool | undefined, ok: boolean, body: string, outside?: string): string {
+  forModel(
+    tool: Tool | undefined,
+    ok: boolean,
+    body: string,
+    outside?: string,
+    untrusted = false,
+  ): string {
     const source = tool?.name ?? 'a tool';
     if (ok)
-      return tool?.untrustedOutput === true ? wrapUntrusted(body, this.boundary, source) : body;
+      return tool?.untrustedOutput === true || untrusted
+        ? wrapUntrusted(body, this.boundary, source)
+        : body;
     const own = tool?.untrustedOutput === true ? stripControlTokens(body) : body;
     if (outside === undefined) return own;
     return `${own}\n${wrapUntrusted(outside, this.boundary, source)}`;

@@ -50,6 +50,12 @@ export type ToolResult =
       undo?: string;
       /** For the screen, not the model: the unified diff of the change (an edit, an overwrite). */
       diff?: string;
+      /**
+       * This result is content from outside although the tool's other results are not: a
+       * document `read` extracted (a PDF or a photo can carry instructions). It reaches the
+       * model wrapped as data, as an {@link Tool.untrustedOutput} tool's results do.
+       */
+      untrusted?: boolean;
     }
   | { ok: false; error: ToolError };
 

@@ -67,7 +67,9 @@ describe('the extraction process contains hostile documents', () => {
     expect(chars).toBeLessThanOrEqual(50_002);
     expect(doc.units).toHaveLength(1);
     expect(doc.meta[0]?.[1].length).toBeLessThan(1100);
-    expect(doc.notes.at(-1)).toMatch(/cut at 50,000 characters .* in page 1/);
+    expect(doc.notes.at(-1)).toMatch(
+      /cut at 50,000 characters .* in page 1; later pages were not read/,
+    );
   }, 30_000);
 
   it('turns a crash of the reader into an error naming the file', async () => {

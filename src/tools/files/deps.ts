@@ -3,6 +3,7 @@
  * clock. Production code passes nothing and gets Node's own.
  */
 import fsp from 'node:fs/promises';
+import { DocumentReader } from '../../documents/reader.js';
 import type { Workspace } from '../workspace.js';
 import { readInside, writeInside } from './pinned.js';
 
@@ -42,6 +43,11 @@ export interface FileToolDeps {
   readWhole?: ReadInside;
   /** The clock used to name trash entries. */
   now?: () => Date;
+  /**
+   * Reads documents (PDF, Office, e-mail…) in the extraction process, through the cache.
+   * The app passes one whose cache is in the home; the default caches nothing.
+   */
+  documents?: DocumentReader;
 }
 
 /** Deps with every effect filled in. */
@@ -60,5 +66,6 @@ export function resolveDeps(deps: FileToolDeps = {}): ResolvedDeps {
         ? (abs, ws, opts) => readInside(ws, abs, opts)
         : (abs, _ws, opts) => injected.readFile(abs, opts.signal ? { signal: opts.signal } : {})),
     now: deps.now ?? (() => new Date()),
+    documents: deps.documents ?? new DocumentReader(),
   };
 }

@@ -15,7 +15,16 @@ import { createDeleteTool } from './delete.js';
 import { createFindTool } from './find.js';
 import { createGrepTool } from './grep.js';
 
+import { DocumentCache } from '../../documents/cache.js';
+import { DocumentReader } from '../../documents/reader.js';
+
 export type { FileToolDeps, FileSystem } from './deps.js';
+export { DocumentReader };
+
+/** The reader of documents for a session: extracted text cached in `cacheDir` (in the home). */
+export function createDocumentReader(cacheDir: string): DocumentReader {
+  return new DocumentReader({ cache: new DocumentCache(cacheDir) });
+}
 export { TRASH_DIR } from './common.js';
 export { createCreateTool, createFindTool, createGrepTool };
 

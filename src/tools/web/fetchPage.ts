@@ -6,13 +6,13 @@ import type { ContentKind } from './content.js';
 import type { FetchConfig, FetchLimits } from './config.js';
 import { resolveFetchConfig } from './config.js';
 import { guard, optionalStringArg, stringArg, ToolFailure } from './errors.js';
-import type { PageLink } from './htmlToText.js';
+import type { PageLink } from '../../documents/html/htmlToText.js';
 import { discard, formatBytes, readCapped, requestFollowing, withDeadline } from './http.js';
 import type { FetchLike } from './http.js';
 import { loadPageReader } from './lazy.js';
-import { capHtmlDepthSteps, MAX_HTML_DEPTH } from './htmlDepth.js';
+import { capHtmlDepthSteps, MAX_HTML_DEPTH } from '../../documents/html/htmlDepth.js';
 import { drainYielding } from '../../core/steps.js';
-import type { PageMode } from './pageReader.js';
+import type { PageMode } from '../../documents/html/pageReader.js';
 import { parseWebUrl } from './url.js';
 
 /** What fetchPage read, before rendering for the model. */

@@ -21,4 +21,4 @@ export function once<T>(load: () => Promise<T>): () => Promise<T> {
 export const loadCheerio = once(() => import('cheerio'));
 
 /** The page reader (cheerio, linkedom, Readability, turndown), for fetchPage. */
-export const loadPageReader = once(() => import('./pageReader.js'));
+export const loadPageReader = once(() => import('../../documents/html/pageReader.js'));

@@ -1,6 +1,6 @@
 import { ToolFailure } from '../errors.js';
 import { DEFAULT_SEARCH_URLS } from '../config.js';
-import { cleanInline } from '../inline.js';
+import { cleanInline } from '../../../documents/html/inline.js';
 import { loadCheerio } from '../lazy.js';
 import type { SearchProviderSpec, SearchResult } from './types.js';
 

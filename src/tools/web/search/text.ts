@@ -1,5 +1,5 @@
 import { ToolFailure } from '../errors.js';
-import { cleanInline } from '../inline.js';
+import { cleanInline } from '../../../documents/html/inline.js';
 import { loadCheerio } from '../lazy.js';
 import type { SearchResult } from './types.js';
 

@@ -6,7 +6,7 @@ import {
   htmlToMarkdown,
   htmlToText,
   loadPage,
-} from '../../../src/tools/web/htmlToText.js';
+} from '../../src/documents/html/htmlToText.js';
 
 const page = new URL('https://site.test/dir/page.html');
 

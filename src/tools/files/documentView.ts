@@ -1,0 +1,75 @@
+/**
+ * A document as `read` shows it: a header naming the file, its kind and the units shown,
+ * the facts a reader wants first (title, author, pages…), one heading per unit (page, slide,
+ * sheet…), what was left out, and always how to get the rest. The same byte cap as text.
+ */
+import type { ExtractedDocument } from '../../documents/types.js';
+import { counted } from '../../core/plural.js';
+import { formatSize, q } from './common.js';
+
+/** The units asked for: 1-based first unit and how many (undefined: as many as fit). */
+export interface UnitRange {
+  readonly start: number;
+  readonly limit: number | undefined;
+}
+
+/** The text for the model and the one-line summary for the tool log. */
+export function renderDocument(
+  name: string,
+  doc: ExtractedDocument,
+  range: UnitRange,
+  maxBytes: number,
+): { text: string; display: string } {
+  const unit = doc.unitName;
+  const total = Math.max(doc.unitCount, doc.units.at(-1)?.number ?? 0);
+  const wanted = doc.units.filter(
+    (u) =>
+      u.number >= range.start &&
+      (range.limit === undefined || u.number < range.start + range.limit),
+  );
+  const body: string[] = [];
+  let bytes = 0;
+  let shownLast = range.start - 1;
+  let cutUnit: number | undefined;
+  for (const u of wanted) {
+    const block = `## ${u.title}${u.source === 'ocr' ? ' (text by OCR)' : ''}\n\n${u.markdown.trim()}\n`;
+    const size = Buffer.byteLength(block);
+    if (bytes + size > maxBytes) {
+      if (body.length === 0) {
+        // One enormous unit: its start rather than nothing.
+        body.push(`${block.slice(0, maxBytes / 4)} …`);
+        cutUnit = u.number;
+        shownLast = u.number;
+      }
+      break;
+    }
+    body.push(block);
+    bytes += size;
+    shownLast = u.number;
+  }
+  const first = wanted[0]?.number ?? range.start;
+  const span =
+    body.length === 0
+      ? `${counted(total, unit)}`
+      : first === shownLast
+        ? `${unit} ${first} of ${total}`
+        : `${unit}s ${first}–${shownLast} of ${total}`;
+  const lines = [`${name} · ${doc.label} · ${span}`];
+  for (const [label, value] of doc.meta) lines.push(`${label}: ${value}`);
+  for (const note of doc.notes) lines.push(`Note: ${note}`);
+  if (cutUnit !== undefined) {
+    lines.push(
+      `Note: ${unit} ${cutUnit} is longer than ${formatSize(maxBytes)}; only its start is shown.`,
+    );
+  }
+  lines.push('');
+  if (body.length === 0) lines.push(`(no text in ${unit}s from ${range.start})`);
+  else lines.push(...body);
+  if (shownLast < total) {
+    lines.push(
+      `[showing ${body.length === 0 ? 'nothing' : `${unit}s ${first}–${shownLast}`} of ${total}; call read(${q(name)}, ${shownLast + 1}) for more]`,
+    );
+  }
+  const display = `read ${name}: ${doc.label}, ${span}`;
+  return { text: lines.join('\n'), display };
+}

@@ -107,10 +107,40 @@ export function htmlToMarkdown(html: string): string {
     emDelimiter: '*',
   });
   service.remove(['script', 'style', 'noscript', 'template', 'iframe']);
+  service.addRule('table', { filter: 'table', replacement: (_, node) => markdownTable(node) });
   return service
     .turndown(html)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/** The DOM fields turndown's nodes give that a table needs. */
+interface TableNode {
+  querySelectorAll(selector: string): ArrayLike<TableNode>;
+  readonly children: ArrayLike<TableNode>;
+  readonly nodeName: string;
+  readonly textContent: string | null;
+}
+
+/**
+ * A table as a Markdown table: its first row is the header, a cell's text on one line with
+ * pipes escaped. Rows of nested tables are left to their own table.
+ */
+function markdownTable(node: unknown): string {
+  const table = node as TableNode;
+  const rows = Array.from(table.querySelectorAll('tr'))
+    .map((tr) =>
+      Array.from(tr.children)
+        .filter((c) => c.nodeName === 'TD' || c.nodeName === 'TH')
+        .map((c) => cleanInline(c.textContent ?? '').replace(/\|/g, '\\|')),
+    )
+    .filter((cells) => cells.length > 0);
+  if (rows.length === 0) return '';
+  const width = Math.max(...rows.map((r) => r.length));
+  const line = (cells: string[]): string =>
+    `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`;
+  const [head = [], ...body] = rows;
+  return `\n\n${[line(head), line(Array(width).fill('---')), ...body.map(line)].join('\n')}\n\n`;
 }
 
 function walk(node: AnyNode, out: TextBuilder): void {

@@ -103,7 +103,8 @@ export function kindFromName(name: string): DocumentKind | undefined {
 
 /** What {@link detectKind} found: the kind, and for text the decoded text it looked at. */
 export type Detected =
-  { kind: DocumentKind; decoded?: DecodedText } | { kind: undefined; type: string };
+  | { kind: DocumentKind; decoded?: DecodedText }
+  | { kind: undefined; type: string; decoded?: undefined };
 
 /**
  * The kind of a file from its bytes and name. Text kinds come with their decoded text, so a

@@ -65,7 +65,7 @@ describe('find', () => {
 describe('grep', () => {
   it('returns file:line: text for matches, skipping node_modules, .git and the trash', async () => {
     expect(text(await f.call('grep', 'TODO')).split('\n')).toEqual([
-      '1 match for "TODO" in 3 text files under the workspace:',
+      '1 match for "TODO" in 3 files under the workspace:',
       'docs/guide.md:2: TODO: write',
     ]);
   });

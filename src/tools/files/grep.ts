@@ -1,7 +1,10 @@
 /**
- * `grep(pattern, path?)`: a JavaScript regular expression over the text files under a
- * path. Symlinks are never followed, binaries and large files are skipped (and counted),
- * and the signal is checked between files so an interrupt stops a big search promptly.
+ * `grep(pattern, path?)`: a JavaScript regular expression over the text files and documents
+ * under a path. A document (PDF, Office, e-mail, e-book…) is searched in its extracted text,
+ * each match naming its page, slide or sheet; extracted text comes from the cache in the home
+ * when the file has not changed, so a second search extracts nothing. Symlinks are never
+ * followed, binaries and large files are skipped (and counted), and the signal is checked
+ * between files so an interrupt stops a big search promptly (and kills an extraction).
  */
 import path from 'node:path';
 import type { Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
@@ -17,8 +20,10 @@ import {
   SKIPPED_DIRS,
   strArg,
 } from './common.js';
-import { decodeText } from '../../documents/encoding.js';
-import { splitLines } from './read.js';
+import { detectKind } from '../../documents/detect.js';
+import { DocumentError, type ExtractedDocument } from '../../documents/types.js';
+import type { DocumentReader } from '../../documents/reader.js';
+import { binaryByName, READ_MAX_DOCUMENT_BYTES, splitLines } from './read.js';
 import { counted } from '../../core/plural.js';
 
 /** At most this many matching lines are returned. */
@@ -34,6 +39,10 @@ interface Tally {
   matches: string[];
   files: number;
   skipped: number;
+  /** Documents searched in their extracted text. */
+  documents: number;
+  /** Documents that could not be read, with why (the first few are named). */
+  unreadable: string[];
   /** The turn's redactor (identity when none is configured). */
   redact(text: string): string;
 }
@@ -42,10 +51,10 @@ const same = (text: string): string => text;
 
 /** Creates the `grep` tool. */
 export function createGrepTool(deps?: FileToolDeps): Tool {
-  const { fs, readWhole } = resolveDeps(deps);
+  const { fs, readWhole, documents } = resolveDeps(deps);
   return {
     name: 'grep',
-    description: `Search text files for a JavaScript regular expression (write /pattern/i to ignore case), under path (default: the whole workspace). Returns "file:line: text", at most ${GREP_MAX_MATCHES} matches.`,
+    description: `Search text files and documents (PDF, Word, PowerPoint, Excel, e-mail, e-books…) for a JavaScript regular expression (write /pattern/i to ignore case), under path (default: the whole workspace). Returns "file:line: text", for a document "file (page N): text", at most ${GREP_MAX_MATCHES} matches.`,
     kind: 'read',
     params: [
       { name: 'pattern', type: 'string', description: 'regular expression' },
@@ -58,7 +67,14 @@ export function createGrepTool(deps?: FileToolDeps): Tool {
       const r = await resolvePath(ctx, strArg(args, 1, '.') || '.', { mustExist: true });
       if (!r.ok) return r.result;
       const { abs, rel } = r.path;
-      const tally: Tally = { matches: [], files: 0, skipped: 0, redact: ctx.redact ?? same };
+      const tally: Tally = {
+        matches: [],
+        files: 0,
+        skipped: 0,
+        documents: 0,
+        unreadable: [],
+        redact: ctx.redact ?? same,
+      };
       try {
         const st = await fs.stat(abs);
         const files = st.isDirectory() ? walk(fs, abs, rel) : single(abs, rel);
@@ -66,19 +82,19 @@ export function createGrepTool(deps?: FileToolDeps): Tool {
           if (ctx.signal.aborted) return abortedResult('grep');
           if (ctx.workspace.fencedBy(file.abs) !== undefined) continue;
           // Opened through a checked handle: a folder swapped mid-walk cannot leak outside text.
-          const read = (abs: string): Promise<Buffer> =>
-            readWhole(abs, ctx.workspace, { maxBytes: GREP_MAX_FILE_BYTES });
-          await searchFile(fs, file.abs, file.rel, regex, tally, read);
+          const read = (abs: string, maxBytes: number): Promise<Buffer> =>
+            readWhole(abs, ctx.workspace, { maxBytes, signal: ctx.signal });
+          await searchFile({ fs, documents, read, signal: ctx.signal }, file, regex, tally);
           if (tally.matches.length >= GREP_MAX_MATCHES) break; // enough to act on
         }
       } catch (e) {
         return fsFailure(e, rel, 'search');
       }
       if (ctx.signal.aborted) return abortedResult('grep');
-      return ok(
-        render(source, rel, tally),
-        `grep ${source}: ${counted(tally.matches.length, 'match', 'matches')} in ${counted(tally.files, 'file')}`,
-      );
+      const display = `grep ${source}: ${counted(tally.matches.length, 'match', 'matches')} in ${counted(tally.files, 'file')}`;
+      // Text from a document is content from outside: it reaches the model wrapped as data.
+      const untrusted = tally.documents > 0;
+      return { ok: true, data: render(source, rel, tally), display, untrusted };
     },
   };
 }
@@ -128,34 +144,89 @@ async function* walk(fs: FileSystem, abs: string, rel: string): AsyncGenerator<F
   }
 }
 
+interface SearchDeps {
+  fs: FileSystem;
+  documents: DocumentReader;
+  read(abs: string, maxBytes: number): Promise<Buffer>;
+  signal: AbortSignal;
+}
+
+/** Grep reads documents without OCR (seconds a page); a read's OCR'd text is used when cached. */
+const GREP_OPTIONS = { ocr: false } as const;
+
 async function searchFile(
-  fs: FileSystem,
-  abs: string,
-  rel: string,
+  deps: SearchDeps,
+  file: FileRef,
   regex: RegExp,
   tally: Tally,
-  read: (abs: string) => Promise<Buffer>,
 ): Promise<void> {
-  const st = await fs.stat(abs);
-  if (st.size > GREP_MAX_FILE_BYTES) {
+  const st = await deps.fs.stat(file.abs);
+  const stamp = { abs: file.abs, size: st.size, mtimeMs: st.mtimeMs };
+  const cached =
+    (await deps.documents.cached(stamp)) ?? (await deps.documents.cached(stamp, GREP_OPTIONS));
+  if (cached !== undefined) return searchDocument(file.rel, cached, regex, tally);
+  const max = binaryByName(file.rel) ? READ_MAX_DOCUMENT_BYTES : GREP_MAX_FILE_BYTES;
+  if (st.size > max) {
     tally.skipped++;
     return;
   }
-  const decoded = decodeText(await read(abs));
-  if (decoded.kind === 'binary') {
+  const bytes = await deps.read(file.abs, max);
+  const detected = detectKind(bytes, file.rel);
+  if (detected.decoded !== undefined && bytes.length <= GREP_MAX_FILE_BYTES) {
+    return searchLines(file.rel, detected.decoded.text, regex, tally);
+  }
+  if (detected.kind === undefined || !deps.documents.reads(detected.kind)) {
     tally.skipped++;
     return;
   }
+  try {
+    const doc = await deps.documents.read({
+      file: stamp,
+      name: file.rel,
+      kind: detected.kind,
+      load: () => Promise.resolve(bytes),
+      options: GREP_OPTIONS,
+      signal: deps.signal,
+    });
+    searchDocument(file.rel, doc, regex, tally);
+  } catch (e) {
+    if (!(e instanceof DocumentError) || e.kind === 'aborted') throw e;
+    tally.unreadable.push(e.message);
+  }
+}
+
+/** Redacted before it is tested or cut: the pattern cannot probe a key character by character. */
+function matchLine(raw: string, regex: RegExp, tally: Tally): string | undefined {
+  const line = tally.redact(raw);
+  if (!regex.test(line.length > MAX_TESTED_CHARS ? line.slice(0, MAX_TESTED_CHARS) : line))
+    return undefined;
+  const shown = line.length > MAX_SHOWN_CHARS ? `${line.slice(0, MAX_SHOWN_CHARS)}…` : line;
+  return shown.trim();
+}
+
+function searchLines(rel: string, text: string, regex: RegExp, tally: Tally): void {
   tally.files++;
-  for (const [i, raw] of splitLines(decoded.text).entries()) {
-    // Redacted before it is tested or cut: the pattern cannot probe a key character by
-    // character, and the cut at MAX_SHOWN_CHARS cannot leave a prefix of one.
-    const line = tally.redact(raw);
-    if (!regex.test(line.length > MAX_TESTED_CHARS ? line.slice(0, MAX_TESTED_CHARS) : line))
-      continue;
-    const shown = line.length > MAX_SHOWN_CHARS ? `${line.slice(0, MAX_SHOWN_CHARS)}…` : line;
-    tally.matches.push(`${rel}:${i + 1}: ${shown.trim()}`);
+  for (const [i, raw] of splitLines(text).entries()) {
+    const shown = matchLine(raw, regex, tally);
+    if (shown === undefined) continue;
+    tally.matches.push(`${rel}:${i + 1}: ${shown}`);
     if (tally.matches.length >= GREP_MAX_MATCHES) return;
+  }
+}
+
+/** A document's units line by line; each match names its unit (page 3, sheet 2…). */
+function searchDocument(rel: string, doc: ExtractedDocument, regex: RegExp, tally: Tally): void {
+  tally.files++;
+  tally.documents++;
+  for (const unit of doc.units) {
+    const where =
+      doc.units.length === 1 && doc.unitCount <= 1 ? '' : ` (${doc.unitName} ${unit.number})`;
+    for (const raw of splitLines(unit.markdown)) {
+      const shown = matchLine(raw, regex, tally);
+      if (shown === undefined) continue;
+      tally.matches.push(`${rel}${where}: ${shown}`);
+      if (tally.matches.length >= GREP_MAX_MATCHES) return;
+    }
   }
 }
 
@@ -166,11 +237,20 @@ function render(source: string, rel: string, t: Tally): string {
       : ` (skipped ${counted(t.skipped, 'binary or larger-than-' + formatSize(GREP_MAX_FILE_BYTES) + ' file')})`;
   const where = rel === '.' ? 'the workspace' : rel;
   const n = t.matches.length;
+  const unreadable =
+    t.unreadable.length === 0
+      ? []
+      : [
+          `${counted(t.unreadable.length, 'document')} could not be read: ${t.unreadable.slice(0, 3).join(' ')}${t.unreadable.length > 3 ? ' …' : ''}`,
+        ];
   if (n === 0) {
-    return `No matches for ${q(source)} in ${counted(t.files, 'text file')} under ${where}${skipped}.`;
+    return [
+      `No matches for ${q(source)} in ${counted(t.files, 'file')} under ${where}${skipped}.`,
+      ...unreadable,
+    ].join('\n');
   }
-  const head = `${counted(n, 'match', 'matches')} for ${q(source)} in ${counted(t.files, 'text file')} under ${where}${skipped}:`;
-  const lines = [head, ...t.matches];
+  const head = `${counted(n, 'match', 'matches')} for ${q(source)} in ${counted(t.files, 'file')} under ${where}${skipped}:`;
+  const lines = [head, ...t.matches, ...unreadable];
   if (n >= GREP_MAX_MATCHES) {
     lines.push(
       `… stopped after ${GREP_MAX_MATCHES} matches; there may be more. Narrow the pattern or the path.`,

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import type { Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
-import { fail, ok } from '../types.js';
+import { fail } from '../types.js';
 import type { FileSystem, FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import {

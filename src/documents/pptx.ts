@@ -173,11 +173,13 @@ function paragraphs(body: XmlElement, bulleted: boolean): string {
   return lines.join('\n');
 }
 
-/** The speaker notes: the notes page's body placeholder (not its slide image or number). */
+const NOT_NOTES = new Set(['sldImg', 'sldNum', 'hdr', 'ftr', 'dt']);
+
+/** The speaker notes: the notes page's text (not its slide image, number, header or date). */
 function notesText(parts: ZipParts, part: string, name: string): string {
   const root = parseXml(parts.text(part) ?? '', part, name);
   return descendants(root, 'p:sp')
-    .filter((sp) => descendants(sp, 'p:ph')[0]?.attrs['type'] === 'body')
+    .filter((sp) => !NOT_NOTES.has(descendants(sp, 'p:ph')[0]?.attrs['type'] ?? ''))
     .map((sp) => {
       const body = kid(sp, 'p:txBody');
       return body ? paragraphs(body, false) : '';

@@ -39,14 +39,33 @@ export function isCompoundFile(bytes: Uint8Array): boolean {
   return CFB_MAGIC.every((b, i) => bytes[i] === b);
 }
 
+/** Whether the bytes are an encrypted OOXML file (a compound file with an EncryptionInfo stream). */
+export function isEncryptedPackage(bytes: Uint8Array): boolean {
+  return (
+    isCompoundFile(bytes) &&
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes(
+      Buffer.from('EncryptionInfo', 'utf16le'),
+    )
+  );
+}
+
 /** Opens the package, or throws a {@link DocumentError} saying why it is not one. */
 export function openPackage(input: ExtractInput, what: string): ZipParts {
   const { bytes, name } = input;
   if (isCompoundFile(bytes)) {
-    // Office saves a password-protected .docx/.xlsx/.pptx as an encrypted compound file.
+    // Office saves a password-protected .docx/.xlsx/.pptx as a compound file holding an
+    // EncryptionInfo stream and the encrypted package; any other compound file is a
+    // Word/Excel/PowerPoint 97–2003 file with a new extension.
+    if (isEncryptedPackage(bytes)) {
+      throw new DocumentError(
+        'encrypted',
+        `"${name}" is password-protected (an encrypted ${what}); it cannot be read without the password.`,
+      );
+    }
     throw new DocumentError(
-      'encrypted',
-      `"${name}" is password-protected (an encrypted ${what}); it cannot be read without the password.`,
+      'unsupported',
+      `"${name}" is a 97–2003 Office file (OLE compound file) with a newer extension; ` +
+        'rename it to .doc or .xls to read it (PowerPoint 97–2003 files are not read).',
     );
   }
   const entries = centralDirectory(bytes, name, what);

@@ -4,7 +4,7 @@
  * is where entity-expansion attacks live); without one, only XML's own entities and numeric
  * character references exist, and an unknown `&name;` stays as text.
  */
-import { XMLParser } from 'fast-xml-parser';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { refuseDoctype } from './zipParts.js';
 import { DocumentError } from './types.js';
 
@@ -35,6 +35,14 @@ type Raw = Record<string, unknown>;
 /** Parses one part; `part` and `name` name it in errors. Returns the root element. */
 export function parseXml(text: string, part: string, name: string): XmlElement {
   refuseDoctype(text, part, name);
+  // The parser itself is lenient (an unclosed element just ends the part), so check first.
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) {
+    throw new DocumentError(
+      'malformed',
+      `"${name}" is damaged: its part ${part} is not well-formed XML (${valid.err.msg} at line ${valid.err.line}).`,
+    );
+  }
   let raw: Raw[];
   try {
     raw = parser.parse(text) as Raw[];

@@ -8,4 +8,15 @@ type Loader = () => Promise<{ extract: Extractor }>;
 
 export const EXTRACTORS: Partial<Record<DocumentKind, Loader>> = {
   html: () => import('./html.js'),
+  docx: () => import('./docx.js'),
+  odt: () => import('./odt.js'),
+  rtf: () => import('./rtf.js'),
+  doc: () => import('./doc.js'),
+  pptx: () => import('./pptx.js'),
+  odp: () => import('./odp.js'),
+  xlsx: () => import('./sheets.js'),
+  xls: () => import('./sheets.js'),
+  ods: () => import('./sheets.js'),
+  csv: () => import('./csv.js'),
+  tsv: () => import('./csv.js'),
 };

@@ -104,8 +104,12 @@ export interface ExtractInput {
   readonly limits: ExtractLimits;
 }
 
-/** Why a document could not be read; the message names the file and what is wrong. */
-export type DocumentErrorKind = 'encrypted' | 'malformed' | 'too_large' | 'unsupported' | 'timeout';
+/**
+ * Why a document could not be read; the message names the file and what is wrong. `missing`:
+ * the part asked for is not there (an archive member that does not exist).
+ */
+export type DocumentErrorKind =
+  'encrypted' | 'malformed' | 'too_large' | 'unsupported' | 'timeout' | 'missing';
 
 /** Thrown by extractors; crosses the worker boundary as `{ kind, message }`. */
 export class DocumentError extends Error {

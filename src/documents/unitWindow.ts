@@ -13,29 +13,31 @@ export interface UnitWindow {
 }
 
 /**
- * Picks from `all` (numbered from 1) the units of `input.options.units`, stopping before the
- * unit that would pass `input.limits.maxChars` (a first unit that alone passes it is cut).
- * `noun` names a unit in notes: `chapter`, `cell`, `item`.
+ * Picks of `count` units (numbered from 1, made on demand by `unitAt`, so a chapter not
+ * shown is never converted) those of `input.options.units`, stopping before the unit that
+ * would pass `input.limits.maxChars` (a first unit that alone passes it is cut). `noun` names
+ * a unit in notes: `chapter`, `cell`, `item`.
  */
 export function unitWindow(
-  all: readonly DocumentUnit[],
+  count: number,
+  unitAt: (n: number) => DocumentUnit,
   input: ExtractInput,
   noun: string,
 ): UnitWindow {
   const notes: string[] = [];
   const asked = input.options.units;
   const from = Math.max(1, asked?.from ?? 1);
-  const to = Math.min(all.length, asked?.to ?? all.length);
-  if (asked !== undefined && from > all.length) {
+  const to = Math.min(count, asked?.to ?? count);
+  if (asked !== undefined && from > count) {
     notes.push(
-      `"${input.name}" has ${all.length} ${noun}s; ${noun} ${from} does not exist. Ask for ${noun}s 1-${all.length}.`,
+      `"${input.name}" has ${count} ${noun}s; ${noun} ${from} does not exist. Ask for ${noun}s 1-${count}.`,
     );
     return { units: [], notes };
   }
   const units: NumberedUnit[] = [];
   let chars = 0;
   for (let n = from; n <= to; n++) {
-    const unit = all[n - 1]!;
+    const unit = unitAt(n);
     const size = unit.title.length + unit.markdown.length;
     if (chars + size > input.limits.maxChars) {
       if (units.length === 0) {

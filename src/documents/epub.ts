@@ -7,7 +7,7 @@
  */
 import path from 'node:path/posix';
 import type { CheerioAPI } from 'cheerio';
-import { declaresEntities, htmlToMarkdown, loadXml } from './markup.js';
+import { declaresEntities, decodeXml, htmlToMarkdown, loadXml } from './markup.js';
 import { InflateBudget } from './inflate.js';
 import type { DocumentUnit, ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';
@@ -87,7 +87,7 @@ function openBook(input: ExtractInput): Book {
     names: entries.map((entry) => entry.name),
     text(name) {
       const entry = byName.get(name);
-      return entry === undefined ? undefined : decode(readZipMember(input.bytes, entry, budget));
+      return entry === undefined ? undefined : decodeXml(readZipMember(input.bytes, entry, budget));
     },
   };
   refuseDrm(book, input.name);
@@ -171,17 +171,6 @@ function byLocalNameIn($: CheerioAPI, scope: Parameters<CheerioAPI>[0], local: s
   return $(scope)
     .find('*')
     .filter((_, el) => el.type === 'tag' && el.tagName.split(':').pop() === local);
-}
-
-/** Text of a member: UTF-8 unless its XML declaration names another encoding. */
-function decode(bytes: Uint8Array): string {
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 200));
-  const declared = /encoding=["']([\w-]+)["']/i.exec(head)?.[1];
-  try {
-    return new TextDecoder(declared ?? 'utf-8').decode(bytes);
-  } catch {
-    return new TextDecoder().decode(bytes);
-  }
 }
 
 function malformed(file: string, what: string): DocumentError {

@@ -9,6 +9,7 @@ type Loader = () => Promise<{ extract: Extractor }>;
 export const EXTRACTORS: Partial<Record<DocumentKind, Loader>> = {
   // pdf: () => import('./pdf.js'),
   epub: () => import('./epub.js'),
+  feed: () => import('./feed.js'),
   zip: () => import('./archive.js'),
   tar: () => import('./archive.js'),
   gzip: () => import('./archive.js'),

@@ -33,6 +33,19 @@ interface DomElement {
   readonly textContent: string | null;
 }
 
+/** Text of XML or XHTML bytes: UTF-8 unless its XML declaration names another encoding. */
+export function decodeXml(bytes: Uint8Array): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 200));
+  const declared = /encoding=["']([\w-]+)["']/i.exec(head)?.[1];
+  try {
+    return new TextDecoder(declared ?? 'utf-8').decode(bytes);
+  } catch {
+    return new TextDecoder().decode(bytes);
+  }
+}
+
 let service: TurndownService | undefined;
 
 /** Markdown of an HTML document or fragment: ATX headings, fenced code, tables, images named. */

@@ -38,7 +38,7 @@ export type DocumentKind =
 
 /** The unit a document is cut into; `read`'s `pages` range counts these. */
 export type UnitName =
-  'page' | 'slide' | 'sheet' | 'chapter' | 'message' | 'cell' | 'member' | 'part';
+  'page' | 'slide' | 'sheet' | 'chapter' | 'message' | 'cell' | 'member' | 'part' | 'item';
 
 /** One page, slide, sheet, chapter… as Markdown, with its own heading. */
 export interface DocumentUnit {

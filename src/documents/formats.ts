@@ -10,6 +10,7 @@ export const EXTRACTORS: Partial<Record<DocumentKind, Loader>> = {
   // pdf: () => import('./pdf.js'),
   epub: () => import('./epub.js'),
   feed: () => import('./feed.js'),
+  ipynb: () => import('./ipynb.js'),
   zip: () => import('./archive.js'),
   tar: () => import('./archive.js'),
   gzip: () => import('./archive.js'),

@@ -19,4 +19,12 @@ export const EXTRACTORS: Partial<Record<DocumentKind, Loader>> = {
   ods: () => import('./sheets.js'),
   csv: () => import('./csv.js'),
   tsv: () => import('./csv.js'),
+  epub: () => import('./epub.js'),
+  feed: () => import('./feed.js'),
+  ipynb: () => import('./ipynb.js'),
+  eml: () => import('./eml.js'),
+  msg: () => import('./msg.js'),
+  zip: () => import('./archive.js'),
+  tar: () => import('./archive.js'),
+  gzip: () => import('./archive.js'),
 };

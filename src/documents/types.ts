@@ -38,7 +38,7 @@ export type DocumentKind =
 
 /** The unit a document is cut into; `read`'s `pages` range counts these. */
 export type UnitName =
-  'page' | 'slide' | 'sheet' | 'chapter' | 'message' | 'cell' | 'member' | 'part';
+  'page' | 'slide' | 'sheet' | 'chapter' | 'message' | 'cell' | 'member' | 'part' | 'item';
 
 /** One page, slide, sheet, chapter… as Markdown, with its own heading. */
 export interface DocumentUnit {
@@ -104,13 +104,17 @@ export interface ExtractInput {
   readonly limits: ExtractLimits;
 }
 
-/** Why a document could not be read; the message names the file and what is wrong. */
+/**
+ * Why a document could not be read; the message names the file and what is wrong. `missing`:
+ * the part asked for is not there (an archive member that does not exist).
+ */
 export type DocumentErrorKind =
   | 'encrypted'
   | 'malformed'
   | 'too_large'
   | 'unsupported'
   | 'timeout'
+  | 'missing'
   /** The turn was interrupted (Esc) and the extraction process killed. */
   | 'aborted';
 

@@ -7,5 +7,8 @@ import type { DocumentKind, Extractor } from './types.js';
 type Loader = () => Promise<{ extract: Extractor }>;
 
 export const EXTRACTORS: Partial<Record<DocumentKind, Loader>> = {
-  // pdf: () => import('./pdf.js'),
+  pdf: () => import('./pdf.js'),
+  image: () => import('./image.js'),
+  audio: () => import('./media.js'),
+  video: () => import('./media.js'),
 };

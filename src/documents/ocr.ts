@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type Sharp from 'sharp';
+import { restoreSpaces } from './ocrSpaces.js';
 
 /** The line PaddleOCR returns: text, mean confidence, and the four corners of its box. */
 interface OcrLine {
@@ -129,7 +130,8 @@ const LATIN_THEN_CJK = new RegExp(`([A-Za-z0-9])([${CJK}])`, 'gu');
 /**
  * Recognised lines as text in reading order: boxes level with each other form one row (left
  * to right), rows go top to bottom, and a gap taller than a row starts a paragraph. The
- * Chinese model drops the space between Chinese and Latin text; one is put back.
+ * Chinese model drops the space between Chinese and Latin text; one is put back (and the
+ * spaces between English words by {@link restoreSpaces}).
  */
 export function linesToText(lines: readonly OcrLine[]): string {
   const boxes = lines
@@ -191,5 +193,5 @@ export async function recognise(image: Uint8Array): Promise<string> {
     engine = undefined;
     throw error;
   }
-  return linesToText(await ready.detect(png));
+  return restoreSpaces(linesToText(await ready.detect(png)));
 }

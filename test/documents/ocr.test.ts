@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { extract as extractImage } from '../../src/documents/image.js';
 import { linesToText } from '../../src/documents/ocr.js';
+import { restoreSpaces } from '../../src/documents/ocrSpaces.js';
 import { extract as extractPdf } from '../../src/documents/pdf.js';
 import { expectedPhrases, fixtureInput } from './fixtures.js';
 
@@ -71,5 +72,19 @@ describe('linesToText', () => {
       { text: '#~%', mean: 0.2, box: box(0, 30, 100, 50) },
     ]);
     expect(text).toBe('下午三点 Wednesday');
+  });
+});
+
+describe('restoreSpaces', () => {
+  it('splits runs of glued English words and leaves words, names and identifiers alone', async () => {
+    expect(await restoreSpaces('Paymentisduewithin thirtydaysofreceipt.')).toBe(
+      'Payment is due within thirty days of receipt.',
+    );
+    expect(await restoreSpaces('Welcome to theShanghai Library')).toBe(
+      'Welcome to the Shanghai Library',
+    );
+    const untouched = 'Delivery to the Lindqvist bakery; FcConfigParse reads XMLtree files.';
+    expect(await restoreSpaces(untouched)).toBe(untouched);
+    expect(await restoreSpaces('欢迎来到上海图书馆')).toBe('欢迎来到上海图书馆');
   });
 });

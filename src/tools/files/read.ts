@@ -169,6 +169,7 @@ const DOCUMENT_ERRORS: Readonly<Record<DocumentError['kind'], ToolErrorKind>> = 
   too_large: 'too_large',
   unsupported: 'unsupported',
   timeout: 'timeout',
+  missing: 'not_found',
   aborted: 'aborted',
 };
 

@@ -21,7 +21,8 @@ export interface WaitWatchParts {
  */
 export class WaitWatch {
   private trigger: TurnTrigger | undefined;
-  private reply = '';
+  /** The reply this turn saved, if any (a command's turn saves none: it asks nothing). */
+  private reply: string | undefined;
 
   constructor(private readonly p: WaitWatchParts) {}
 
@@ -29,13 +30,25 @@ export class WaitWatch {
     switch (event.type) {
       case 'turn_start':
         this.trigger = event.trigger;
-        this.reply = '';
+        this.reply = undefined;
         return;
       case 'message_added':
         if (event.message.role === 'assistant') this.reply = event.message.content;
         return;
+      case 'state_changed':
+        // The reply's [WAIT] gave the floor to the user: that is the question (the move comes
+        // before the turn's end, so every front end sees it with the waiting).
+        if (
+          event.event === 'WAIT' &&
+          event.to === 'AWAITING_INPUT' &&
+          event.reason !== BACK_TO_WAITING
+        ) {
+          if (this.reply !== undefined)
+            this.p.alwaysOn.question.asked(this.reply, this.trigger !== 'user');
+        }
+        return;
       case 'turn_end':
-        this.turnEnded(event.wait);
+        this.lookEnded(event.wait);
         return;
       case 'history_loaded':
         // Another session (a switch, /new): its question is not this one's.
@@ -46,14 +59,13 @@ export class WaitWatch {
     }
   }
 
-  private turnEnded(wait: boolean): void {
+  /**
+   * A look that ran while an autonomous question watches and ended plainly gives the floor
+   * back: the question is still the user's to answer (unless more changes wait).
+   */
+  private lookEnded(wait: boolean): void {
     const { question, pendingChanges } = this.p.alwaysOn;
-    const autonomous = this.trigger !== 'user';
-    if (wait) {
-      if (this.p.state() === 'AWAITING_INPUT') question.asked(this.reply, autonomous);
-      return;
-    }
-    if (autonomous && question.watching() && this.p.state() === 'THINKING' && pendingChanges === 0)
-      this.p.move('WAIT', BACK_TO_WAITING);
+    if (wait || this.trigger === 'user' || !question.watching()) return;
+    if (this.p.state() === 'THINKING' && pendingChanges === 0) this.p.move('WAIT', BACK_TO_WAITING);
   }
 }

@@ -47,7 +47,10 @@ export class OpenQuestion {
   asked(reply: string, autonomous: boolean): void {
     const text = questionLine(reply);
     if (this.open) {
+      const becomes = autonomous && !this.open.autonomous;
       this.open = { ...this.open, text, autonomous: this.open.autonomous || autonomous };
+      // Asked again in a look of its own (a reminder's): from now on it may watch too.
+      if (becomes) this.arm();
       return;
     }
     this.open = { text, at: this.timers.now(), autonomous };

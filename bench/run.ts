@@ -8,6 +8,7 @@
 import { cards } from './cards.js';
 import { echo } from './echo.js';
 import { history } from './history.js';
+import { idleWatch } from './idleWatch.js';
 import { install } from './install.js';
 import { journal } from './journal.js';
 import { interrupt } from './interrupt.js';
@@ -44,6 +45,7 @@ const ALL: Bench[] = [
   cards,
   mcp,
   watch,
+  idleWatch,
 ];
 
 const opts = parseBenchArgs(process.argv.slice(2));

@@ -3,6 +3,7 @@ import { Box } from 'ink';
 import { t } from '../src/i18n/messages.js';
 import type { AwayDigest as Digest } from '../src/ledger/digest.js';
 import { shortCount, shortDuration } from '../src/ledger/table.js';
+import { activityText, localTime } from '../src/agent/activityText.js';
 import { useLang } from './i18n.js';
 import { PaneRows, TitleRule } from './panes/PaneRows.js';
 import type { Row } from './panes/rows.js';
@@ -23,6 +24,14 @@ export function AwayDigest(p: AwayDigestProps): React.JSX.Element {
   const add = (text: string, tone: Row['tone'] = 'plain'): void => {
     for (const line of wrapText(text, Math.max(1, p.width - 2))) rows.push({ text: line, tone });
   };
+  // First what it does now, and the question it still waits on: that is what needs the user.
+  if (d.now) {
+    add(t(lang, 'digest.now', { what: activityText(d.now, lang) }), 'label');
+    if (d.now.question) {
+      add(t(lang, 'digest.question', { time: localTime(d.now.question.at) }), 'label');
+      add(`  ${d.now.question.text.replace(/\s+/g, ' ')}`);
+    }
+  }
   if (d.cycles === 0) add(t(lang, 'digest.nothing'));
   else {
     add(t(lang, 'digest.cycles', { n: d.cycles, rest: shortDuration(d.restingMs) }));

@@ -93,6 +93,7 @@ type StatusFields = Pick<
   | 'nextTurnAt'
   | 'pauseReason'
   | 'preparing'
+  | 'activity'
 >;
 
 const pickFields = (st: AgentStoreState): StatusFields => ({
@@ -115,6 +116,7 @@ const pickFields = (st: AgentStoreState): StatusFields => ({
   nextTurnAt: st.nextTurnAt,
   pauseReason: st.pauseReason,
   preparing: st.preparing,
+  activity: st.activity,
 });
 
 /** Yellow once `used` passes 80 % of `limit`. */

@@ -1,6 +1,8 @@
 import { t, type Lang } from '../src/i18n/messages.js';
 import type { MachineState } from '../src/machine/machine.js';
 import { shortDuration } from '../src/ledger/table.js';
+import type { Activity } from '../src/api/activity.js';
+import { localTime } from '../src/agent/activityText.js';
 
 /** The facts the status bar's state label is made of (all in the store). */
 export interface LabelFacts {
@@ -14,6 +16,8 @@ export interface LabelFacts {
   pauseReason: string | undefined;
   /** What the request in preparation waits for (MCP servers connecting). */
   preparing?: string | undefined;
+  /** The agent's own word on what it does (resting free, the open question). */
+  activity?: Activity | undefined;
 }
 
 /** The reason cut to fit a status line: the full text stays on the line below. */
@@ -27,13 +31,19 @@ export function untilText(ms: number): string {
 
 /**
  * What the agent is doing, in words: `Thinking` only while a request or a tool is in flight,
- * `Resting · next look in 4m` while the scheduler waits, `Thinking · connecting MCP: fx…`
- * while the first request waits for MCP servers, `Your turn`, `Paused · <reason>`,
- * `Needs approval`. Pure: the bar passes the clock in.
+ * `Resting · next look in 4m` while the scheduler waits, `Resting · wakes on a change` while
+ * the timed looks cost nothing, `Thinking · connecting MCP: fx…` while the first request
+ * waits for MCP servers, `Your turn` (`Your turn · waiting for your answer since 09:12`
+ * after a question), `Paused · <reason>`, `Needs approval`. Pure: the bar passes the clock in.
  */
 export function stateLabel(f: LabelFacts, now: number, lang: Lang): string {
   switch (f.machine) {
-    case 'AWAITING_INPUT':
+    case 'AWAITING_INPUT': {
+      const a = f.activity;
+      if (a?.state === 'waiting' && a.question)
+        return t(lang, 'state.waitingAnswer', { time: localTime(a.question.at, now) });
+      return t(lang, 'state.AWAITING_INPUT');
+    }
     case 'AWAITING_APPROVAL':
       return t(lang, `state.${f.machine}`);
     case 'PAUSED': {
@@ -47,6 +57,11 @@ export function stateLabel(f: LabelFacts, now: number, lang: Lang): string {
     case 'THINKING': {
       if (f.preparing !== undefined) return `${t(lang, 'state.THINKING')} · ${f.preparing}`;
       const inFlight = f.streaming || f.toolsRunning > 0;
+      if (!inFlight && f.activity?.state === 'resting') {
+        const at = f.activity.nextLookAt;
+        if (at === undefined) return t(lang, 'state.restingOnChange');
+        return t(lang, 'state.resting', { in: untilText(at - now) });
+      }
       if (!inFlight && f.nextTurnAt !== undefined) {
         return t(lang, 'state.resting', { in: untilText(f.nextTurnAt - now) });
       }

@@ -37,10 +37,11 @@ export function ScreenPanes({ store, view, ui, focus }: ScreenPanesProps): React
   const { layout, overlay } = view;
   const w = layout.width;
   const away = ui.away;
-  const digest = useMemo(
-    () => away && buildDigest(store.getState().ledger, away.since, away.until),
-    [store, away],
-  );
+  const digest = useMemo(() => {
+    if (!away) return away;
+    const { ledger, activity } = store.getState();
+    return buildDigest(ledger, away.since, away.until, activity);
+  }, [store, away]);
   if (ui.overlay !== 'none') {
     if (layout.panes === 0) return <></>;
     const size = { width: w, height: layout.panes };

@@ -3,7 +3,7 @@ import { ApprovalGate } from './approvalGate.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import type { HistoryPort } from '../pipeline/turn.js';
 import type { Provider } from '../providers/types.js';
-import { Scheduler } from '../scheduler/scheduler.js';
+import { realTimers, Scheduler } from '../scheduler/scheduler.js';
 import type { AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import { AgentEmitter, type AgentEvent, type AgentListener } from '../api/events.js';
@@ -23,6 +23,8 @@ import { InputQueue } from './inputQueue.js';
 import { TurnRunner } from './turnRunner.js';
 import { seedBudget, wireFeeds } from './feeds.js';
 import { t } from '../i18n/messages.js';
+import { ActivityTracker, type ActivityFacts } from './activity.js';
+import { WaitWatch } from './waitWatch.js';
 
 export type { AgentDeps, AgentSettings, CommandHandler } from './agentDeps.js';
 export type { AgentCommand, SendResult } from '../api/commands.js';
@@ -63,6 +65,10 @@ export class Agent {
   readonly settings: AgentSettings;
   readonly counter: TokenCounter;
   private readonly compact: CompactFn | undefined;
+  /** The open question ([WAIT]) and the looks it allows while it waits. */
+  private readonly waitWatch: WaitWatch;
+  /** Working, resting or waiting for the user, told as the `activity` event. */
+  private readonly activity: ActivityTracker;
 
   constructor(private readonly deps: AgentDeps) {
     this.currentProvider = deps.provider;
@@ -75,6 +81,20 @@ export class Agent {
       deps,
       () => this.settings,
     ));
+    this.waitWatch = new WaitWatch({
+      state: () => this.state,
+      move: (e, reason) => this.move(e, reason),
+      alwaysOn: this.alwaysOn,
+    });
+    const timers = deps.timers ?? realTimers;
+    this.activity = new ActivityTracker(
+      () => this.activityFacts(),
+      () => timers.now(),
+      (activity) => this.emit({ type: 'activity', activity }),
+    );
+    // An autonomous question has waited watch.resumeAfterWaitMs: changes that came meanwhile
+    // wake a look now.
+    this.alwaysOn.question.onWatch(() => this.changeWake());
     this.approvals = new ApprovalGate({
       emit: (e) => this.emit(e),
       move: (e) => this.move(e),
@@ -239,9 +259,27 @@ export class Agent {
     return this.controls.send(command);
   }
 
-  /** The only way anything reaches the bus: the agent's own acts. */
+  /**
+   * The only way anything reaches the bus: the agent's own acts. The wait watch and the
+   * activity follow the agent's events after every listener has had them.
+   */
   private emit(event: AgentEvent): void {
     this.emitter.emit(event);
+    this.waitWatch.see(event);
+    this.activity.see(event);
+  }
+
+  /** What the activity is read from (the machine, the schedule, the rest, the question). */
+  private activityFacts(): Omit<ActivityFacts, 'inTurn' | 'scheduledAt' | 'stateSince'> {
+    const question = this.alwaysOn.question;
+    return {
+      machine: this.state,
+      freeRest: this.alwaysOn.resting,
+      reminderAt: this.alwaysOn.nextDueAt(),
+      pauseReason: this.deps.store.getState().pauseReason,
+      question: question.facts,
+      watchFrom: question.watchFrom,
+    };
   }
 
   private notice(text: string, level: 'info' | 'warn' = 'info'): void {
@@ -261,6 +299,7 @@ export class Agent {
       budgetPerHour: this.settings.tokenBudgetPerHour,
       budgetPerDay: this.settings.tokenBudgetPerDay ?? 0,
     });
+    this.activity.refresh();
     this.scheduler.start(0);
     if (this.deps.watch) {
       this.watcher = startWatcher({
@@ -285,18 +324,24 @@ export class Agent {
   /**
    * The workspace changed: the changes go in the next turn's note, and a resting agent looks
    * at once, or when the wake-up floor ends, or (past the hourly cap) at its next timed look.
-   * Paused or waiting for the user, it only remembers them.
+   * Paused or waiting for the user, it only remembers them; but an autonomous question that
+   * has waited `watch.resumeAfterWaitMs` lets them wake a look, the question staying open.
    */
   wakeForChanges(batch: WorkspaceChanges): void {
     this.alwaysOn.noteChanges(batch);
+    this.activity.refresh();
     this.changeWake();
   }
 
   private changeWake(): void {
-    if (this.state !== 'THINKING' || this.alwaysOn.pendingChanges === 0) return;
+    if (this.alwaysOn.pendingChanges === 0) return;
+    const watching = this.state === 'AWAITING_INPUT' && this.alwaysOn.question.watching();
+    if (this.state !== 'THINKING' && !watching) return;
     const decision = this.alwaysOn.changeWakes.request(() => this.changeWake());
-    if (decision === 'now') this.scheduler.wakeFor('change');
-    else if (decision === 'capped' && this.alwaysOn.changeWakes.firstCapInHour()) {
+    if (decision === 'now') {
+      if (watching) this.move('RESUME', 'a workspace change; the question stays open');
+      this.scheduler.wakeFor('change');
+    } else if (decision === 'capped' && this.alwaysOn.changeWakes.firstCapInHour()) {
       this.notice(t(this.settings.lang, 'notice.wakeCap'));
     }
   }
@@ -306,6 +351,7 @@ export class Agent {
     this.started = false;
     this.scheduler.stop();
     this.alwaysOn.changeWakes.cancel();
+    this.alwaysOn.question.cancel();
     this.turns.abort();
     this.approvals.cancel();
     const watcher = this.watcher;

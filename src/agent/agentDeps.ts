@@ -39,6 +39,8 @@ export interface AgentSettings {
   cacheTtlMs?: number;
   /** watch.minWakeIntervalMs and watch.maxWakesPerHour (absent: 30 s and 20 an hour). */
   changeWakes?: { minIntervalMs: number; maxPerHour: number };
+  /** watch.resumeAfterWaitMs (absent: 0, an autonomous question waits for the user alone). */
+  resumeAfterWaitMs?: number;
   /** Requests one turn's tool chain may make before it pauses (default 25). */
   maxStepsPerTurn?: number;
 }

@@ -9,7 +9,8 @@ import { addChange, changeCount, emptyChanges, type WorkspaceChanges } from '../
 import { TokenBudget } from './budget.js';
 import { ChangeWakes, DEFAULT_CHANGE_WAKES, type ChangeWakeSettings } from './changeWakes.js';
 import { Novelty } from './novelty.js';
-import { wakeNote } from './wakeNote.js';
+import { OpenQuestion } from './openQuestion.js';
+import { wakeNote, type QuestionNote } from './wakeNote.js';
 
 /** Past this many notes, the ones whose message left the history are dropped. */
 const PRUNE_AT = 2000;
@@ -67,6 +68,8 @@ export interface AlwaysOnSettings {
   cacheTtlMs?: number;
   /** watch.minWakeIntervalMs and watch.maxWakesPerHour (absent: 30 s and 20). */
   changeWakes?: ChangeWakeSettings;
+  /** watch.resumeAfterWaitMs (absent: 0, an autonomous question waits for the user alone). */
+  resumeAfterWaitMs?: number;
 }
 
 export interface AlwaysOnDeps {
@@ -92,6 +95,8 @@ export class AlwaysOn {
   readonly notes = new TurnNotes();
   /** The floor and hourly cap on wake-ups for workspace changes. */
   readonly changeWakes: ChangeWakes;
+  /** The question asked with [WAIT] that the user has not answered yet. */
+  readonly question: OpenQuestion;
   private readonly novelty: Novelty;
   private changes: WorkspaceChanges = emptyChanges();
   /** When a turn last took a reminder the model had set (for `nextDueAt`). */
@@ -108,6 +113,7 @@ export class AlwaysOn {
       deps.timers,
     );
     this.novelty = new Novelty();
+    this.question = new OpenQuestion(() => deps.settings().resumeAfterWaitMs ?? 0, deps.timers);
   }
 
   /**
@@ -135,7 +141,17 @@ export class AlwaysOn {
     for (const p of batch.created) addChange(this.changes, 'created', p);
     for (const p of batch.modified) addChange(this.changes, 'modified', p);
     for (const p of batch.removed) addChange(this.changes, 'removed', p);
+    this.question.noteChanges(batch);
     this.idleMark = undefined;
+  }
+
+  /**
+   * True while resting costs nothing: the last cycle found nothing new and nothing moved
+   * since, so a timed look is skipped without a request and only a change, a reminder or
+   * the user brings the next one.
+   */
+  get resting(): boolean {
+    return this.idleMark !== undefined;
   }
 
   get pendingChanges(): number {
@@ -181,6 +197,7 @@ export class AlwaysOn {
     const changes = this.changes;
     this.changes = emptyChanges();
     if (changeCount(changes) > 0) this.changeWakes.seen();
+    const question = this.questionNote(trigger);
     const note = wakeNote({
       trigger,
       cycle,
@@ -190,9 +207,27 @@ export class AlwaysOn {
       reminders: due.map(
         (r) => `${r.what} (set for ${new Date(r.at).toISOString().slice(0, 16)}Z)`,
       ),
+      ...(question ? { question } : {}),
     });
     if (note !== undefined) this.notes.add(history, note);
     return note;
+  }
+
+  /**
+   * What this turn's note says of the open question: the user's message answers it (named
+   * when looks came between, with all that arrived since it was asked); an empty Enter or a
+   * resume lets it go; a look while it watches is told it is still open.
+   */
+  private questionNote(trigger: TurnTrigger): QuestionNote | undefined {
+    if (trigger === 'user' || trigger === 'resume') {
+      const answered = this.question.close();
+      if (trigger !== 'user' || !answered || answered.looks === 0) return undefined;
+      return { kind: 'answered', ...answered.question, arrived: answered.arrived };
+    }
+    const open = this.question.facts;
+    if (!open) return undefined;
+    this.question.looked();
+    return this.question.watching() ? { kind: 'open', ...open } : undefined;
   }
 
   /** After an autonomous cycle: nothing new rests longer, anything new resets the pace. */

@@ -13,7 +13,14 @@ export interface WakeFacts {
   reminders?: readonly string[];
   /** The context ends on the user's words: the turn answers them, the user is here. */
   userLast: boolean;
+  /** The question asked with [WAIT]: still open (a look while it watches) or answered now. */
+  question?: QuestionNote;
 }
+
+/** What a note says of the agent's open question. */
+export type QuestionNote =
+  | { kind: 'open'; text: string; at: number }
+  | { kind: 'answered'; text: string; at: number; arrived: WorkspaceChanges };
 
 /** Minutes are enough for the model, and keep the note short. */
 export function noteTime(now: number): string {
@@ -30,7 +37,9 @@ export function wakeNote(f: WakeFacts): string | undefined {
   const time = noteTime(f.now);
   const parts: string[] = [];
   const news =
-    (f.reminders?.length ?? 0) > 0 || (f.changes !== undefined && !isEmptyChanges(f.changes));
+    (f.reminders?.length ?? 0) > 0 ||
+    (f.changes !== undefined && !isEmptyChanges(f.changes)) ||
+    f.question?.kind === 'answered';
   if (f.userLast && !news) return undefined;
   switch (f.userLast ? 'user' : f.trigger) {
     case 'user':
@@ -50,11 +59,27 @@ export function wakeNote(f: WakeFacts): string | undefined {
         `Autonomous cycle ${f.cycle}. Now: ${time}. The user is not here right now. Continue your own work: explore, read, organise, note what you find. Write [WAIT] at the very end only when you need the user's answer.`,
       );
   }
+  if (f.question) parts.push(questionText(f.question));
   for (const r of f.reminders ?? []) parts.push(`Reminder due: ${r}`);
   if (f.changes && !isEmptyChanges(f.changes)) {
     parts.push(`Changed in the workspace since you last looked: ${describeChanges(f.changes)}.`);
   }
   return `(${parts.join(' ')})`;
+}
+
+/**
+ * The open question, in the note: a look while it watches must not ask it again; the user's
+ * answer after looks came between is named as the answer, with all that arrived since.
+ */
+function questionText(q: QuestionNote): string {
+  const asked = `your question of ${noteTime(q.at)} ("${q.text}")`;
+  if (q.kind === 'open') {
+    return `The user has not answered ${asked} yet; it stays open. Do not ask it again: look at what changed and simply end your reply; their answer will come as their message.`;
+  }
+  const arrived = isEmptyChanges(q.arrived)
+    ? 'Nothing arrived in the workspace since you asked.'
+    : `Arrived in the workspace since you asked: ${describeChanges(q.arrived)}.`;
+  return `The user's message answers ${asked}. ${arrived}`;
 }
 
 function isEmptyChanges(c: WorkspaceChanges): boolean {

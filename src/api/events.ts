@@ -4,6 +4,7 @@ import type { TurnTrace, TurnTrigger, TurnOutcomeKind } from './trace.js';
 import type { TurnError, Usage } from '../providers/types.js';
 import type { ToolArg, ToolErrorKind, ToolKind } from '../tools/types.js';
 import type { CycleRecord } from './ledger.js';
+import type { Activity } from './activity.js';
 
 export interface ApprovalRequest {
   id: number;
@@ -107,7 +108,9 @@ export type AgentEvent =
   /** One turn's ledger record, written to the session folder. */
   | { type: 'cycle_recorded'; record: CycleRecord }
   /** The session's earlier ledger records (at start, after /new). */
-  | { type: 'ledger_loaded'; records: readonly CycleRecord[] };
+  | { type: 'ledger_loaded'; records: readonly CycleRecord[] }
+  /** What the agent is doing now (working, resting, waiting for the user…), when it changes. */
+  | { type: 'activity'; activity: Activity };
 
 export type AgentListener = (event: AgentEvent) => void;
 

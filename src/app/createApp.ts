@@ -391,6 +391,7 @@ function agentSettings(
       minIntervalMs: config.watch.minWakeIntervalMs,
       maxPerHour: config.watch.maxWakesPerHour,
     },
+    resumeAfterWaitMs: config.watch.resumeAfterWaitMs,
     maxConsecutiveFailures: config.maxConsecutiveFailures,
     backoff: config.backoff,
     toolResultBudgetChars: config.toolResultBudgetChars,

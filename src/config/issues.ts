@@ -224,6 +224,8 @@ const URL_EXAMPLES: Record<string, string> = {
 const RANGES: Record<string, string> = {
   compressAt: 'a number between 0 and 1 (exclusive)',
   'search.maxResults': 'a whole number from 1 to 50',
+  'watch.resumeAfterWaitMs':
+    'a whole number of milliseconds ≥ 0 (0 = a question waits for the user alone)',
 };
 const NON_NEGATIVE = new Set(['thinkIntervalMs', 'maxAutonomousCycles', 'tokenBudgetPerHour']);
 

@@ -90,6 +90,8 @@ export const DEFAULT_MAX_INTERVAL_MS = 30 * 60_000;
 export const DEFAULT_MIN_WAKE_INTERVAL_MS = 30_000;
 /** `watch.maxWakesPerHour`. */
 export const DEFAULT_MAX_WAKES_PER_HOUR = 20;
+/** `watch.resumeAfterWaitMs`: how long an autonomous question holds the watch back. */
+export const DEFAULT_RESUME_AFTER_WAIT_MS = 30 * 60_000;
 /** `maxToolCallsPerReply`. */
 export const DEFAULT_MAX_CALLS_PER_REPLY = 25;
 /** `maxStepsPerTurn`. */
@@ -119,6 +121,12 @@ const watchSchema = z
     minWakeIntervalMs: nonNegativeInt().default(DEFAULT_MIN_WAKE_INTERVAL_MS),
     /** Wake-ups for workspace changes per hour at most (0: changes never wake it). */
     maxWakesPerHour: nonNegativeInt().default(DEFAULT_MAX_WAKES_PER_HOUR),
+    /**
+     * How long a question the agent asked on its own ([WAIT] in an autonomous turn) waits before
+     * workspace changes wake a look again, the question staying open (0: never, it waits for
+     * the user as before).
+     */
+    resumeAfterWaitMs: nonNegativeInt().default(DEFAULT_RESUME_AFTER_WAIT_MS),
   })
   .prefault({});
 

@@ -6,6 +6,7 @@
 import type { AgentCommand, SendResult } from '../api/commands.js';
 import type { AgentEvent } from '../api/events.js';
 import type { AgentSnapshot } from '../store/agentStore.js';
+import type { Activity } from '../api/activity.js';
 
 export type { AgentCommand };
 
@@ -15,6 +16,10 @@ export interface AgentFacts {
   /** Tokens this home spent in the last 24 hours. */
   tokensToday: number;
   sessionId: string;
+  /** Working, resting or waiting for the user's answer (absent before the agent started). */
+  activity?: Activity;
+  /** The same in words, in the agent's language: `resting, wakes on a change`. */
+  doing?: string;
 }
 
 /** An event as the socket forwards it: the agent's own, plain data. */

@@ -7,6 +7,7 @@
  * line naming the problem, never a crash.
  */
 import { parseCommand, type AgentCommand } from '../api/commands.js';
+import type { Activity } from '../api/activity.js';
 
 /** Bumped on any change a peer of the previous version would misread. */
 export const PROTOCOL_VERSION = 1;
@@ -44,6 +45,13 @@ export interface AgentStatus {
   tokensToday: number;
   started: string;
   sessionId: string;
+  /**
+   * Which of working, resting (`nextLookAt`, or none: it wakes on a change) and waiting for
+   * the user's answer (since the question was asked) it is; also paused or an approval.
+   */
+  activity?: Activity;
+  /** The same in words: `waiting for your answer since 09:12 · watching for changes`. */
+  doing?: string;
 }
 
 /** Agent → client. */

@@ -75,7 +75,7 @@ function describeRow(r: StatusRow): string {
   if (!r.running) return `${r.workspace}\n  pid ${r.pid}: gone (its entry was removed)`;
   return [
     r.workspace,
-    `  pid ${r.pid}, ${r.state} since ${r.since}`,
+    `  pid ${r.pid}, ${r.doing ?? r.state} (${r.state} since ${r.since})`,
     `  last activity ${r.lastActivity}, ${r.tokensToday} tokens in the last 24 h`,
   ].join('\n');
 }

@@ -1,4 +1,5 @@
 import type { CycleRecord } from '../api/ledger.js';
+import type { Activity } from '../api/activity.js';
 
 /** "While you were away": what the ledger says happened since the user's last key. */
 export interface AwayDigest {
@@ -13,16 +14,22 @@ export interface AwayDigest {
   files: string[];
   /** The replies it wrote, newest first. */
   replies: string[];
+  /** What it does now (working, resting, waiting for the user's answer), as the agent said. */
+  now?: Activity;
 }
 
 /** The user is "away" after this long without a key. */
 export const AWAY_AFTER_MS = 10 * 60_000;
 
-/** Builds the digest from the ledger alone, with no model call. */
+/**
+ * Builds the digest from the ledger alone, with no model call; `activity` (the agent's last
+ * `activity` event) says what it does now and repeats the question still open.
+ */
 export function buildDigest(
   records: readonly CycleRecord[],
   since: number,
   now: number,
+  activity?: Activity,
 ): AwayDigest {
   const mine = records.filter((r) => r.at >= since && r.at <= now);
   const files: string[] = [];
@@ -40,5 +47,6 @@ export function buildDigest(
       .map((r) => r.reply ?? '')
       .filter((t) => t !== '')
       .reverse(),
+    ...(activity ? { now: activity } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { AgentEvent, ApprovalRequest, QueuedMessage, ToolLogEntry } from '.
 import type { MachineState } from '../machine/machine.js';
 import type { TurnTrace } from '../api/trace.js';
 import type { CycleRecord } from '../api/ledger.js';
+import type { Activity } from '../api/activity.js';
 import { lastReasoningOf, tokensFromLedger, toolLogFromHistory } from './restoredView.js';
 
 export interface Notice {
@@ -62,6 +63,8 @@ export interface AgentViewState {
   ledger: readonly CycleRecord[];
   /** Messages the user queued that no turn has taken yet, oldest first (`queue_changed`). */
   queued: readonly QueuedMessage[];
+  /** Working, resting or waiting for the user's answer (the `activity` event); none yet. */
+  activity: Activity | undefined;
 }
 
 export const MAX_TRACES = 50;
@@ -104,6 +107,7 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     toolsRunning: 0,
     ledger: [],
     queued: [],
+    activity: undefined,
     ...init,
   };
 }
@@ -229,7 +233,8 @@ type StatusEvent =
   | 'budget'
   | 'files_changed'
   | 'queue_changed'
-  | 'reminders_due';
+  | 'reminders_due'
+  | 'activity';
 
 /** What the status bar and the notices show. */
 const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
@@ -256,6 +261,8 @@ const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
     case 'reminders_due':
       // The turn's note shows them to the model; the screen shows the turn.
       return {};
+    case 'activity':
+      return { activity: event.activity };
   }
 };
 

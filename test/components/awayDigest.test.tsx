@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { buildDigest } from '../../src/ledger/digest.js';
+import { localTime } from '../../src/agent/activityText.js';
 import type { CycleRecord } from '../../src/api/ledger.js';
 import { KEY, renderApp, type Harness } from '../helpers/renderApp.js';
 
@@ -66,5 +67,28 @@ describe('while you were away', () => {
     expect(f).toMatch(/schedule\s+2s\s+1k\s+900\s+50\s+ls/);
     h.press(KEY.esc);
     await h.waitFor((x) => !x.includes('Cycle ledger'));
+  });
+
+  test('says what it does now and repeats the question still open', async () => {
+    let now = T0;
+    h = await renderApp({ now: () => now });
+    h.press('x');
+    const asked = T0 + 5 * 60_000;
+    h.c.emit({ type: 'ledger_loaded', records: [rec(40, { reason: 'change' })] });
+    h.c.emit({
+      type: 'activity',
+      activity: {
+        state: 'waiting',
+        since: asked,
+        question: { text: 'Should I sort the scans by year?', at: asked },
+        watchFrom: asked + 30 * 60_000,
+      },
+    });
+    now = T0 + 60 * 60_000;
+    h.press('y');
+    const f = await h.waitFor((x) => x.includes('While you were away'));
+    expect(f).toContain(`Now: waiting for your answer since ${localTime(asked)}`);
+    expect(f).toContain(`Still waiting for your answer (asked ${localTime(asked)}):`);
+    expect(f).toContain('Should I sort the scans by year?');
   });
 });

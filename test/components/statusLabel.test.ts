@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stateLabel, type LabelFacts } from '../../components/statusLabel.js';
+import { localTime } from '../../src/agent/activityText.js';
 
 const base: LabelFacts = {
   machine: 'THINKING',
@@ -26,6 +27,31 @@ describe('stateLabel', () => {
       'Paused · daily budget',
     ],
     ['approval', { machine: 'AWAITING_APPROVAL' }, 'Needs approval'],
+    [
+      'resting free: wakes on a change',
+      { nextTurnAt: NOW + 2000, activity: { state: 'resting', since: NOW } },
+      'Resting · wakes on a change',
+    ],
+    [
+      "resting until the agent's next paid look",
+      {
+        nextTurnAt: NOW + 2000,
+        activity: { state: 'resting', since: NOW, nextLookAt: NOW + 9 * 60_000 },
+      },
+      'Resting · next look in 9m',
+    ],
+    [
+      'your turn after a question',
+      {
+        machine: 'AWAITING_INPUT',
+        activity: {
+          state: 'waiting',
+          since: NOW - 60_000,
+          question: { text: 'Which one?', at: NOW - 60_000 },
+        },
+      },
+      `Your turn · waiting for your answer since ${localTime(NOW - 60_000, NOW)}`,
+    ],
   ])('%s', (_name, facts, want) => {
     expect(stateLabel({ ...base, ...facts }, NOW, 'en')).toBe(want);
   });

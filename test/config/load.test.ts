@@ -119,6 +119,20 @@ describe('loadConfig: bad configs name the field and the fix', () => {
       fix: /20000/,
     },
     {
+      name: 'a negative resumeAfterWaitMs',
+      config: { watch: { resumeAfterWaitMs: -1 } },
+      field: 'watch.resumeAfterWaitMs',
+      problem: /milliseconds ≥ 0 \(0 = a question waits for the user alone\), got the number -1/,
+      fix: /1800000/,
+    },
+    {
+      name: 'resumeAfterWaitMs as text',
+      config: { watch: { resumeAfterWaitMs: '30m' } },
+      field: 'watch.resumeAfterWaitMs',
+      problem: /got the text "30m"/,
+      fix: /./,
+    },
+    {
       name: 'watch.ignore as one string',
       config: { watch: { ignore: 'logs/' } },
       field: 'watch.ignore',

@@ -50,9 +50,9 @@ describe.each([
       rows: { from: 3, to: 3 },
     });
     expect(doc.units).toHaveLength(1);
-    expect(doc.units[0]?.markdown).toContain('rows 3–3 shown, after row 1 for its headings');
+    expect(doc.units[0]?.markdown).toContain('row 3 shown, after row 1 for its headings');
     expect(doc.units[0]?.markdown).toContain('| 1 | Item | Cost | Quantity | Total |\n| 3 | Rope');
-    expect(doc.units[0]?.markdown).toContain('ask for rows 4–4 to read on');
+    expect(doc.units[0]?.markdown).toContain('ask for row 4 to read on');
   });
 });
 

@@ -72,6 +72,11 @@ describe('.rtf', () => {
     expect(rtfToMarkdown(source, 'x.rtf').markdown).toBe('灯塔 船');
   });
 
+  it("reads Windows-1252's curly quotes and euro sign (Node 20 decodes that code page as Latin-1)", () => {
+    const source = "{\\rtf1\\ansi\\ansicpg1252 \\'93Dock fee\\'94 \\'80 12\\par}";
+    expect(rtfToMarkdown(source, 'x.rtf').markdown).toBe('“Dock fee” € 12');
+  });
+
   it("leaves out pictures, fields' instructions and hidden destinations, keeping field results", () => {
     const source =
       '{\\rtf1{\\*\\generator Writer;}{\\pict\\pngblip 89504e47}' +

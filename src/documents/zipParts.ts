@@ -29,6 +29,8 @@ export interface ZipParts {
   text(name: string): string | undefined;
 }
 
+/** Largest inflated part kept in memory for a second read. */
+const KEEP_BYTES = 4 * 1024 * 1024;
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
 const LOCAL_SIGNATURE = 0x04034b50;
@@ -78,7 +80,10 @@ export function openPackage(input: ExtractInput, what: string): ZipParts {
     if (!entry) return undefined;
     const data = inflateEntry(bytes, entry, part, name, budget, input.limits.maxInflatedBytes);
     budget -= data.length;
-    inflated.set(part, data);
+    // Small parts (XML, relationships) are kept for a second read; big ones (media, or every
+    // part while vetting) are dropped so the library that reads them next does not double
+    // the memory; reading one again inflates, and counts, it again.
+    if (data.length <= KEEP_BYTES) inflated.set(part, data);
     return data;
   };
   return {

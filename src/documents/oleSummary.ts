@@ -4,6 +4,7 @@
  * each value typed; strings are 8-bit in the section's code page, dates FILETIMEs.
  */
 import * as XLSX from '@e965/xlsx';
+import { decodeCodepage } from './codepage.js';
 import type { Meta } from './officeMeta.js';
 
 const FIELDS: ReadonlyArray<readonly [id: number, label: string]> = [
@@ -77,13 +78,11 @@ function readValue(
   if (type === VT_LPSTR || type === VT_LPWSTR) {
     const length = view.getUint32(at + 4, true);
     const bytes = data.subarray(at + 8, at + 8 + (type === VT_LPWSTR ? length * 2 : length));
-    const encoding =
-      type === VT_LPWSTR || codepage === 1200
-        ? 'utf-16le'
-        : codepage === 65001
-          ? 'utf-8'
-          : codepageName(codepage);
-    return new TextDecoder(encoding).decode(bytes).replace(/\0+$/, '').trim() || undefined;
+    return (
+      decodeCodepage(bytes, type === VT_LPWSTR ? 1200 : codepage)
+        .replace(/\0+$/, '')
+        .trim() || undefined
+    );
   }
   if (type === VT_FILETIME) {
     const ticks = view.getBigUint64(at + 4, true);
@@ -95,14 +94,4 @@ function readValue(
       : undefined;
   }
   return undefined;
-}
-
-function codepageName(codepage: number): string {
-  const names: Record<number, string> = {
-    932: 'shift_jis',
-    936: 'gbk',
-    949: 'euc-kr',
-    950: 'big5',
-  };
-  return names[codepage] ?? `windows-${codepage}`;
 }

@@ -6,6 +6,7 @@
  * Font, colour and style tables, pictures, embedded objects and headers are skipped. Groups
  * are kept on an explicit stack, so deep nesting cannot overflow the call stack.
  */
+import { decodeCodepage } from './codepage.js';
 import { markdownTable } from './markdownTable.js';
 import { wordDocument } from './officeUnits.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
@@ -58,7 +59,7 @@ export function rtfToMarkdown(
 
 /** One pass over the source; state is the group stack and the paragraph being built. */
 class RtfReader {
-  private codepage = 'windows-1252';
+  private codepage = 1252;
   private readonly stack: Group[] = [];
   private group: Group = { skip: false, uc: 1 };
   private readonly blocks: string[] = [];
@@ -161,7 +162,7 @@ class RtfReader {
     if (symbol !== undefined) return this.emit(symbol);
     switch (control) {
       case 'ansicpg':
-        this.codepage = codepageName(param ?? 1252);
+        this.codepage = param ?? 1252;
         break;
       case 'uc':
         this.group.uc = param ?? 1;
@@ -226,7 +227,7 @@ class RtfReader {
   /** 8-bit bytes (\\'hh) gathered so far, decoded together: a double-byte character spans two. */
   private flushBytes(): void {
     if (this.bytes.length === 0) return;
-    const text = new TextDecoder(this.codepage).decode(Uint8Array.from(this.bytes));
+    const text = decodeCodepage(Uint8Array.from(this.bytes), this.codepage);
     this.bytes = [];
     this.emit(text);
   }
@@ -297,21 +298,4 @@ function formatDate(d: Record<string, number>): string | undefined {
   const two = (n: number | undefined): string => String(n ?? 0).padStart(2, '0');
   const day = `${d['yr']}-${two(d['mo'] ?? 1)}-${two(d['dy'] ?? 1)}`;
   return d['hr'] !== undefined ? `${day} ${two(d['hr'])}:${two(d['min'])}` : day;
-}
-
-function codepageName(codepage: number): string {
-  const names: Record<number, string> = {
-    932: 'shift_jis',
-    936: 'gbk',
-    949: 'euc-kr',
-    950: 'big5',
-    65001: 'utf-8',
-  };
-  const name = names[codepage] ?? `windows-${codepage}`;
-  try {
-    new TextDecoder(name);
-    return name;
-  } catch {
-    return 'windows-1252';
-  }
 }

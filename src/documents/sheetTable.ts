@@ -43,14 +43,14 @@ export function sheetMarkdown(cells: ReadonlyArray<readonly string[]>, shape: Sh
   const width = Math.min(Math.max(...[...above, ...cells].map((r) => r.length)), MAX_COLUMNS);
   const lastRow = firstRow + cells.length - 1;
   const lines = [
-    `${size(totalRows, totalColumns)}; rows ${firstRow}–${lastRow} shown` +
+    `${size(totalRows, totalColumns)}; ${span(firstRow, lastRow)} shown` +
       (above.length > 0 ? ', after row 1 for its headings.' : '.'),
   ];
   if (lastRow < totalRows) {
-    const next = `${lastRow + 1}–${Math.min(totalRows, lastRow + (lastRow - firstRow + 1))}`;
+    const next = span(lastRow + 1, Math.min(totalRows, lastRow + (lastRow - firstRow + 1)));
     lines.push(
       `The sheet is cut: rows ${lastRow + 1}–${totalRows.toLocaleString('en')} are not shown; ` +
-        `ask for rows ${next} to read on.`,
+        `ask for ${next} to read on.`,
     );
   }
   if (totalColumns - firstColumn > MAX_COLUMNS) {
@@ -65,6 +65,11 @@ export function sheetMarkdown(cells: ReadonlyArray<readonly string[]>, shape: Sh
     ...cells.map((row, i) => [String(firstRow + i), ...row.slice(0, width)]),
   ];
   return `${lines.join(' ')}\n\n${markdownTable([header, ...body])}`;
+}
+
+/** `row 3` or `rows 3–9`. */
+function span(from: number, to: number): string {
+  return from === to ? `row ${from}` : `rows ${from}–${to}`;
 }
 
 function size(rows: number, columns: number): string {

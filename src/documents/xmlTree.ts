@@ -5,7 +5,7 @@
  * character references exist, and an unknown `&name;` stays as text.
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { refuseDoctype } from './zipParts.js';
+import { MAX_XML_DEPTH, refuseDoctype } from './zipParts.js';
 import { DocumentError } from './types.js';
 
 /** An element: its qualified name (`w:p`), attributes, and children in document order. */
@@ -28,6 +28,8 @@ const parser = new XMLParser({
   htmlEntities: true,
   ignoreDeclaration: true,
   ignorePiTags: true,
+  // Deeper nesting is refused: Office XML nests a few dozen levels, and the walkers recurse.
+  maxNestedTags: MAX_XML_DEPTH,
 });
 
 type Raw = Record<string, unknown>;

@@ -29,6 +29,8 @@ export interface ZipParts {
   text(name: string): string | undefined;
 }
 
+/** Largest inflated part kept in memory for a second read. */
+const KEEP_BYTES = 4 * 1024 * 1024;
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
 const LOCAL_SIGNATURE = 0x04034b50;
@@ -78,7 +80,10 @@ export function openPackage(input: ExtractInput, what: string): ZipParts {
     if (!entry) return undefined;
     const data = inflateEntry(bytes, entry, part, name, budget, input.limits.maxInflatedBytes);
     budget -= data.length;
-    inflated.set(part, data);
+    // Small parts (XML, relationships) are kept for a second read; big ones (media, or every
+    // part while vetting) are dropped so the library that reads them next does not double
+    // the memory; reading one again inflates, and counts, it again.
+    if (data.length <= KEEP_BYTES) inflated.set(part, data);
     return data;
   };
   return {
@@ -102,7 +107,10 @@ export function vetPackage(input: ExtractInput, what: string): ZipParts {
   for (const part of parts.names) {
     if (part.endsWith('/')) continue;
     const data = parts.bytes(part);
-    if (data && /\.(xml|rels|vml)$/i.test(part)) refuseDoctype(data, part, input.name);
+    if (data && /\.(xml|rels|vml)$/i.test(part)) {
+      refuseDoctype(data, part, input.name);
+      refuseDeepNesting(data, part, input.name);
+    }
   }
   return parts;
 }
@@ -117,6 +125,36 @@ export function refuseDoctype(data: Uint8Array | string, part: string, name: str
         'Office or OpenDocument file has; it is refused because such declarations carry ' +
         'entity-expansion attacks.',
     );
+  }
+}
+
+/** Deepest element nesting accepted in any XML part (Office XML nests a few dozen levels). */
+export const MAX_XML_DEPTH = 256;
+
+/**
+ * Throws when elements nest deeper than {@link MAX_XML_DEPTH}: the libraries given vetted
+ * parts parse recursively, and a part nested 100,000 deep would take seconds and the stack.
+ */
+function refuseDeepNesting(data: Uint8Array, part: string, name: string): void {
+  const LT = 0x3c;
+  const GT = 0x3e;
+  const SLASH = 0x2f;
+  let depth = 0;
+  for (let i = data.indexOf(LT); i >= 0 && i < data.length; i = data.indexOf(LT, i + 1)) {
+    const next = data[i + 1];
+    if (next === SLASH) depth--;
+    else if (next !== 0x3f && next !== 0x21) {
+      const end = data.indexOf(GT, i);
+      if (end < 0) break;
+      if (data[end - 1] !== SLASH) depth++;
+      i = end;
+    }
+    if (depth > MAX_XML_DEPTH) {
+      throw new DocumentError(
+        'malformed',
+        `"${name}" is malformed: its part ${part} nests elements deeper than ${MAX_XML_DEPTH} levels.`,
+      );
+    }
   }
 }
 

@@ -127,6 +127,19 @@ describe('XML entity expansion and external entities', () => {
     },
   );
 
+  it.each(PACKAGES)(
+    'a %s part nested 100,000 elements deep is refused quickly',
+    async (kind, fixture, part, root) => {
+      const deep = `<${root}>${'<x:p a="1">'.repeat(100_000)}${'</x:p>'.repeat(100_000)}</${root}>`;
+      const error = await failure(
+        kind,
+        `deep.${kind}`,
+        withPart(fixtureBytes(fixture), part, deep),
+      );
+      expect(error.message).toMatch(/nests elements deeper than 256|Maximum nested tags exceeded/);
+    },
+  );
+
   it('the XML reader itself refuses a DTD, and leaves an undeclared entity as text', () => {
     expect(() => parseXml(`${LAUGHS}<a>&lol9;</a>`, 'part.xml', 'x.docx')).toThrow(DocumentError);
     const root = parseXml('<a>x &lol; &#x4E2D; &amp;</a>', 'part.xml', 'x.docx');

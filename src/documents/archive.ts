@@ -259,7 +259,7 @@ function memberNotes(members: readonly Member[], name: string): string[] {
   );
   if (escaping.length > 0) {
     notes.push(
-      `${counted(escaping.length, 'member name')} climb out of the archive's folder or start at the root (e.g. "${escaping[0]!.name}"): a sign of a hostile archive. Cogito lists and reads members by name only and never extracts them to disk; do not extract this archive with another tool.`,
+      `${counted(escaping.length, 'member name')} ${escaping.length === 1 ? 'climbs' : 'climb'} out of the archive's folder or start at the root (e.g. "${escaping[0]!.name}"): a sign of a hostile archive. Cogito lists and reads members by name only and never extracts them to disk; do not extract this archive with another tool.`,
     );
   }
   const bombs = members.filter(
@@ -275,13 +275,19 @@ function memberNotes(members: readonly Member[], name: string): string[] {
   }
   const encrypted = members.filter((m) => m.encrypted).length;
   if (encrypted > 0)
-    notes.push(`${counted(encrypted, 'member')} are password-protected and cannot be read.`);
+    notes.push(
+      `${counted(encrypted, 'member')} ${isAre(encrypted)} password-protected and cannot be read.`,
+    );
   const nested = members.filter((m) =>
     /\.(zip|tar|tgz|gz|jar|epub|docx|xlsx|pptx)$/i.test(m.name),
   ).length;
   if (nested > 0)
     notes.push(
-      `${counted(nested, 'member')} are archives or packaged documents themselves; read one the same way, with "::".`,
+      `${nested === 1 ? '1 member is an archive or packaged document' : `${nested} members are archives or packaged documents`}; read inside with more "::" (name::inner.zip::file).`,
     );
   return notes;
+}
+
+function isAre(n: number): string {
+  return n === 1 ? 'is' : 'are';
 }

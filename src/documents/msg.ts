@@ -8,6 +8,7 @@ import * as msgreader from '@kenjiuno/msgreader';
 import type { FieldsData } from '@kenjiuno/msgreader';
 
 type MsgReaderClass = new (buffer: ArrayBuffer) => { getFileData(): FieldsData };
+import { checkCompoundFile } from './cfbCheck.js';
 import type { Mail } from './mailMarkdown.js';
 import { mailDocument, mailbox } from './mailMarkdown.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
@@ -30,6 +31,7 @@ export async function extract(input: ExtractInput): Promise<ExtractedDocument> {
       `"${input.name}" is not an Outlook message (.msg): it is not a Compound File, which every .msg is.`,
     );
   }
+  checkCompoundFile(input.bytes, input.name);
   let data: FieldsData;
   try {
     data = new MsgReader(new Uint8Array(input.bytes).buffer).getFileData();
@@ -49,23 +51,23 @@ export async function extract(input: ExtractInput): Promise<ExtractedDocument> {
   const recipients = (type: string): string[] =>
     (data.recipients ?? [])
       .filter((r) => (r.recipType ?? 'to') === type)
-      .map((r) => mailbox(r.name, r.smtpAddress ?? r.email));
+      .map((r) => mailbox(str(r.name), str(r.smtpAddress) || str(r.email)));
   const notes: string[] = [];
   const html = htmlOf(data);
   if (!html && !data.body && data.compressedRtf !== undefined) {
     notes.push('the body is stored only as RTF, which Cogito does not read in a .msg.');
   }
   const mail: Mail = {
-    from: mailbox(data.senderName, data.senderSmtpAddress ?? data.senderEmail),
+    from: mailbox(str(data.senderName), str(data.senderSmtpAddress) || str(data.senderEmail)),
     to: recipients('to'),
     cc: recipients('cc'),
-    subject: (data.subject ?? '').trim(),
-    date: data.messageDeliveryTime ?? data.clientSubmitTime ?? '',
-    text: data.body,
+    subject: str(data.subject).trim(),
+    date: str(data.messageDeliveryTime) || str(data.clientSubmitTime),
+    text: str(data.body),
     html,
     attachments: (data.attachments ?? []).map((a) => ({
-      name: a.fileName ?? a.fileNameShort ?? a.name ?? '',
-      size: a.contentLength ?? 0,
+      name: str(a.fileName) || str(a.fileNameShort) || str(a.name),
+      size: typeof a.contentLength === 'number' ? a.contentLength : 0,
     })),
   };
   return mailDocument(mail, input, 'msg', notes);
@@ -73,8 +75,8 @@ export async function extract(input: ExtractInput): Promise<ExtractedDocument> {
 
 /** The HTML body: a string, or the bytes of PidTagHtml (UTF-8 unless its meta says otherwise). */
 function htmlOf(data: FieldsData): string | undefined {
-  if (data.bodyHtml) return data.bodyHtml;
-  if (data.html === undefined) return undefined;
+  if (str(data.bodyHtml)) return str(data.bodyHtml);
+  if (!(data.html instanceof Uint8Array)) return undefined;
   const head = new TextDecoder('latin1').decode(data.html.subarray(0, 1024));
   const charset = /charset=["']?([\w-]+)/i.exec(head)?.[1];
   try {
@@ -82,4 +84,9 @@ function htmlOf(data: FieldsData): string | undefined {
   } catch {
     return new TextDecoder().decode(data.html);
   }
+}
+
+/** A field's value when it is text: a damaged file can give any type where text belongs. */
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }

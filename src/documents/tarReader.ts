@@ -44,6 +44,12 @@ export function readTarEntries(bytes: Uint8Array, file: string): TarListing {
       );
     }
     const size = Number(pax.size ?? octal(header.subarray(124, 136)));
+    if (!Number.isSafeInteger(size) || size < 0) {
+      throw new DocumentError(
+        'malformed',
+        `"${file}" is damaged: a member's size field is not a size.`,
+      );
+    }
     const flag = String.fromCharCode(header[156]!);
     const dataOffset = at + BLOCK;
     const name = pax.path ?? longName ?? headerName(header);

@@ -31,7 +31,9 @@ describe('archives: the member list', () => {
     const doc = await extract(fixtureInput('bundle.zip'));
     expect(doc.kind).toBe('zip');
     expect(doc.meta).toContainEqual(['Members', '3 files, 2 folders']);
-    expect(doc.notes.join('\n')).toMatch(/1 member are archives|archives or packaged/);
+    expect(doc.notes.join('\n')).toMatch(
+      /1 member is an archive or packaged document; read inside with more "::"/,
+    );
   });
 
   it('a tar.gz is read as the tar inside it', async () => {
@@ -120,10 +122,31 @@ describe('archives: attacks', () => {
     expect(e.message).toContain('inflates to more than the 1 KB its header states');
   });
 
+  it('a gzip bomb is stopped at the inflation limit, listing or reading', async () => {
+    const input = fixtureInput('bomb.gz', { member: 'bomb' }, { maxInflatedBytes: 5e6 });
+    expect(input.bytes.length).toBeLessThan(50_000);
+    for (const run of [() => extract(input), () => memberBytes(input)]) {
+      const e = await documentError(run);
+      expect(e.kind).toBe('too_large');
+      expect(e.message).toMatch(/^"bomb.gz": its gzip content inflates past the limit of 5.0 MB/);
+    }
+  });
+
+  it('a password-protected member is listed as encrypted and refused by name', async () => {
+    const doc = await extract(fixtureInput('locked.zip'));
+    expect(allText(doc)).toContain('| secret.txt | 23 B (encrypted) |');
+    expect(doc.notes.join('\n')).toContain('1 member is password-protected');
+    const e = await documentError(() =>
+      memberBytes(fixtureInput('locked.zip', { member: 'secret.txt' })),
+    );
+    expect(e.kind).toBe('encrypted');
+    expect(e.message).toContain('"locked.zip": member "secret.txt" is password-protected');
+  });
+
   it('a member named ../ is only a name: listed with a warning, read by name, written nowhere', async () => {
     const doc = await extract(fixtureInput('traversal.zip'));
     expect(allText(doc)).toContain('| ../a/x.txt |');
-    expect(doc.notes.join('\n')).toContain('climb out of the archive');
+    expect(doc.notes.join('\n')).toContain('1 member name climbs out of the archive');
     const bytes = await memberBytes(fixtureInput('traversal.zip', { member: '../a/x.txt' }));
     expect(text(bytes)).toBe('owned\n');
   });

@@ -62,4 +62,12 @@ describe('EPUB', () => {
       '"odd.epub" is not a readable EPUB: its package file "META-INF/container.xml" is missing',
     );
   });
+
+  it('a DRM-protected book is refused as encrypted, not read as noise', async () => {
+    const e = await documentError(() => extract(fixtureInput('drm.epub')));
+    expect(e.kind).toBe('encrypted');
+    expect(e.message).toBe(
+      '"drm.epub" is a DRM-protected e-book: its chapters are encrypted and cannot be read.',
+    );
+  });
 });

@@ -11,6 +11,7 @@ import {
   expectedPhrases,
   fixtureInput,
 } from './miscFixtures.js';
+import { DocumentError } from '../../src/documents/types.js';
 
 describe('e-mail (.eml)', () => {
   it('reads from, to, cc, date and subject up front, the HTML body as Markdown, attachments named', async () => {
@@ -95,5 +96,42 @@ describe('Outlook e-mail (.msg)', () => {
     expect(text.message).toBe(
       '"note.msg" is not an Outlook message (.msg): it is not a Compound File, which every .msg is.',
     );
+  });
+
+  it('a .msg whose chain loops or whose stream claims a gigabyte is refused at once', async () => {
+    const file = new Uint8Array(readFileSync(path.join(FIXTURES, 'harbour.msg')));
+    const view = (b: Uint8Array): DataView => new DataView(b.buffer);
+    const looping = file.slice();
+    const fatAt = (view(looping).getUint32(0x4c, true) + 1) * 512;
+    const directory = view(looping).getUint32(0x30, true);
+    view(looping).setUint32(fatAt + 4 * directory, directory, true); // the directory's next sector: itself
+    const huge = file.slice();
+    huge[(view(huge).getUint32(0x30, true) + 1) * 512 + 3 * 128 + 123] = 67; // a stream of ~1.1 GB
+    for (const [bytes, what] of [
+      [looping, 'the chain of its directory loops back on itself'],
+      [huge, /a stream claims \d+ bytes in a file of 7168/],
+    ] as const) {
+      const started = performance.now();
+      const e = await documentError(() => extractMsg(bytesInput('bad.msg', bytes)));
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(e.message).toMatch(/^"bad.msg" is a damaged Outlook message: /);
+      expect(e.message).toMatch(what);
+    }
+  });
+
+  it('random damage to a .msg gives a DocumentError every time, never a hang or a TypeError', async () => {
+    const file = new Uint8Array(readFileSync(path.join(FIXTURES, 'harbour.msg')));
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor((seed / 2147483648) * n);
+    };
+    for (let i = 0; i < 200; i++) {
+      const bytes = file.slice();
+      for (let k = 0; k <= random(8); k++) bytes[random(file.length)] = random(256);
+      await extractMsg(bytesInput('fuzz.msg', bytes)).catch((e: unknown) => {
+        if (!(e instanceof DocumentError)) throw e;
+      });
+    }
   });
 });

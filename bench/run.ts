@@ -6,6 +6,7 @@
  *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, reply, tornFrames, memory, history, safety, journal, cards, mcp, watch)
  */
 import { cards } from './cards.js';
+import { documents } from './documents.js';
 import { echo } from './echo.js';
 import { history } from './history.js';
 import { install } from './install.js';
@@ -44,6 +45,7 @@ const ALL: Bench[] = [
   cards,
   mcp,
   watch,
+  documents,
 ];
 
 const opts = parseBenchArgs(process.argv.slice(2));

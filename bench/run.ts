@@ -6,6 +6,7 @@
  *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, reply, tornFrames, memory, history, safety, journal, cards, mcp, watch)
  */
 import { cards } from './cards.js';
+import { documents } from './documents.js';
 import { echo } from './echo.js';
 import { history } from './history.js';
 import { idleWatch } from './idleWatch.js';
@@ -46,6 +47,7 @@ const ALL: Bench[] = [
   mcp,
   watch,
   idleWatch,
+  documents,
 ];
 
 const opts = parseBenchArgs(process.argv.slice(2));

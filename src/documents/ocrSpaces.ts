@@ -64,9 +64,9 @@ function split(run: string, { cost, unknownCost }: Dictionary): number[] {
 const COMMON_RANK = 200;
 
 /**
- * The text with spaces put back inside long runs of letters that are no word, and after a
- * very common word glued to a capitalised one ("theShanghai"). Any other run with a capital
- * inside (an identifier such as `FcConfigParse`, an acronym) is left as it is.
+ * The text with spaces put back inside long runs of letters that are no word (in lower case
+ * or all capitals), and after a very common word glued to a capitalised one ("theShanghai").
+ * Any other run with a capital inside (an identifier such as `FcConfigParse`) is left as it is.
  */
 export async function restoreSpaces(text: string): Promise<string> {
   if (!/[A-Za-z]{7}|[a-z][A-Z]/.test(text)) return text;
@@ -78,7 +78,9 @@ export async function restoreSpaces(text: string): Promise<string> {
     if (glued?.[1] && (words.cost.get(glued[1]) ?? Infinity) <= common) {
       return `${glued[1]} ${glued[2]}`;
     }
-    if (run.length < MIN_RUN || /[A-Z]/.test(run.slice(1))) return run;
+    // A capital inside a run is an identifier or an acronym, unless the whole run is capitals.
+    const shouting = /^[A-Z]+$/.test(run);
+    if (run.length < MIN_RUN || (!shouting && /[A-Z]/.test(run.slice(1)))) return run;
     const lower = run.toLowerCase();
     if (words.cost.has(lower)) return run;
     let out = '';

@@ -83,6 +83,9 @@ describe('restoreSpaces', () => {
     expect(await restoreSpaces('Welcome to theShanghai Library')).toBe(
       'Welcome to the Shanghai Library',
     );
+    expect(await restoreSpaces('THISSOFTWAREISPROVIDEDBYTHEAUTHOR')).toBe(
+      'THIS SOFTWARE IS PROVIDED BY THE AUTHOR',
+    );
     const untouched = 'Delivery to the Lindqvist bakery; FcConfigParse reads XMLtree files.';
     expect(await restoreSpaces(untouched)).toBe(untouched);
     expect(await restoreSpaces('欢迎来到上海图书馆')).toBe('欢迎来到上海图书馆');

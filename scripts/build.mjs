@@ -27,11 +27,22 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Packages left to Node at run time. node-llama-cpp loads native binaries and per-platform
- * packages from its own folder (and is optional: the local provider imports it on demand);
- * react-devtools-core is imported by Ink only when DEV=true and is not installed.
+ * Packages left to Node at run time, one a line: anything that loads native binaries or
+ * per-platform packages from its own folder, or data files next to its code. node-llama-cpp
+ * (optional: the local provider imports it on demand); react-devtools-core is imported by Ink
+ * only when DEV=true and is not installed. Document readers with native parts (OCR runtimes,
+ * image decoders, canvas) go here too: add a line.
  */
 export const EXTERNAL = ['node-llama-cpp', '@node-llama-cpp/*', 'react-devtools-core'];
+
+/**
+ * What is built: the program, and the extraction process that documents are read in (a
+ * separate entry: src/documents/pool.ts forks it by its file name, documents-worker.mjs).
+ */
+const DEFAULT_ENTRIES = {
+  cogito: 'bin/cogito.ts',
+  'documents-worker': 'src/documents/worker.ts',
+};
 
 /**
  * CommonJS packages inside an ESM bundle call `require` for Node's built-ins (`fs`,
@@ -62,7 +73,7 @@ export async function build(options = {}) {
   const sourcesAt = Date.now();
   const esbuild = await import('esbuild');
   const outdir = path.resolve(ROOT, options.outdir ?? 'dist');
-  const entries = options.entries ?? { cogito: 'bin/cogito.ts' };
+  const entries = options.entries ?? DEFAULT_ENTRIES;
   const result = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: Object.fromEntries(

@@ -46,6 +46,15 @@ export const EXTERNAL = [
 ];
 
 /**
+ * What is built: the program, and the extraction process that documents are read in (a
+ * separate entry: src/documents/pool.ts forks it by its file name, documents-worker.mjs).
+ */
+const DEFAULT_ENTRIES = {
+  cogito: 'bin/cogito.ts',
+  'documents-worker': 'src/documents/worker.ts',
+};
+
+/**
  * CommonJS packages inside an ESM bundle call `require` for Node's built-ins (`fs`,
  * `events`, …); esbuild's shim throws unless a real `require` is in scope.
  */
@@ -74,7 +83,7 @@ export async function build(options = {}) {
   const sourcesAt = Date.now();
   const esbuild = await import('esbuild');
   const outdir = path.resolve(ROOT, options.outdir ?? 'dist');
-  const entries = options.entries ?? { cogito: 'bin/cogito.ts' };
+  const entries = options.entries ?? DEFAULT_ENTRIES;
   const result = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: Object.fromEntries(

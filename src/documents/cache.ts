@@ -20,6 +20,8 @@ import type { ExtractedDocument, ExtractOptions } from './types.js';
 /** Bump when what extractors return changes, so old entries are not served. */
 const CACHE_VERSION = 1;
 export const DEFAULT_CACHE_BYTES = 512 * 1024 * 1024;
+/** Bytes hashed between two turns of the event loop. */
+const SLICE_BYTES = 1024 * 1024;
 
 /** A file as the cache knows it: where it is and what `stat` said. */
 export interface FileStamp {
@@ -59,9 +61,17 @@ export class DocumentCache {
     return sha256(`${file.abs}\0${file.size}\0${Math.trunc(file.mtimeMs)}\0${optionsKey(options)}`);
   }
 
-  /** The content key of `bytes` under these options. */
-  contentKey(bytes: Uint8Array, options: ExtractOptions): string {
-    return sha256(`${sha256(bytes)}\0${optionsKey(options)}`);
+  /**
+   * The content key of `bytes` under these options. Hashed a slice at a time with a turn of
+   * the event loop between slices: a 100 MB PDF must not freeze the screen's echo.
+   */
+  async contentKey(bytes: Uint8Array, options: ExtractOptions): Promise<string> {
+    const hash = createHash('sha256');
+    for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
+      hash.update(bytes.subarray(at, at + SLICE_BYTES));
+      if (at + SLICE_BYTES < bytes.length) await new Promise((r) => setImmediate(r));
+    }
+    return sha256(`${hash.digest('hex')}\0${optionsKey(options)}`);
   }
 
   private docFile(key: string): string {

@@ -101,6 +101,10 @@ export function kindFromName(name: string): DocumentKind | undefined {
   return EXTENSIONS[ext];
 }
 
+/** Above this size, text kinds named by their extension are not decoded to be told apart. */
+const DECODE_HERE_BYTES = 1024 * 1024;
+const READ_ELSEWHERE: ReadonlySet<DocumentKind> = new Set(['html', 'feed', 'ipynb', 'eml']);
+
 /** What {@link detectKind} found: the kind, and for text the decoded text it looked at. */
 export type Detected =
   | { kind: DocumentKind; decoded?: DecodedText }
@@ -124,6 +128,10 @@ export function detectKind(bytes: Uint8Array, name: string): Detected {
   if (magic?.kind === 'zip') return { kind: zipKind(bytes) };
   if (magic?.kind !== undefined) return { kind: magic.kind };
   if (magic !== undefined) return { kind: undefined, type: magic.type };
+  // A big page, feed, notebook or e-mail is decoded by its reader in the extraction process:
+  // decoding megabytes here would hold up the screen.
+  if (bytes.length > DECODE_HERE_BYTES && byName !== undefined && READ_ELSEWHERE.has(byName))
+    return { kind: byName };
   const decoded = decodeText(bytes);
   if (decoded.kind === 'binary') return { kind: undefined, type: decoded.type };
   const kind = textKind(decoded.text, byName);

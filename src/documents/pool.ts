@@ -200,9 +200,9 @@ class ExtractionPool {
       }, this.limits.timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       (child.stderr as Socket | null)?.ref();
-      child.send({ ...job, id }, (error) => {
-        if (error) this.running?.reject(error);
-      });
+      sendInChunks(child, { ...job, id }).catch((error: unknown) =>
+        this.running?.reject(error instanceof Error ? error : new Error(String(error))),
+      );
     });
   }
 
@@ -245,6 +245,28 @@ class ExtractionPool {
   /** Kills the child (tests; Cogito's exit kills it by closing the channel). */
   stop(): void {
     this.kill();
+  }
+}
+
+/** Bytes per IPC message: serialising a 100 MB file at once would freeze the screen. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Sends the job without its bytes, then the bytes a slice per message, waiting for each send
+ * to be written (and so giving the event loop a turn) before the next.
+ */
+async function sendInChunks(child: ChildProcess, job: WorkerJob): Promise<void> {
+  const { bytes } = job.input;
+  const send = (message: unknown): Promise<void> =>
+    new Promise((resolve, reject) =>
+      child.send(message as Parameters<ChildProcess['send']>[0], (error) =>
+        error ? reject(error) : resolve(),
+      ),
+    );
+  await send({ ...job, input: { ...job.input, bytes: new Uint8Array(0) }, length: bytes.length });
+  for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await send({ id: job.id, chunk: bytes.slice(at, at + CHUNK_BYTES) });
   }
 }
 

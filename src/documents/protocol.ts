@@ -12,6 +12,14 @@ export interface WorkerJob {
   readonly input: ExtractInput;
   /** Load the extractor from this module instead of the table (tests' hostile extractors). */
   readonly module?: string;
+  /** How many bytes follow in {@link WorkerChunk} messages (the job itself carries none). */
+  readonly length?: number;
+}
+
+/** A slice of a job's bytes, sent after the job so no one message is large. */
+export interface WorkerChunk {
+  readonly id: number;
+  readonly chunk: Uint8Array;
 }
 
 /** Sent once by the extraction process when it is loaded and listening. */

@@ -80,7 +80,7 @@ export class DocumentReader {
     const hit = await this.cache?.byStamp(req.file, options);
     if (hit !== undefined) return hit;
     const bytes = await req.load();
-    const key = this.cache?.contentKey(bytes, options);
+    const key = await this.cache?.contentKey(bytes, options);
     if (this.cache !== undefined && key !== undefined) {
       const same = await this.cache.byContent(key);
       if (same !== undefined) {

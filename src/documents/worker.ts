@@ -10,7 +10,7 @@
 import process from 'node:process';
 import { EXTRACTORS } from './formats.js';
 import { capDocument } from './cap.js';
-import type { WorkerJob, WorkerReply } from './protocol.js';
+import type { WorkerChunk, WorkerJob, WorkerReply } from './protocol.js';
 import { DocumentError, type Extractor, type ExtractInput } from './types.js';
 
 /** What a format's module exports; `memberBytes` only for archives. */
@@ -61,10 +61,27 @@ function failure(id: number, name: string, error: unknown): WorkerReply {
   };
 }
 
-process.on('message', (job: WorkerJob) => {
+/** The job whose bytes are arriving, and the bytes so far. */
+let pending: { job: WorkerJob; bytes: Uint8Array; filled: number } | undefined;
+
+function start(job: WorkerJob): void {
   run(job)
     .catch((error: unknown) => failure(job.id, job.input.name, error))
     .then((reply) => process.send?.(reply));
+}
+
+process.on('message', (message: WorkerJob | WorkerChunk) => {
+  if ('chunk' in message) {
+    if (pending === undefined || pending.job.id !== message.id) return;
+    pending.bytes.set(message.chunk, pending.filled);
+    pending.filled += message.chunk.length;
+    if (pending.filled < pending.bytes.length) return;
+    const { job, bytes } = pending;
+    pending = undefined;
+    return start({ ...job, input: { ...job.input, bytes } });
+  }
+  if ((message.length ?? 0) === 0) return start(message);
+  pending = { job: message, bytes: new Uint8Array(message.length ?? 0), filled: 0 };
 });
 // Loaded and listening: the parent starts a document's clock only from here.
 process.send?.({ ready: true });

@@ -69,9 +69,12 @@ describe('the production build', () => {
       '--entry',
       'cogito=bin/cogito.ts',
       '--entry',
+      'documents-worker=src/documents/worker.ts',
+      '--entry',
       `probe=${path.join(dir, 'probe.mjs')}`,
     ]);
-  });
+    // esbuild on two shared cores: tens of seconds when the machine is busy.
+  }, 180_000);
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
   });
@@ -80,7 +83,13 @@ describe('the production build', () => {
     expect(built.stderr).toBe('');
     expect(built.code).toBe(0);
     expect((await readdir(out)).sort()).toEqual(
-      expect.arrayContaining(['build.json', 'chunks', 'cogito.mjs', 'probe.mjs']),
+      expect.arrayContaining([
+        'build.json',
+        'chunks',
+        'cogito.mjs',
+        'documents-worker.mjs',
+        'probe.mjs',
+      ]),
     );
     const manifest = JSON.parse(await readFile(path.join(out, 'build.json'), 'utf8')) as {
       sourcesAt: number;
@@ -152,6 +161,32 @@ describe('the production build', () => {
     } finally {
       await server.close();
       await new Promise((resolve) => site.close(resolve));
+      await rm(ws, { recursive: true, force: true });
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a local document in the bundled extraction process (documents-worker.mjs)', async () => {
+    const server: ScriptedServer = await startScriptedServer();
+    const ws = await mkdtemp(path.join(os.tmpdir(), 'cogito-build-ws-'));
+    const home = await mkdtemp(path.join(os.tmpdir(), 'cogito-build-home-'));
+    await writeFile(path.join(ws, 'tea.html'), ARTICLE);
+    try {
+      server.push(
+        { kind: 'stream', content: 'Reading.\n[TOOL] read("tea.html") [/TOOL]' },
+        { kind: 'stream', content: 'Done. [WAIT]' },
+      );
+      const done = await run(
+        [path.join(out, 'cogito.mjs'), '-p', 'read it', '--workspace', ws, '--home', home],
+        { COGITO_API_KEY: 'sk-test', COGITO_BASE_URL: server.url, COGITO_MODEL: 'scripted' },
+      );
+      expect(done.stderr).toMatch(/✓ read/);
+      expect(done.code).toBe(0);
+      const result = String(server.requests[1]!.body.messages.at(-1).content);
+      expect(result).toContain('tea.html · HTML page');
+      expect(result).toContain('Green tea is steamed');
+    } finally {
+      await server.close();
       await rm(ws, { recursive: true, force: true });
       await rm(home, { recursive: true, force: true });
     }

@@ -126,6 +126,27 @@ describe('grep on documents', () => {
   }, 30_000);
 });
 
+describe('ls and find on documents', () => {
+  it('show a document kind, and its pages once read (from the cache, no extraction)', async () => {
+    await f.write('docs/a.pdf', pdf('one', 'two', 'three'));
+    await f.write('docs/b.docx', 'not read yet');
+    await f.write('docs/c.txt', 'plain');
+    const before = text(await f.call('ls', 'docs'));
+    expect(before).toMatch(/ a\.pdf {2}\(PDF\)$/m);
+    expect(before).toMatch(/ b\.docx {2}\(Word document\)$/m);
+    expect(before).toMatch(/ c\.txt$/m);
+    await f.call('read', 'docs/a.pdf');
+    const pool = extractionPool();
+    const extracted = pool.extractions;
+    expect(text(await f.call('ls', 'docs'))).toMatch(/ a\.pdf {2}\(PDF, 3 pages\)$/m);
+    expect(text(await f.call('find', 'docs/*'))).toMatch(
+      /^docs\/a\.pdf {2}\(PDF, 3 pages, \d+ B, \d{4}-\d\d-\d\d\)$/m,
+    );
+    expect(text(await f.call('find', 'docs/*'))).toMatch(/^docs\/c\.txt$/m);
+    expect(pool.extractions).toBe(extracted);
+  }, 30_000);
+});
+
 describe('archive members: archive.zip::inner/file', () => {
   beforeEach(async () => {
     await copyFile(path.join(ARCHIVES, 'bundle.zip'), path.join(f.ws, 'bundle.zip'));

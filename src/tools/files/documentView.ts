@@ -4,6 +4,8 @@
  * sheet…), what was left out, and always how to get the rest. The same byte cap as text.
  */
 import type { ExtractedDocument } from '../../documents/types.js';
+import type { DocumentReader } from '../../documents/reader.js';
+import { KIND_LABELS, kindFromName } from '../../documents/detect.js';
 import { counted } from '../../core/plural.js';
 import { formatSize, q } from './common.js';
 
@@ -72,4 +74,23 @@ export function renderDocument(
   }
   const display = `read ${name}: ${doc.label}, ${span}`;
   return { text: lines.join('\n'), display };
+}
+
+/**
+ * A document's kind, and its page count when the cache knows it, for `ls` and `find`:
+ * `PDF, 12 pages`. Cheap: the name and one cache lookup, no extraction. Undefined for files
+ * that are not documents (plain text, code).
+ */
+export async function documentSummary(
+  documents: DocumentReader,
+  file: { abs: string; rel: string; size: number; mtimeMs: number },
+): Promise<string | undefined> {
+  const kind = kindFromName(file.rel);
+  if (kind === undefined || kind === 'text') return undefined;
+  const doc = await documents.cached(file).catch(() => undefined);
+  if (doc === undefined) return KIND_LABELS[kind];
+  const count = Math.max(doc.unitCount, doc.units.length);
+  return count > 1 || doc.unitName === 'page'
+    ? `${doc.label}, ${counted(count, doc.unitName)}`
+    : doc.label;
 }

@@ -4,11 +4,15 @@
  * no glob trick (braces, `..`, a symlinked folder named in the pattern) can list anything
  * outside.
  */
+import path from 'node:path';
 import { glob, isDynamicPattern } from 'tinyglobby';
 import type { Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
 import { fail, ok } from '../types.js';
-import type { FileToolDeps } from './deps.js';
-import { abortedResult, q, resolvePath, SKIPPED_DIRS, strArg } from './common.js';
+import type { FileSystem, FileToolDeps } from './deps.js';
+import { resolveDeps } from './deps.js';
+import { abortedResult, formatSize, q, resolvePath, SKIPPED_DIRS, strArg } from './common.js';
+import { documentSummary } from './documentView.js';
+import type { DocumentReader } from '../../documents/reader.js';
 
 /** At most this many paths are listed; the rest are counted. */
 export const FIND_MAX_RESULTS = 200;
@@ -17,10 +21,11 @@ export const FIND_MAX_RESULTS = 200;
 const PARENT_SEGMENT = /(^|[/\\{,(|])\.\.([/\\},)|]|$)/;
 
 /** Creates the `find` tool. */
-export function createFindTool(_deps?: FileToolDeps): Tool {
+export function createFindTool(deps?: FileToolDeps): Tool {
+  const { fs, documents } = resolveDeps(deps);
   return {
     name: 'find',
-    description: `Find files and folders by glob pattern relative to the workspace, e.g. "**/*.md" or "notes/*.{txt,md}". Skips ${SKIPPED_DIRS.join(', ')}; at most ${FIND_MAX_RESULTS} results.`,
+    description: `Find files and folders by glob pattern relative to the workspace, e.g. "**/*.md" or "notes/*.{txt,md}"; a document is shown with its kind, size, pages and date. Skips ${SKIPPED_DIRS.join(', ')}; at most ${FIND_MAX_RESULTS} results.`,
     kind: 'read',
     params: [{ name: 'pattern', type: 'string', description: 'glob pattern' }],
     async run(args: readonly ToolArg[], ctx: ToolContext): Promise<ToolResult> {
@@ -66,7 +71,11 @@ export function createFindTool(_deps?: FileToolDeps): Tool {
         if (ctx.signal.aborted) return abortedResult('find');
         if ((await ctx.workspace.resolve(rel)).ok) hits.add(rel);
       }
-      return ok(render(pattern, [...hits].sort()), `find ${pattern}: ${hits.size} found`);
+      const sorted = [...hits].sort();
+      const shown = await Promise.all(
+        sorted.slice(0, FIND_MAX_RESULTS).map((rel) => withDocument(fs, documents, ctx, rel)),
+      );
+      return ok(render(pattern, shown, sorted.length), `find ${pattern}: ${hits.size} found`);
     },
   };
 }
@@ -90,16 +99,32 @@ async function relativePattern(
   return [r.path.rel === '.' ? '' : r.path.rel, ...rest].filter(Boolean).join('/') || '.';
 }
 
-function render(pattern: string, hits: readonly string[]): string {
+/** A hit, and for a document its kind, size, pages and date: `a.pdf  (PDF, 12 pages, 1.2 MB, 2026-03-01)`. */
+async function withDocument(
+  fs: FileSystem,
+  documents: DocumentReader,
+  ctx: ToolContext,
+  rel: string,
+): Promise<string> {
+  const abs = path.join(ctx.workspace.root, rel);
+  const st = await fs.lstat(abs).catch(() => undefined);
+  if (st === undefined || !st.isFile()) return rel;
+  const summary = await documentSummary(documents, {
+    abs,
+    rel,
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+  });
+  if (summary === undefined) return rel;
+  return `${rel}  (${summary}, ${formatSize(st.size)}, ${st.mtime.toISOString().slice(0, 10)})`;
+}
+
+function render(pattern: string, hits: readonly string[], total: number): string {
   if (hits.length === 0) {
     return `No files match ${q(pattern)}. Patterns are relative to the workspace; use "**/" to search subfolders.`;
   }
-  const shown = hits.slice(0, FIND_MAX_RESULTS);
-  const lines = [
-    `${hits.length} match${hits.length === 1 ? '' : 'es'} for ${q(pattern)}:`,
-    ...shown,
-  ];
-  const more = hits.length - shown.length;
+  const lines = [`${total} match${total === 1 ? '' : 'es'} for ${q(pattern)}:`, ...hits];
+  const more = total - hits.length;
   if (more > 0) lines.push(`… ${more} more (narrow the pattern to see them)`);
   return lines.join('\n');
 }

@@ -6,6 +6,7 @@ import type { FileToolDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
 import { abortedResult, formatSize, fsFailure, resolvePath, strArg } from './common.js';
 import { counted } from '../../core/plural.js';
+import { documentSummary } from './documentView.js';
 
 /** At most this many entries are listed; the rest are counted. */
 const LS_MAX_ENTRIES = 200;
@@ -18,24 +19,31 @@ interface Entry {
   size: number;
   modified: Date;
   target?: string;
+  /** A document's kind and pages: `PDF, 12 pages`. */
+  document?: string;
 }
 
 /** Creates the `ls` tool. */
 export function createLsTool(deps?: FileToolDeps): Tool {
-  const { fs } = resolveDeps(deps);
+  const { fs, documents } = resolveDeps(deps);
 
   async function describe(abs: string, name: string): Promise<Entry> {
     const st = await fs.lstat(abs);
     const kind: EntryKind = st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : 'file';
     const entry: Entry = { name, kind, size: st.size, modified: st.mtime };
     if (kind === 'link') entry.target = await fs.readlink(abs).catch(() => '?');
+    if (kind === 'file') {
+      const file = { abs, rel: name, size: st.size, mtimeMs: st.mtimeMs };
+      const document = await documentSummary(documents, file);
+      if (document !== undefined) entry.document = document;
+    }
     return entry;
   }
 
   return {
     name: 'ls',
     description:
-      'List a folder: kind (dir/file/link), size, modified time; folders first. Defaults to the workspace root.',
+      'List a folder: kind (dir/file/link), size, modified time, and for a document its kind and pages (when it was read before); folders first. Defaults to the workspace root.',
     kind: 'read',
     params: [{ name: 'path', type: 'string', optional: true, description: 'folder to list' }],
     async run(args: readonly ToolArg[], ctx: ToolContext): Promise<ToolResult> {
@@ -93,5 +101,6 @@ function formatEntry(e: Entry): string {
   const size = e.kind === 'dir' ? '-' : formatSize(e.size);
   const name = e.kind === 'dir' ? `${e.name}/` : e.name;
   const target = e.target === undefined ? '' : ` -> ${e.target}`;
-  return `${e.kind.padEnd(4)}  ${size.padStart(9)}  ${e.modified.toISOString()}  ${name}${target}`;
+  const document = e.document === undefined ? '' : `  (${e.document})`;
+  return `${e.kind.padEnd(4)}  ${size.padStart(9)}  ${e.modified.toISOString()}  ${name}${target}${document}`;
 }

@@ -1,3 +1,4 @@
+import { buildRunTool } from './runTool.js';
 import type { Agent, AgentSettings } from '../agent/agent.js';
 import { wireAgent } from './wireAgent.js';
 import { resolveLanguage } from '../i18n/messages.js';
@@ -167,7 +168,7 @@ async function startApp(
 
   const wired = wireAgent({
     provider,
-    registry: buildRegistry(config, journals, reminders, mcp),
+    registry: buildRegistry(config, journals, reminders, mcp, home),
     workspace,
     sessions: store,
     session,
@@ -348,12 +349,13 @@ function openJournals(config: LoadedConfig, home: string, session: Session): Ses
   }
 }
 
-/** Every tool: files (journaled), reminders, web, system, and the MCP servers' tools. */
+/** Every tool: files (journaled), reminders, web, system, run, and the MCP servers' tools. */
 function buildRegistry(
   config: LoadedConfig,
   journals: SessionJournal,
   reminders: Reminders,
   mcp: McpManager,
+  home: string,
 ): ToolRegistry {
   return new ToolRegistry(
     [
@@ -361,6 +363,7 @@ function buildRegistry(
       createRemindTool(reminders),
       ...createWebTools({ search: config.search, fetch: config.fetch }),
       ...createSystemTools(),
+      buildRunTool(config, journals, home),
     ],
     [mcp],
   );

@@ -3,7 +3,7 @@
  *
  *   npm run bench                 full run (~5 minutes on 2 cores); results in bench/results/
  *   npm run bench -- --quick      fewer samples, shorter stream; results in bench/results/tmp/
- *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, reply, tornFrames, memory, history, safety, journal, cards, mcp, watch)
+ *   npx tsx bench/<name>.ts       one benchmark (startup, install, interrupt, echo, send, render, reply, tornFrames, memory, history, safety, sandbox, journal, cards, mcp, watch)
  */
 import { cards } from './cards.js';
 import { documents } from './documents.js';
@@ -18,6 +18,7 @@ import { memory } from './memory.js';
 import { render } from './render.js';
 import { reply } from './reply.js';
 import { safety } from './safety.js';
+import { sandbox } from './sandbox.js';
 import {
   formatTable,
   parseBenchArgs,
@@ -42,6 +43,7 @@ const ALL: Bench[] = [
   memory,
   history,
   safety,
+  sandbox,
   journal,
   cards,
   mcp,

@@ -1,3 +1,4 @@
+import { buildRunTool } from './runTool.js';
 import type { Agent, AgentSettings } from '../agent/agent.js';
 import { wireAgent } from './wireAgent.js';
 import { resolveLanguage } from '../i18n/messages.js';
@@ -348,7 +349,7 @@ function openJournals(config: LoadedConfig, home: string, session: Session): Ses
   }
 }
 
-/** Every tool: files (journaled), reminders, web, system, and the MCP servers' tools. */
+/** Every tool: files (journaled), reminders, web, system, run, and the MCP servers' tools. */
 function buildRegistry(
   config: LoadedConfig,
   journals: SessionJournal,
@@ -363,6 +364,7 @@ function buildRegistry(
       createRemindTool(reminders),
       ...createWebTools({ search: config.search, fetch: config.fetch }),
       ...createSystemTools(),
+      buildRunTool(config, journals, home),
     ],
     [mcp],
   );

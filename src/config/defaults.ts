@@ -25,3 +25,9 @@ export const DEFAULT_MAX_RESULTS = 8;
 
 /** `watch.maxEntries` when the config does not say: a large project, not a home folder. */
 export const DEFAULT_MAX_ENTRIES = 20_000;
+
+/** `run` limits when the settings do not say. */
+export const RUN_DEFAULTS = {
+  timeoutMs: 120_000,
+  maxOutputChars: 16_000,
+} as const;

@@ -7,6 +7,7 @@ import {
   DEFAULT_MAX_RESULTS,
   DEFAULT_REQUEST_TIMEOUT_MS,
   FETCH_DEFAULTS,
+  RUN_DEFAULTS,
 } from './defaults.js';
 import { notifySchema } from './notifySchema.js';
 
@@ -147,6 +148,25 @@ const undoSchema = z
   })
   .prefault({});
 
+/** The `run` tool: its time limit, output cap, sandbox and read-only commands (docs/SAFETY.md). */
+const runSchema = z
+  .strictObject({
+    /** A command is stopped after this long (default 2 minutes). */
+    timeoutMs: positiveInt().default(RUN_DEFAULTS.timeoutMs),
+    /** Output kept at most (characters); past it the head and the tail are kept. */
+    maxOutputChars: int().min(1_000).default(RUN_DEFAULTS.maxOutputChars),
+    /**
+     * `bubblewrap` (default): every command runs in the sandbox, and is refused when no
+     * sandbox can start. `off`: commands run unsandboxed, each one asked about first.
+     */
+    sandbox: z.enum(['bubblewrap', 'off']).default('bubblewrap'),
+    /** The bwrap program (default: `bwrap` on PATH). */
+    bwrapPath: z.string().min(1).optional(),
+    /** More read-only commands run without asking, e.g. "make -n" or "npm ls". */
+    readOnlyCommands: z.array(z.string().min(1)).default([]),
+  })
+  .prefault({});
+
 export const configSchema = z
   .strictObject({
     provider: z.enum(['openai-compatible', 'local']).default('openai-compatible'),
@@ -194,6 +214,7 @@ export const configSchema = z
     quirks: quirksSchema,
     durability: z.enum(['write', 'fsync']).default('write'),
     undo: undoSchema,
+    run: runSchema,
     /** MCP servers whose tools the agent may call (see docs/MCP.md). */
     mcpServers: mcpServersSchema,
     /** The mouse wheel scrolls the pane under the pointer; false leaves the mouse to the terminal. */

@@ -1,0 +1,108 @@
+/**
+ * Attacks on the `run` sandbox, each run in real bubblewrap against real files: a symlink
+ * out of the workspace, `/proc/self/root`, a bind mount, Cogito's home (its config holds the
+ * API key) inside the workspace, a read-only command that writes after all, a disk fill
+ * past the file-size limit, terminal escapes in the output, and output far past the cap.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRunTool, type RunSettings } from '../../../src/tools/process/run.js';
+import { isReadOnlyCommand } from '../../../src/tools/process/readOnly.js';
+import type { ToolResult } from '../../../src/tools/types.js';
+import { Workspace } from '../../../src/tools/workspace.js';
+
+const SETTINGS: RunSettings = {
+  timeoutMs: 20_000,
+  maxOutputChars: 2_000,
+  sandbox: 'bubblewrap',
+  readOnlyCommands: [],
+};
+const hasBwrap = existsSync('/usr/bin/bwrap') || process.env.CI === 'true';
+const text = (r: ToolResult): string => (r.ok ? String(r.data) : r.error.message);
+
+describe.runIf(process.platform === 'linux' && hasBwrap)('run sandbox attacks', () => {
+  let dir: string;
+  let root: string;
+  let outside: string;
+  let ws: Workspace;
+  const run = async (command: string, hidden: string[] = []): Promise<ToolResult> =>
+    createRunTool({ settings: SETTINGS, hidden }).run([command], {
+      workspace: ws,
+      signal: new AbortController().signal,
+    });
+
+  beforeEach(async () => {
+    dir = await mkdtemp(
+      path.join(existsSync('/var/tmp') ? '/var/tmp' : os.tmpdir(), 'cogito-sbx-'),
+    );
+    root = path.join(dir, 'ws');
+    outside = path.join(dir, 'outside');
+    await mkdir(root);
+    await mkdir(outside);
+    await writeFile(path.join(outside, 'target.txt'), 'original');
+    ws = await Workspace.open(root);
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a symlink out of the workspace and /proc/self/root lead to read-only places', async () => {
+    await symlink(outside, path.join(root, 'out'));
+    const r = await run(
+      `echo a > out/target.txt; echo b > /proc/self/root${outside}/target.txt; echo c > /proc/1/root${outside}/new.txt; mount --bind . ${outside} ; echo done`,
+    );
+    expect(text(r)).toContain('done');
+    expect(await readFile(path.join(outside, 'target.txt'), 'utf8')).toBe('original');
+    expect(existsSync(path.join(outside, 'new.txt'))).toBe(false);
+  });
+
+  it("Cogito's home inside the workspace is hidden: its config (the API key) cannot be read or written", async () => {
+    const home = path.join(root, '.cogito');
+    await mkdir(home);
+    await writeFile(path.join(home, 'config.json'), '{"apiKey":"sk-secret-123"}');
+    const r = await run('cat .cogito/config.json; echo x > .cogito/config.json; ls -a .cogito', [
+      home,
+    ]);
+    expect(text(r)).not.toContain('sk-secret-123');
+    expect(await readFile(path.join(home, 'config.json'), 'utf8')).toContain('sk-secret-123');
+  });
+
+  it('a read-only command runs with the workspace read-only (git diff --output cannot write)', async () => {
+    expect(isReadOnlyCommand('git diff --output=pwned.txt', ['git diff'])).toBe(true);
+    expect(isReadOnlyCommand('ls; rm -rf .', ['ls'])).toBe(false);
+    expect(isReadOnlyCommand('ls $(rm x)', ['ls'])).toBe(false);
+    expect(isReadOnlyCommand('cat a > b', ['cat'])).toBe(false);
+    const r = await createRunTool({ settings: SETTINGS, hidden: [] }).run(
+      ['echo hi'], // on the default list; `echo` cannot redirect without `>`
+      { workspace: ws, signal: new AbortController().signal },
+    );
+    expect(text(r)).toContain('hi');
+    const w = await createRunTool({
+      settings: { ...SETTINGS, readOnlyCommands: ['touch'] },
+      hidden: [],
+    }).run(['touch made.txt'], { workspace: ws, signal: new AbortController().signal });
+    expect(text(w)).toMatch(/Read-only file system/);
+    expect(existsSync(path.join(root, 'made.txt'))).toBe(false);
+  });
+
+  it('a disk fill stops at the file-size limit', async () => {
+    // 1 GiB cap per file: a 1.5 GiB sparse write is cut (no real disk is used).
+    const r = await run('dd if=/dev/zero of=big bs=1 count=1 seek=1610612736 2>&1; echo rc=$?');
+    expect(text(r)).toMatch(/File too large|rc=1|rc=153/);
+  });
+
+  it('terminal escapes in the output are removed, and a flood is cut head and tail', async () => {
+    const esc = await run(String.raw`printf '\033]52;c;cHduZWQ=\007visible\033[2J\n'`);
+    expect(text(esc)).toContain('visible');
+    expect(text(esc)).not.toContain('\u001b');
+    const flood = await run('seq 1 200000');
+    const out = text(flood);
+    expect(out).toContain('\n1\n');
+    expect(out).toContain('200000');
+    expect(out).toMatch(/characters of output cut here/);
+    expect(out.length).toBeLessThan(3_000);
+  });
+});

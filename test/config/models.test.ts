@@ -74,6 +74,7 @@ describe('app home', () => {
         home: '/h',
         config: '/h/config.json',
         data: '/h/data',
+        documentCache: '/h/data/cache/documents',
         personas: '/h/personas',
         persona: '/h/persona.md',
         models: '/h/models',

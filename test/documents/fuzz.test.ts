@@ -45,7 +45,9 @@ describe('damaged files', () => {
           });
         }
       }
-      expect(errors).toBeLessThan(80);
+      // Some damage still reads (the point is that none crashes); gzip's CRC turns every
+      // damaged byte into an error, so every copy of a .gz may fail, by a DocumentError.
+      if (!name.endsWith('.gz')) expect(errors).toBeLessThan(80);
     },
   );
 

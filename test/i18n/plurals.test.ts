@@ -60,7 +60,7 @@ describe('plurals in English', () => {
     const grep = await f.call('grep', 'milk', 'notes');
     expect(grep.ok && grep.display).toMatch(/1 match in 1 file$/);
     expect(text(grep)).toContain('1 match for');
-    expect(text(grep)).toContain('in 1 text file under');
+    expect(text(grep)).toContain('in 1 file under');
     expect(text(await f.call('ls', 'notes'))).toContain('(1 entry)');
   });
 });

@@ -173,6 +173,9 @@ async function execute(
   const timer = setTimeout(() => killGroup('timeout'), settings.timeoutMs);
   const onAbort = (): void => killGroup('aborted');
   signal.addEventListener('abort', onAbort, { once: true });
+  // An abort while execa was loading fired before the listener existed: act on it now, or
+  // the command would run to its time limit after the turn had been interrupted.
+  if (signal.aborted) onAbort();
   try {
     const r = await child;
     if (r.exitCode === undefined && r.signal === undefined && how === 'exited') {

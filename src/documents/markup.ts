@@ -8,7 +8,7 @@
 import { load } from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import TurndownService from 'turndown';
-import { markdownTable } from './mdTable.js';
+import { markdownTable } from './markdownTable.js';
 
 /** A DOCTYPE with or without an internal subset (`[ <!ENTITY …> ]`). */
 const DOCTYPE = /<!DOCTYPE[^[>]*(\[[\s\S]*?\]\s*)?>/gi;
@@ -96,8 +96,5 @@ function tableMarkdown(table: DomElement): string {
       (cell.textContent ?? '').replace(/\s+/g, ' ').trim(),
     ),
   );
-  if (rows.length === 0) return '';
-  const width = Math.max(...rows.map((row) => row.length));
-  const padded = rows.map((row) => [...row, ...Array<string>(width - row.length).fill('')]);
-  return markdownTable(padded[0]!, padded.slice(1));
+  return markdownTable(rows);
 }

@@ -6,7 +6,7 @@
  * inlined.
  */
 import mammoth from 'mammoth';
-import { htmlToMarkdown } from './officeHtml.js';
+import { htmlToMarkdown } from './markup.js';
 import { packageMeta } from './officeMeta.js';
 import { wordDocument } from './officeUnits.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';

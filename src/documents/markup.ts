@@ -1,6 +1,7 @@
 /**
- * HTML and XML as the e-book, mail and feed readers need them. HTML (a chapter, a mail body, a
- * feed summary) becomes Markdown through turndown, with tables as Markdown tables and images
+ * HTML and XML as the document readers need them. HTML (a chapter, a mail body, a feed
+ * summary, mammoth's rendering of a .docx, a notebook's HTML output) becomes Markdown through
+ * turndown, with tables as Markdown tables and images
  * named, never inlined (a `data:` image would put megabytes of base64 before the model). XML
  * (an EPUB's package file, a feed) is parsed by cheerio in XML mode, which never expands an
  * entity the document declares itself: a "billion laughs" stays a few hundred bytes of text.
@@ -89,12 +90,17 @@ function makeService(): TurndownService {
   return turndown;
 }
 
-/** A table's rows as a Markdown table; the first row is the header (as most tables have it). */
+/**
+ * A table's rows as a Markdown table; the first row is the header (as most tables have it).
+ * A cell's paragraphs stay apart (as `<br>`); whitespace inside each is one space.
+ */
 function tableMarkdown(table: DomElement): string {
-  const rows = Array.from(table.querySelectorAll('tr')).map((row) =>
-    Array.from(row.querySelectorAll('th, td')).map((cell) =>
-      (cell.textContent ?? '').replace(/\s+/g, ' ').trim(),
-    ),
+  const line = (node: DomElement): string => (node.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const rows = Array.from(table.querySelectorAll('tr'), (row) =>
+    Array.from(row.querySelectorAll('th, td'), (cell) => {
+      const paragraphs = Array.from(cell.querySelectorAll('p'), line);
+      return paragraphs.length > 0 ? paragraphs.join('\n') : line(cell);
+    }),
   );
   return markdownTable(rows);
 }

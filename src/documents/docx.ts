@@ -8,7 +8,7 @@
 import mammoth from 'mammoth';
 import { htmlToMarkdown } from './markup.js';
 import { packageMeta } from './officeMeta.js';
-import { wordDocument } from './officeUnits.js';
+import { wordDocument } from './wordParts.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';
 import { descendants, parseXml, textOf } from './xmlTree.js';

@@ -7,8 +7,8 @@
 import { markdownTable } from './markdownTable.js';
 import { OdfText, listStylesOf } from './odfText.js';
 import { packageMeta } from './officeMeta.js';
-import type { NumberedUnit } from './officeUnits.js';
-import { capUnits, unitRange } from './officeUnits.js';
+import type { NumberedUnit } from './unitWindow.js';
+import { capUnits, unitRange } from './unitWindow.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';
 import type { XmlElement } from './xmlTree.js';

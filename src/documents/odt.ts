@@ -4,7 +4,7 @@
  */
 import { OdfText, listStylesOf } from './odfText.js';
 import { packageMeta } from './officeMeta.js';
-import { wordDocument } from './officeUnits.js';
+import { wordDocument } from './wordParts.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';
 import { descendants, kid, parseXml } from './xmlTree.js';

@@ -13,6 +13,7 @@ import type { ExtractInput } from './types.js';
 import { DocumentError } from './types.js';
 import type { ZipEntry } from './zipReader.js';
 import { looksLikeZip, readZipEntries, readZipMember } from './zipReader.js';
+import { refuseDeepNesting, refuseDoctype } from './xmlTree.js';
 
 /** A package's parts by name, read on demand within one inflation budget. */
 export interface ZipParts {
@@ -110,49 +111,6 @@ export function vetPackage(input: ExtractInput, what: string): ZipParts {
     }
   }
   return parts;
-}
-
-/** Throws when an XML part declares a document type (entities live there). */
-export function refuseDoctype(data: Uint8Array | string, part: string, name: string): void {
-  const head = typeof data === 'string' ? data : new TextDecoder('latin1').decode(data);
-  if (/<!DOCTYPE|<!ENTITY/i.test(head)) {
-    throw new DocumentError(
-      'malformed',
-      `"${name}" is malformed: its part ${part} declares a document type (<!DOCTYPE>), which no ` +
-        'Office or OpenDocument file has; it is refused because such declarations carry ' +
-        'entity-expansion attacks.',
-    );
-  }
-}
-
-/** Deepest element nesting accepted in any XML part (Office XML nests a few dozen levels). */
-export const MAX_XML_DEPTH = 256;
-
-/**
- * Throws when elements nest deeper than {@link MAX_XML_DEPTH}: the libraries given vetted
- * parts parse recursively, and a part nested 100,000 deep would take seconds and the stack.
- */
-function refuseDeepNesting(data: Uint8Array, part: string, name: string): void {
-  const LT = 0x3c;
-  const GT = 0x3e;
-  const SLASH = 0x2f;
-  let depth = 0;
-  for (let i = data.indexOf(LT); i >= 0 && i < data.length; i = data.indexOf(LT, i + 1)) {
-    const next = data[i + 1];
-    if (next === SLASH) depth--;
-    else if (next !== 0x3f && next !== 0x21) {
-      const end = data.indexOf(GT, i);
-      if (end < 0) break;
-      if (data[end - 1] !== SLASH) depth++;
-      i = end;
-    }
-    if (depth > MAX_XML_DEPTH) {
-      throw new DocumentError(
-        'malformed',
-        `"${name}" is malformed: its part ${part} nests elements deeper than ${MAX_XML_DEPTH} levels.`,
-      );
-    }
-  }
 }
 
 /**

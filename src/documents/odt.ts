@@ -12,13 +12,7 @@ import { openPackage } from './zipParts.js';
 
 export async function extract(input: ExtractInput): Promise<ExtractedDocument> {
   const parts = openPackage(input, 'OpenDocument text');
-  const content = parts.text('content.xml');
-  if (content === undefined) {
-    throw new DocumentError(
-      'malformed',
-      `"${input.name}" is not an OpenDocument text: it is a ZIP package without content.xml.`,
-    );
-  }
+  const content = parts.requiredText('content.xml');
   const root = parseXml(content, 'content.xml', input.name);
   const stylesXml = parts.text('styles.xml');
   const styles =

@@ -23,6 +23,8 @@ export interface ZipParts {
   bytes(name: string): Uint8Array | undefined;
   /** The part as UTF-8 text (XML parts are UTF-8 in both families). */
   text(name: string): string | undefined;
+  /** The text of a part the format cannot do without; throws `malformed` naming it when absent. */
+  requiredText(name: string): string;
 }
 
 /** Largest inflated part kept in memory for a second read. */
@@ -84,13 +86,22 @@ export function openPackage(input: ExtractInput, what: string): ZipParts {
     if (data.length <= KEEP_BYTES) inflated.set(part, data);
     return data;
   };
+  const text = (part: string): string | undefined => {
+    const data = read(part);
+    return data && new TextDecoder('utf-8').decode(data);
+  };
   return {
     names: [...entries.keys()],
     has: (part) => entries.has(part),
     bytes: read,
-    text: (part) => {
-      const data = read(part);
-      return data && new TextDecoder('utf-8').decode(data);
+    text,
+    requiredText: (part) => {
+      const found = text(part);
+      if (found !== undefined) return found;
+      throw new DocumentError(
+        'malformed',
+        `"${name}" is not ${/^[aeiou]/i.test(what) ? 'an' : 'a'} ${what}: it is a ZIP package without ${part}.`,
+      );
     },
   };
 }

@@ -11,7 +11,7 @@
 import { editDistance } from '../core/editDistance.js';
 import { counted } from '../core/plural.js';
 import { InflateBudget, formatSize, gunzip } from './inflate.js';
-import { markdownTable } from './mdTable.js';
+import { markdownTable } from './markdownTable.js';
 import { looksLikeTar, readTarEntries, utcMinute } from './tarReader.js';
 import type { DocumentKind, ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';
@@ -84,7 +84,7 @@ export async function extract(input: ExtractInput): Promise<ExtractedDocument> {
             {
               number: from,
               title,
-              markdown: markdownTable(['#', 'Name', 'Size', 'Modified'], rows),
+              markdown: markdownTable([['#', 'Name', 'Size', 'Modified'], ...rows]),
             },
           ],
     notes,

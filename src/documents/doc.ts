@@ -7,7 +7,7 @@
 import WordExtractor from 'word-extractor';
 import { markdownTable } from './markdownTable.js';
 import { oleSummary } from './oleSummary.js';
-import { wordDocument } from './officeUnits.js';
+import { wordDocument } from './wordParts.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';
 import { isCompoundFile } from './zipParts.js';

@@ -6,9 +6,9 @@
  * inlined.
  */
 import mammoth from 'mammoth';
-import { htmlToMarkdown } from './officeHtml.js';
+import { htmlToMarkdown } from './markup.js';
 import { packageMeta } from './officeMeta.js';
-import { wordDocument } from './officeUnits.js';
+import { wordDocument } from './wordParts.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';
 import { descendants, parseXml, textOf } from './xmlTree.js';

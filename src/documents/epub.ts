@@ -7,7 +7,8 @@
  */
 import path from 'node:path/posix';
 import type { CheerioAPI } from 'cheerio';
-import { declaresEntities, decodeXml, htmlToMarkdown, loadXml } from './markup.js';
+import { htmlToMarkdown } from './markup.js';
+import { declaresEntities, decodeXml, loadXml } from './xmlTree.js';
 import { InflateBudget } from './inflate.js';
 import type { DocumentUnit, ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';

@@ -5,7 +5,8 @@
  */
 import type { Cheerio, CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
-import { declaresEntities, decodeXml, htmlToMarkdown, loadXml } from './markup.js';
+import { htmlToMarkdown } from './markup.js';
+import { declaresEntities, decodeXml, loadXml } from './xmlTree.js';
 import type { DocumentUnit, ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';
 import { unitWindow } from './unitWindow.js';

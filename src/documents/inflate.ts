@@ -32,7 +32,7 @@ export class InflateBudget {
     return new DocumentError(
       'too_large',
       `"${this.file}": ${what} inflates past the limit of ${formatSize(this.limit)} ` +
-        '(a compression bomb, or simply too big to read whole). Nothing more was inflated.',
+        '(a zip bomb or other compression bomb, or simply too big to read whole). Nothing more was inflated.',
     );
   }
 }

@@ -1,16 +1,25 @@
 /**
  * Rows of cells as a GitHub-flavoured Markdown table, the form a model reads tables in best.
- * A cell's pipes are escaped and its line breaks become `<br>`, so one row stays one line.
+ * Every table in the document readers (Office, OpenDocument, RTF, archives' member lists,
+ * HTML in e-books, mail and feeds) is written here, so a cell is made safe one way.
  */
 
-/** One cell's text made safe for a table row. */
+/**
+ * One cell's text made safe for a table row: pipes and backslashes escaped, line breaks
+ * become `<br>` and other control characters a space (a ZIP member name may hold any byte,
+ * and a raw newline in a cell would end the row).
+ */
 export function tableCell(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .trim()
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/\n+/g, '<br>');
+  return (
+    text
+      .replace(/\r\n?/g, '\n')
+      .trim()
+      .replace(/\\/g, '\\\\')
+      .replace(/\|/g, '\\|')
+      .replace(/\n+/g, '<br>')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+  );
 }
 
 /**

@@ -7,8 +7,8 @@
 import { markdownTable } from './markdownTable.js';
 import { OdfText, listStylesOf } from './odfText.js';
 import { packageMeta } from './officeMeta.js';
-import type { NumberedUnit } from './officeUnits.js';
-import { capUnits, unitRange } from './officeUnits.js';
+import type { NumberedUnit } from './unitWindow.js';
+import { capUnits, unitRange } from './unitWindow.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';
 import type { XmlElement } from './xmlTree.js';
@@ -21,13 +21,7 @@ const FURNITURE = new Set(['date-time', 'page-number', 'footer', 'header', 'page
 
 export async function extract(input: ExtractInput): Promise<ExtractedDocument> {
   const parts = openPackage(input, 'OpenDocument presentation');
-  const content = parts.text('content.xml');
-  if (content === undefined) {
-    throw new DocumentError(
-      'malformed',
-      `"${input.name}" is not an OpenDocument presentation: it is a ZIP package without content.xml.`,
-    );
-  }
+  const content = parts.requiredText('content.xml');
   const root = parseXml(content, 'content.xml', input.name);
   const presentation = kid(kid(root, 'office:body'), 'office:presentation');
   if (!presentation) {

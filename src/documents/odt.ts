@@ -4,7 +4,7 @@
  */
 import { OdfText, listStylesOf } from './odfText.js';
 import { packageMeta } from './officeMeta.js';
-import { wordDocument } from './officeUnits.js';
+import { wordDocument } from './wordParts.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';
 import { descendants, kid, parseXml } from './xmlTree.js';
@@ -12,13 +12,7 @@ import { openPackage } from './zipParts.js';
 
 export async function extract(input: ExtractInput): Promise<ExtractedDocument> {
   const parts = openPackage(input, 'OpenDocument text');
-  const content = parts.text('content.xml');
-  if (content === undefined) {
-    throw new DocumentError(
-      'malformed',
-      `"${input.name}" is not an OpenDocument text: it is a ZIP package without content.xml.`,
-    );
-  }
+  const content = parts.requiredText('content.xml');
   const root = parseXml(content, 'content.xml', input.name);
   const stylesXml = parts.text('styles.xml');
   const styles =

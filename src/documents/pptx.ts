@@ -9,10 +9,9 @@ import { chartMarkdown } from './ooxmlChart.js';
 import type { Relationship } from './ooxmlRels.js';
 import { relsOf } from './ooxmlRels.js';
 import { packageMeta } from './officeMeta.js';
-import type { NumberedUnit } from './officeUnits.js';
-import { capUnits, unitRange } from './officeUnits.js';
+import type { NumberedUnit } from './unitWindow.js';
+import { capUnits, unitRange } from './unitWindow.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
-import { DocumentError } from './types.js';
 import type { XmlElement } from './xmlTree.js';
 import { descendants, kid, kids, parseXml, textOf } from './xmlTree.js';
 import type { ZipParts } from './zipParts.js';
@@ -20,13 +19,7 @@ import { openPackage } from './zipParts.js';
 
 export async function extract(input: ExtractInput): Promise<ExtractedDocument> {
   const parts = openPackage(input, 'PowerPoint presentation');
-  const presentation = parts.text('ppt/presentation.xml');
-  if (presentation === undefined) {
-    throw new DocumentError(
-      'malformed',
-      `"${input.name}" is not a PowerPoint presentation: it is a ZIP package without ppt/presentation.xml.`,
-    );
-  }
+  const presentation = parts.requiredText('ppt/presentation.xml');
   const rels = relsOf(parts, 'ppt/presentation.xml', input.name);
   const slides = descendants(parseXml(presentation, 'ppt/presentation.xml', input.name), 'p:sldId')
     .map((s) => rels.get(s.attrs['r:id'] ?? '')?.target)

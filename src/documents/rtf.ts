@@ -8,7 +8,7 @@
  */
 import { decodeCodepage } from './codepage.js';
 import { markdownTable } from './markdownTable.js';
-import { wordDocument } from './officeUnits.js';
+import { wordDocument } from './wordParts.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';
 

@@ -7,8 +7,8 @@
  * of its own, so those are vetted first (see zipParts.ts).
  */
 import * as XLSX from '@e965/xlsx';
-import type { NumberedUnit } from './officeUnits.js';
-import { capUnits, unitRange } from './officeUnits.js';
+import type { NumberedUnit } from './unitWindow.js';
+import { capUnits, unitRange } from './unitWindow.js';
 import { sheetMarkdown } from './sheetTable.js';
 import type { DocumentKind, ExtractInput, ExtractedDocument } from './types.js';
 import { DocumentError } from './types.js';

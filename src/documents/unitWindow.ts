@@ -1,9 +1,13 @@
 /**
  * The units a reader returns: those asked for (`options.units`), in order, while the Markdown
  * stays within `maxChars`; whatever is left out is said in a note with the range to ask for
- * next, so the model is never silently given half a book.
+ * next, so the model is never silently given half a book. Two forms: {@link unitWindow} makes
+ * units on demand (chapters, cells, feed items: one not shown is never converted);
+ * {@link unitRange} and {@link capUnits} window units the reader has already made (slides,
+ * sheets, parts of a word-processing document), cutting the one that crosses the cap at a
+ * line break. (The PDF reader windows its pages in pdf.ts.)
  */
-import type { DocumentUnit, ExtractInput } from './types.js';
+import type { DocumentUnit, ExtractInput, UnitName } from './types.js';
 
 export type NumberedUnit = DocumentUnit & { readonly number: number };
 
@@ -59,4 +63,59 @@ export function unitWindow(
     units.push({ ...unit, number: n });
   }
   return { units, notes };
+}
+
+/** The 1-based numbers of the units to extract, from the caller's range, clipped to the count. */
+export function unitRange(
+  input: ExtractInput,
+  count: number,
+  unitName: UnitName,
+): { from: number; to: number; notes: string[] } {
+  const asked = input.options.units;
+  if (!asked) return { from: 1, to: count, notes: [] };
+  const from = Math.max(1, asked.from);
+  const to = Math.min(count, asked.to);
+  if (from > to) {
+    const notes = [
+      `There is no ${unitName} ${asked.from}${asked.to > asked.from ? `–${asked.to}` : ''}: ` +
+        `"${input.name}" has ${count} ${unitName}${count === 1 ? '' : 's'}` +
+        (count > 0 ? ` (1–${count}).` : '.'),
+    ];
+    return { from: 1, to: 0, notes };
+  }
+  return { from, to, notes: [] };
+}
+
+/**
+ * Keeps units in order until `maxChars` of Markdown; the unit that crosses the cap is cut at a
+ * line break, and a note names the units not shown and the range that reads them.
+ */
+export function capUnits(
+  units: readonly NumberedUnit[],
+  input: ExtractInput,
+  unitName: UnitName,
+  lastNumber: number,
+): { units: NumberedUnit[]; notes: string[] } {
+  const kept: NumberedUnit[] = [];
+  let left = input.limits.maxChars;
+  for (const unit of units) {
+    if (unit.markdown.length + unit.title.length <= left) {
+      kept.push(unit);
+      left -= unit.markdown.length + unit.title.length;
+      continue;
+    }
+    const cutAt = Math.max(0, unit.markdown.lastIndexOf('\n', left));
+    const shown = unit.markdown.slice(0, cutAt);
+    if (shown.trim()) kept.push({ ...unit, markdown: shown });
+    const resume = unit.number;
+    const note =
+      `Output cap of ${input.limits.maxChars.toLocaleString('en')} characters reached: ` +
+      (shown.trim()
+        ? `${unitName} ${unit.number} is cut after ${shown.length} characters and `
+        : '') +
+      `${unitName}s ${resume}–${lastNumber} are not all shown; ask for ${unitName}s ${resume}–${lastNumber} ` +
+      'in smaller ranges to read the rest.';
+    return { units: kept, notes: [note] };
+  }
+  return { units: kept, notes: [] };
 }

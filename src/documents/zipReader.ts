@@ -97,19 +97,20 @@ export function readZipEntries(bytes: Uint8Array, file: string): ZipEntry[] {
 
 /**
  * The bytes of one member: stored members are a view of the archive, deflated ones are
- * inflated against `budget`. Encrypted members and other methods are refused by name.
+ * inflated against `budget`. Encrypted members and other methods are refused by name;
+ * `what` names the member in messages (an Office reader says `part word/document.xml`).
  */
 export function readZipMember(
   bytes: Uint8Array,
   entry: ZipEntry,
   budget: InflateBudget,
+  what = `member "${entry.name}"`,
 ): Uint8Array {
   const file = budget.file;
-  const what = `member "${entry.name}"`;
   if (entry.encrypted) {
     throw new DocumentError(
       'encrypted',
-      `"${file}": ${what} is password-protected; Cogito does not decrypt archives. Extract it with the password outside Cogito.`,
+      `"${file}": ${what} is password-protected; Cogito does not decrypt ZIP files. Extract or open it with the password outside Cogito.`,
     );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -6,6 +6,7 @@ import { load } from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode } from 'domhandler';
 import TurndownService from 'turndown';
+import { markdownTable } from '../markdownTable.js';
 import { cleanInline } from './inline.js';
 import { TextBuilder } from './textBuilder.js';
 
@@ -107,7 +108,7 @@ export function htmlToMarkdown(html: string): string {
     emDelimiter: '*',
   });
   service.remove(['script', 'style', 'noscript', 'template', 'iframe']);
-  service.addRule('table', { filter: 'table', replacement: (_, node) => markdownTable(node) });
+  service.addRule('table', { filter: 'table', replacement: (_, node) => tableMarkdown(node) });
   return service
     .turndown(html)
     .replace(/\n{3,}/g, '\n\n')
@@ -123,24 +124,19 @@ interface TableNode {
 }
 
 /**
- * A table as a Markdown table: its first row is the header, a cell's text on one line with
- * pipes escaped. Rows of nested tables are left to their own table.
+ * A table as a Markdown table (markdownTable.ts): its first row is the header, a cell's text
+ * on one line. Rows of nested tables are left to their own table.
  */
-function markdownTable(node: unknown): string {
+function tableMarkdown(node: unknown): string {
   const table = node as TableNode;
   const rows = Array.from(table.querySelectorAll('tr'))
     .map((tr) =>
       Array.from(tr.children)
         .filter((c) => c.nodeName === 'TD' || c.nodeName === 'TH')
-        .map((c) => cleanInline(c.textContent ?? '').replace(/\|/g, '\\|')),
+        .map((c) => cleanInline(c.textContent ?? '')),
     )
     .filter((cells) => cells.length > 0);
-  if (rows.length === 0) return '';
-  const width = Math.max(...rows.map((r) => r.length));
-  const line = (cells: string[]): string =>
-    `| ${Array.from({ length: width }, (_, i) => cells[i] ?? '').join(' | ')} |`;
-  const [head = [], ...body] = rows;
-  return `\n\n${[line(head), line(Array(width).fill('---')), ...body.map(line)].join('\n')}\n\n`;
+  return rows.length === 0 ? '' : `\n\n${markdownTable(rows)}\n\n`;
 }
 
 function walk(node: AnyNode, out: TextBuilder): void {

@@ -1,68 +1,11 @@
 /**
- * The slides, sheets and parts an Office extractor returns: the range the caller asked for,
- * within the character cap, with a note for everything left out that says how to get it.
- * Word-processing files have no pages a reader can trust (pages are laid out by the
- * application), so their text is cut into parts at top-level headings instead, and a part
- * longer than {@link PART_CHARS} into pieces at paragraph breaks.
+ * The parts of a word-processing document. Such files have no pages a reader can trust
+ * (pages are laid out by the application), so their text is cut into parts at top-level
+ * headings instead, and a part longer than {@link PART_CHARS} into pieces at paragraph
+ * breaks; the parts are then windowed and capped like any units (unitWindow.ts).
  */
-import type { DocumentUnit, ExtractInput, ExtractedDocument, UnitName } from './types.js';
-
-export type NumberedUnit = DocumentUnit & { readonly number: number };
-
-/** The 1-based numbers of the units to extract, from the caller's range, clipped to the count. */
-export function unitRange(
-  input: ExtractInput,
-  count: number,
-  unitName: UnitName,
-): { from: number; to: number; notes: string[] } {
-  const asked = input.options.units;
-  if (!asked) return { from: 1, to: count, notes: [] };
-  const from = Math.max(1, asked.from);
-  const to = Math.min(count, asked.to);
-  if (from > to) {
-    const notes = [
-      `There is no ${unitName} ${asked.from}${asked.to > asked.from ? `–${asked.to}` : ''}: ` +
-        `"${input.name}" has ${count} ${unitName}${count === 1 ? '' : 's'}` +
-        (count > 0 ? ` (1–${count}).` : '.'),
-    ];
-    return { from: 1, to: 0, notes };
-  }
-  return { from, to, notes: [] };
-}
-
-/**
- * Keeps units in order until `maxChars` of Markdown; the unit that crosses the cap is cut at a
- * line break, and a note names the units not shown and the range that reads them.
- */
-export function capUnits(
-  units: readonly NumberedUnit[],
-  input: ExtractInput,
-  unitName: UnitName,
-  lastNumber: number,
-): { units: NumberedUnit[]; notes: string[] } {
-  const kept: NumberedUnit[] = [];
-  let left = input.limits.maxChars;
-  for (const unit of units) {
-    if (unit.markdown.length + unit.title.length <= left) {
-      kept.push(unit);
-      left -= unit.markdown.length + unit.title.length;
-      continue;
-    }
-    const cutAt = Math.max(0, unit.markdown.lastIndexOf('\n', left));
-    const shown = unit.markdown.slice(0, cutAt);
-    if (shown.trim()) kept.push({ ...unit, markdown: shown });
-    const resume = unit.number;
-    const note =
-      `Output cap of ${input.limits.maxChars.toLocaleString('en')} characters reached: ` +
-      (shown.trim()
-        ? `${unitName} ${unit.number} is cut after ${shown.length} characters and `
-        : '') +
-      `${unitName}s ${resume}–${lastNumber} are not all shown; ask for ${unitName}s ${resume}–${lastNumber} ` +
-      'in smaller ranges to read the rest.';
-    return { units: kept, notes: [note] };
-  }
-  return { units: kept, notes: [] };
-}
+import type { DocumentUnit, ExtractInput, ExtractedDocument } from './types.js';
+import { capUnits, unitRange } from './unitWindow.js';
 
 /** Longest part of a word-processing document before it is split at a paragraph break. */
 export const PART_CHARS = 40_000;

@@ -136,12 +136,17 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('run (-p, real bubblewr
     await config({ timeoutMs: 1500 });
     const marker = '98765.4321';
     server.push(
-      { kind: 'stream', content: call(`sleep ${marker} & sleep ${marker}`) },
+      {
+        kind: 'stream',
+        content: call(`sleep ${marker} & echo started > started.txt; sleep ${marker}`),
+      },
       { kind: 'stream', content: '[WAIT]' },
     );
     const run = runCogito(args('wait forever'), env);
-    await waitUntil(() => pidsWith(marker).length >= 2, 'both sleeps running', 20_000);
+    // The limit may end the command before a poll sees its processes, so the proof that it
+    // ran is the file it wrote between starting the two sleeps.
     expect(await run.code).toBe(0);
+    expect(existsSync(path.join(ws, 'started.txt'))).toBe(true);
     expect(resultSent()).toMatch(/did not finish within 1\.5 s/);
     await waitUntil(() => pidsWith(marker).length === 0, 'no sleep left', 5_000);
   }, 60_000);

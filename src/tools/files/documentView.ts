@@ -3,7 +3,9 @@
  * the facts a reader wants first (title, author, pages…), one heading per unit (page, slide,
  * sheet…), what was left out, and always how to get the rest. The same byte cap as text.
  */
-import type { ExtractedDocument } from '../../documents/types.js';
+import type { DocumentError, ExtractedDocument } from '../../documents/types.js';
+import type { ToolErrorKind, ToolResult } from '../types.js';
+import { fail } from '../types.js';
 import type { DocumentReader } from '../../documents/reader.js';
 import { KIND_LABELS, kindFromName } from '../../documents/detect.js';
 import { counted } from '../../core/plural.js';
@@ -93,4 +95,23 @@ export async function documentSummary(
   return count > 1 || doc.unitName === 'page'
     ? `${doc.label}, ${counted(count, doc.unitName)}`
     : doc.label;
+}
+
+/** Documents above this are refused: a 100 MB PDF is a scan that would take minutes. */
+export const READ_MAX_DOCUMENT_BYTES = 100 * 1024 * 1024;
+
+/** How each way a document fails is reported as a tool error. */
+const DOCUMENT_ERRORS: Readonly<Record<DocumentError['kind'], ToolErrorKind>> = {
+  encrypted: 'unsupported',
+  malformed: 'io',
+  too_large: 'too_large',
+  unsupported: 'unsupported',
+  timeout: 'timeout',
+  missing: 'not_found',
+  aborted: 'aborted',
+};
+
+/** A document's failure, already worded for the model by the extractor or the pool. */
+export function documentFailure(e: DocumentError): ToolResult {
+  return fail(DOCUMENT_ERRORS[e.kind], e.message);
 }

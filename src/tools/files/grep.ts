@@ -23,7 +23,8 @@ import {
 import { detectKind } from '../../documents/detect.js';
 import { DocumentError, type ExtractedDocument } from '../../documents/types.js';
 import type { DocumentReader } from '../../documents/reader.js';
-import { binaryByName, READ_MAX_DOCUMENT_BYTES, splitLines } from './read.js';
+import { binaryByName, splitLines } from './read.js';
+import { READ_MAX_DOCUMENT_BYTES } from './documentView.js';
 import { counted } from '../../core/plural.js';
 
 /** At most this many matching lines are returned. */

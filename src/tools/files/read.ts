@@ -7,7 +7,7 @@
  * should know it exists. A document's text is content from outside: it reaches the model
  * wrapped as data, like a web page (a PDF can carry instructions).
  */
-import type { Tool, ToolArg, ToolContext, ToolErrorKind, ToolResult } from '../types.js';
+import type { Tool, ToolArg, ToolContext, ToolResult } from '../types.js';
 import { fail, ok } from '../types.js';
 import type { FileToolDeps, ResolvedDeps } from './deps.js';
 import { resolveDeps } from './deps.js';
@@ -16,8 +16,8 @@ import { encodingLabel, type DecodedText } from '../../documents/encoding.js';
 import { detectKind, KIND_LABELS, kindFromName } from '../../documents/detect.js';
 import { DocumentError, type DocumentKind } from '../../documents/types.js';
 import { counted } from '../../core/plural.js';
-import { renderDocument } from './documentView.js';
-import { isArchive, readMember, splitMemberPath } from './archivePath.js';
+import { documentFailure, READ_MAX_DOCUMENT_BYTES, renderDocument } from './documentView.js';
+import { isArchive, memberFile, splitMemberPath } from './archivePath.js';
 
 /** Most lines returned by one call. */
 const READ_MAX_LINES = 2000;
@@ -25,8 +25,6 @@ const READ_MAX_LINES = 2000;
 export const READ_MAX_BYTES = 256 * 1024;
 /** Text files above this are refused outright: decoding them would cost too much memory. */
 export const READ_MAX_FILE_BYTES = 20 * 1024 * 1024;
-/** Documents above this are refused: a 100 MB PDF is a scan that would take minutes. */
-export const READ_MAX_DOCUMENT_BYTES = 100 * 1024 * 1024;
 
 /** Creates the `read` tool. */
 export function createReadTool(deps?: FileToolDeps): Tool {
@@ -60,7 +58,16 @@ export function createReadTool(deps?: FileToolDeps): Tool {
       const r = await resolvePath(ctx, input, { mustExist: true });
       // A real file whose name holds `::` wins; otherwise `::` names an archive member.
       const member = r.ok ? undefined : splitMemberPath(input);
-      if (member !== undefined) return readMember(resolved, ctx, member, { offset, limit });
+      if (member !== undefined) {
+        const found = await memberFile(resolved, ctx, member);
+        if (!found.ok) return found.result;
+        try {
+          return await readBytes(resolved, ctx, found.file, { offset, limit });
+        } catch (e) {
+          if (e instanceof DocumentError) return documentFailure(e);
+          throw e;
+        }
+      }
       if (!r.ok) return r.result;
       const { abs, rel } = r.path;
       try {
@@ -160,22 +167,6 @@ function documentResult(
   );
   const hint = archive ? `\n[read a member with read(${q(`${name}::<member path>`)})]` : '';
   return { ok: true, data: text + hint, display, untrusted: true };
-}
-
-/** How each way a document fails is reported as a tool error. */
-const DOCUMENT_ERRORS: Readonly<Record<DocumentError['kind'], ToolErrorKind>> = {
-  encrypted: 'unsupported',
-  malformed: 'io',
-  too_large: 'too_large',
-  unsupported: 'unsupported',
-  timeout: 'timeout',
-  missing: 'not_found',
-  aborted: 'aborted',
-};
-
-/** A document's failure, already worded for the model by the extractor or the pool. */
-export function documentFailure(e: DocumentError): ToolResult {
-  return fail(DOCUMENT_ERRORS[e.kind], e.message);
 }
 
 function tooLarge(rel: string, size: number, max: number): ToolResult {

@@ -21,6 +21,30 @@ const call = (command: string): string => `[TOOL] run(${JSON.stringify(command)}
 const hasBwrap = existsSync('/usr/bin/bwrap') || process.env.CI === 'true';
 
 /** Host pids of processes whose command line holds `marker`. */
+/**
+ * A Node binary the sandbox can see: its /tmp is private, so a Node installed under /tmp (CI's
+ * Node 24) is not there; take the first other `node` on PATH.
+ */
+function nodeInSandbox(): string {
+  if (!process.execPath.startsWith(os.tmpdir())) return process.execPath;
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const candidate = path.join(dir, 'node');
+    if (dir !== '' && !dir.startsWith(os.tmpdir()) && existsSync(candidate)) return candidate;
+  }
+  return 'node';
+}
+
+/** The processes running `sleep <marker>` (not the shells or bwrap that name it too). */
+function sleepsWith(marker: string): number[] {
+  return pidsWith(marker).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith('sleep\0');
+    } catch {
+      return false;
+    }
+  });
+}
+
 function pidsWith(marker: string): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
@@ -106,7 +130,7 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('run (-p, real bubblewr
     const command = [
       `echo pwned > ${outside}/escaped.txt`,
       'echo "#!/bin/sh" > .git/hooks/pre-commit',
-      `${JSON.stringify(process.execPath)} -e ${JSON.stringify(connect)}`,
+      `${JSON.stringify(nodeInSandbox())} -e ${JSON.stringify(connect)}`,
       'echo inside > ok.txt',
     ].join('; ');
     try {
@@ -156,7 +180,7 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('run (-p, real bubblewr
     const marker = '87654.321';
     server.push({ kind: 'stream', content: call(`sleep ${marker} & sleep ${marker}`) });
     const run = runCogito(args('wait forever'), env);
-    await waitUntil(() => pidsWith(marker).length >= 2, 'both sleeps running', 20_000);
+    await waitUntil(() => sleepsWith(marker).length >= 2, 'both sleeps running', 20_000);
     run.kill('SIGINT');
     expect(await run.code).toBe(130);
     await waitUntil(() => pidsWith(marker).length === 0, 'no sleep left', 5_000);

@@ -9,7 +9,7 @@ import { markdownTable } from './markdownTable.js';
 import { oleSummary } from './oleSummary.js';
 import { wordDocument } from './wordParts.js';
 import type { ExtractInput, ExtractedDocument } from './types.js';
-import { DocumentError } from './types.js';
+import { DocumentError, libraryFailure } from './types.js';
 import { isCompoundFile } from './zipParts.js';
 
 export async function extract(input: ExtractInput): Promise<ExtractedDocument> {
@@ -26,17 +26,7 @@ export async function extract(input: ExtractInput): Promise<ExtractedDocument> {
       Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength),
     );
   } catch (error) {
-    const message = (error as Error).message;
-    if (/encrypt|password/i.test(message)) {
-      throw new DocumentError(
-        'encrypted',
-        `"${input.name}" is password-protected; it cannot be read without the password.`,
-      );
-    }
-    throw new DocumentError(
-      'malformed',
-      `"${input.name}" could not be read as a Word 97–2003 document: ${message}.`,
-    );
+    throw libraryFailure(input.name, error, 'a Word 97–2003 document');
   }
   const sections: string[] = [bodyMarkdown(doc.getBody())];
   const extras: Array<[string, string]> = [

@@ -11,7 +11,7 @@ import type { NumberedUnit } from './unitWindow.js';
 import { capUnits, unitRange } from './unitWindow.js';
 import { sheetMarkdown } from './sheetTable.js';
 import type { DocumentKind, ExtractInput, ExtractedDocument } from './types.js';
-import { DocumentError } from './types.js';
+import { libraryFailure } from './types.js';
 import { isCompoundFile, isEncryptedPackage, vetPackage } from './zipParts.js';
 
 /** Rows of a sheet shown when no row range is asked for. */
@@ -74,17 +74,7 @@ function readBook(input: ExtractInput, opts: XLSX.ParsingOptions): XLSX.WorkBook
       ...opts,
     });
   } catch (error) {
-    const message = (error as Error).message;
-    if (/password|encrypt/i.test(message)) {
-      throw new DocumentError(
-        'encrypted',
-        `"${input.name}" is password-protected; it cannot be read without the password.`,
-      );
-    }
-    throw new DocumentError(
-      'malformed',
-      `"${input.name}" could not be read as a spreadsheet: ${message}.`,
-    );
+    throw libraryFailure(input.name, error, 'a spreadsheet');
   }
 }
 

@@ -131,3 +131,18 @@ export class DocumentError extends Error {
 
 /** One format's reader. Loaded lazily, so a session that reads no PDF never loads pdf.js. */
 export type Extractor = (input: ExtractInput) => Promise<ExtractedDocument>;
+
+/**
+ * What a library's own failure means for the user: a password is `encrypted`, anything else
+ * `malformed`, named by file and by what it was read as ("a spreadsheet").
+ */
+export function libraryFailure(name: string, error: unknown, readAs: string): DocumentError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/encrypt|password/i.test(message)) {
+    return new DocumentError(
+      'encrypted',
+      `"${name}" is password-protected; it cannot be read without the password.`,
+    );
+  }
+  return new DocumentError('malformed', `"${name}" could not be read as ${readAs}: ${message}.`);
+}

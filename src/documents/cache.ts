@@ -13,7 +13,17 @@
  * on or off, GPS…) and the cache's version, bumped when extractors change what they return.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import {
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import type { ExtractedDocument, ExtractOptions } from './types.js';
 
@@ -22,6 +32,31 @@ const CACHE_VERSION = 1;
 export const DEFAULT_CACHE_BYTES = 512 * 1024 * 1024;
 /** Bytes hashed between two turns of the event loop. */
 const SLICE_BYTES = 1024 * 1024;
+
+/** Characters of JSON written between two turns of the event loop. */
+const SLICE_CHARS = 64 * 1024;
+
+/**
+ * `JSON.stringify(doc)` as a series of pieces, no piece longer than about
+ * {@link SLICE_CHARS}: each unit's text is escaped a slice at a time. A slice that ends
+ * inside a surrogate pair escapes each half (`\ud83d`); `JSON.parse` joins them back.
+ */
+export function* documentJson(doc: ExtractedDocument): Generator<string> {
+  const { units, ...rest } = doc;
+  const head = JSON.stringify(rest);
+  yield `${head.slice(0, -1)}${head === '{}' ? '' : ','}"units":[`;
+  for (const [i, unit] of units.entries()) {
+    const { markdown, ...fields } = unit;
+    const open = JSON.stringify(fields);
+    yield `${i > 0 ? ',' : ''}${open.slice(0, -1)}${open === '{}' ? '' : ','}"markdown":"`;
+    const text = String(markdown);
+    for (let at = 0; at < text.length; at += SLICE_CHARS) {
+      yield JSON.stringify(text.slice(at, at + SLICE_CHARS)).slice(1, -1);
+    }
+    yield '"}';
+  }
+  yield ']}';
+}
 
 /** A file as the cache knows it: where it is and what `stat` said. */
 export interface FileStamp {
@@ -109,12 +144,35 @@ export class DocumentCache {
     await this.writeAtomic(this.pathFile(this.pathKey(file, options)), key);
   }
 
-  /** Stores a document under its content key, then evicts past the bound. */
+  /**
+   * Stores a document under its content key, then evicts past the bound. Written a slice at
+   * a time (see {@link documentJson}), so a document of millions of characters never holds
+   * up the screen for the length of one `JSON.stringify`.
+   */
   async store(key: string, doc: ExtractedDocument): Promise<void> {
-    const text = JSON.stringify(doc);
-    await this.writeAtomic(this.docFile(key), text);
+    const file = this.docFile(key);
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const temp = `${file}.${randomUUID()}.tmp`;
+    let size = 0;
+    const handle = await open(temp, 'w', 0o600);
+    try {
+      let batch = '';
+      for (const piece of documentJson(doc)) {
+        batch += piece;
+        if (batch.length < SLICE_CHARS) continue;
+        size += (await handle.write(batch)).bytesWritten;
+        batch = '';
+      }
+      size += (await handle.write(batch)).bytesWritten;
+      await handle.close();
+      await rename(temp, file);
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await rm(temp, { force: true });
+      throw error;
+    }
     const usage = await (this.usage ??= this.scan());
-    usage.set(key, { size: Buffer.byteLength(text), used: Date.now() });
+    usage.set(key, { size, used: Date.now() });
     await this.evict(usage);
   }
 

@@ -18,7 +18,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { capDocument } from './cap.js';
-import type { WorkerJob, WorkerReady, WorkerReply } from './protocol.js';
+import type { WorkerJob, WorkerMessage, WorkerReply } from './protocol.js';
+import { DocumentAssembler } from './replyPieces.js';
 import {
   DEFAULT_LIMITS,
   DocumentError,
@@ -59,6 +60,8 @@ interface Running {
   readonly name: string;
   resolve(reply: WorkerReply): void;
   reject(error: Error): void;
+  /** The document being received in pieces. */
+  assembler?: DocumentAssembler;
 }
 
 /** Where the worker's code is: the bundle's `documents-worker.mjs`, or the TypeScript source. */
@@ -115,9 +118,9 @@ class ExtractionPool {
     });
     let started: () => void = () => undefined;
     this.ready = new Promise((resolve) => (started = resolve));
-    child.on('message', (reply: WorkerReply | WorkerReady) => {
-      if ('ready' in reply) started();
-      else if (this.running?.id === reply.id) this.running.resolve(reply);
+    child.on('message', (message: WorkerMessage) => {
+      if ('ready' in message) started();
+      else if (this.running?.id === message.id) this.receive(this.running, message);
     });
     child.on('exit', (code, sig) => {
       if (this.child === child) this.child = undefined;
@@ -132,6 +135,26 @@ class ExtractionPool {
       }
     }
     return child;
+  }
+
+  /** A reply, or a document's head or piece: the document resolves once whole. */
+  private receive(running: Running, message: Exclude<WorkerMessage, { ready: true }>): void {
+    try {
+      if ('head' in message || 'unit' in message) {
+        if ('head' in message) running.assembler = new DocumentAssembler(message);
+        const doc = 'unit' in message ? running.assembler?.add(message) : running.assembler?.done();
+        if (doc !== undefined) running.resolve({ id: message.id, ok: true, doc });
+        return;
+      }
+      running.resolve(message);
+    } catch (error) {
+      running.reject(
+        new DocumentError(
+          'malformed',
+          `The document reader sent back a broken reply for ${running.name}: ${error instanceof Error ? error.message : String(error)}.`,
+        ),
+      );
+    }
   }
 
   private crashError(name: string, code: number | null, sig: NodeJS.Signals | null): Error {

@@ -2,6 +2,7 @@
  * The messages between Cogito and its extraction process (pool.ts ↔ worker.ts), sent with
  * Node's "advanced" IPC serialisation so bytes cross as bytes.
  */
+import type { DocumentHead, DocumentPiece } from './replyPieces.js';
 import type { DocumentErrorKind, DocumentKind, ExtractedDocument, ExtractInput } from './types.js';
 
 /** One job: extract a document, or read an archive member's bytes. */
@@ -27,6 +28,10 @@ export interface WorkerReady {
   readonly ready: true;
 }
 
+/**
+ * A job's outcome. A document is sent as a {@link DocumentHead} and its pieces (see
+ * replyPieces.ts) and put back together into the `doc` form in Cogito.
+ */
 export type WorkerReply =
   | { readonly id: number; readonly ok: true; readonly doc: ExtractedDocument }
   | { readonly id: number; readonly ok: true; readonly bytes: Uint8Array }
@@ -35,3 +40,10 @@ export type WorkerReply =
       readonly ok: false;
       readonly error: { readonly kind: DocumentErrorKind; readonly message: string };
     };
+
+/** Every message the extraction process sends. */
+export type WorkerMessage =
+  | WorkerReady
+  | Exclude<WorkerReply, { readonly doc: ExtractedDocument }>
+  | DocumentHead
+  | DocumentPiece;

@@ -11,6 +11,7 @@ import process from 'node:process';
 import { EXTRACTORS } from './formats.js';
 import { capDocument } from './cap.js';
 import type { WorkerChunk, WorkerJob, WorkerReply } from './protocol.js';
+import { splitDocument } from './replyPieces.js';
 import { DocumentError, type Extractor, type ExtractInput } from './types.js';
 
 /** What a format's module exports; `memberBytes` only for archives. */
@@ -64,10 +65,22 @@ function failure(id: number, name: string, error: unknown): WorkerReply {
 /** The job whose bytes are arriving, and the bytes so far. */
 let pending: { job: WorkerJob; bytes: Uint8Array; filled: number } | undefined;
 
+const send = (message: unknown): Promise<void> =>
+  new Promise((resolve) => {
+    if (process.send === undefined) return resolve();
+    process.send(message, undefined, {}, () => resolve());
+  });
+
+/** A document goes as a head and pieces, each sent once the one before was written. */
+async function reply(reply: WorkerReply): Promise<void> {
+  if (!('doc' in reply)) return send(reply);
+  for (const message of splitDocument(reply.id, reply.doc)) await send(message);
+}
+
 function start(job: WorkerJob): void {
-  run(job)
+  void run(job)
     .catch((error: unknown) => failure(job.id, job.input.name, error))
-    .then((reply) => process.send?.(reply));
+    .then(reply);
 }
 
 process.on('message', (message: WorkerJob | WorkerChunk) => {

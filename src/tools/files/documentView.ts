@@ -36,18 +36,23 @@ export function renderDocument(
   let shownLast = range.start - 1;
   let cutUnit: number | undefined;
   for (const u of wanted) {
-    const block = `## ${u.title}${u.source === 'ocr' ? ' (text by OCR)' : ''}\n\n${u.markdown.trim()}\n`;
-    const size = Buffer.byteLength(block);
+    const heading = `## ${u.title}${u.source === 'ocr' ? ' (text by OCR)' : ''}\n\n`;
+    const text = u.markdown.trim();
+    // UTF-8 takes at least a byte per UTF-16 unit: a unit longer than the room is not
+    // measured (or copied whole), which for a unit of millions of characters would hold up
+    // the screen for milliseconds.
+    const fits = bytes + heading.length + text.length + 1 <= maxBytes;
+    const size = fits ? Buffer.byteLength(heading) + Buffer.byteLength(text) + 1 : Infinity;
     if (bytes + size > maxBytes) {
       if (body.length === 0) {
         // One enormous unit: its start rather than nothing.
-        body.push(`${block.slice(0, maxBytes / 4)} …`);
+        body.push(`${(heading + text.slice(0, maxBytes / 4)).slice(0, maxBytes / 4)} …`);
         cutUnit = u.number;
         shownLast = u.number;
       }
       break;
     }
-    body.push(block);
+    body.push(`${heading}${text}\n`);
     bytes += size;
     shownLast = u.number;
   }

@@ -31,7 +31,7 @@ import type { ExtractedDocument, ExtractOptions } from './types.js';
 const CACHE_VERSION = 1;
 export const DEFAULT_CACHE_BYTES = 512 * 1024 * 1024;
 /** Bytes hashed between two turns of the event loop. */
-const SLICE_BYTES = 1024 * 1024;
+const SLICE_BYTES = 256 * 1024;
 
 /** Characters of JSON written between two turns of the event loop. */
 const SLICE_CHARS = 64 * 1024;

@@ -3,7 +3,8 @@
  * slice at a time, so neither freezes the screen; what arrives and what is stored must be
  * exactly the document, to the last character: surrogate pairs cut between two pieces, text
  * that needs escaping, units with no text. `read` shows only the start of a unit of millions
- * of characters without measuring all of it.
+ * of characters without measuring all of it, and `grep` searches it a slice at a time with
+ * the same results (line numbers, pages) as before.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,6 +16,9 @@ import { extractDocument, extractionPool } from '../../src/documents/pool.js';
 import { DocumentAssembler, PIECE_CHARS, splitDocument } from '../../src/documents/replyPieces.js';
 import type { ExtractedDocument } from '../../src/documents/types.js';
 import { renderDocument } from '../../src/tools/files/documentView.js';
+import { eachLine, splitLines } from '../../src/tools/files/read.js';
+import { makeFixture, text as resultText } from '../tools/fixture.js';
+import { DocumentReader } from '../../src/documents/reader.js';
 
 const fake = (name: string): string =>
   pathToFileURL(path.join(import.meta.dirname, 'fakes', `${name}.mjs`)).href;
@@ -146,4 +150,50 @@ describe('read on a unit of millions of characters', () => {
     expect(text).toContain('pages 1–2 of 3');
     expect(text).toContain('call read("zh.pdf", 3) for more');
   });
+});
+
+describe('grep through a document of millions of characters, a slice at a time', () => {
+  it('finds the same lines as splitLines, one at a time', () => {
+    const cases = [
+      '',
+      'a',
+      'a\n',
+      'a\n\n',
+      '\n',
+      '\r\n',
+      'a\r\nb\r\n',
+      'a\rb',
+      'a\r\r\nb',
+      '\n\nx',
+    ];
+    for (const c of cases) expect([...eachLine(c)], JSON.stringify(c)).toEqual(splitLines(c));
+  });
+
+  it('numbers lines right across many slices, and names the page in a big document', async () => {
+    const lines = Array.from({ length: 60_000 }, (_, i) => `line ${i + 1}: nothing here`);
+    lines[29_999] = 'line 30000: the needle';
+    lines[59_999] = 'line 60000: another needle';
+    const cacheDir = await mkdtemp(path.join(os.tmpdir(), 'cogito-biggrep-'));
+    const f = await makeFixture({
+      documents: new DocumentReader({
+        cache: new DocumentCache(cacheDir),
+        modules: { pdf: fake('pages') },
+      }),
+    });
+    try {
+      await f.write('big.txt', `${lines.join('\n')}\n`);
+      await f.write('big.pdf', `%PDF-1.7\n${lines.join('\n')}\fpage two needle`);
+      const found = resultText(await f.call('grep', 'needle'));
+      expect(found.split('\n').slice(1)).toEqual([
+        'big.pdf (page 1): line 30000: the needle',
+        'big.pdf (page 1): line 60000: another needle',
+        'big.pdf (page 2): page two needle',
+        'big.txt:30000: line 30000: the needle',
+        'big.txt:60000: line 60000: another needle',
+      ]);
+    } finally {
+      await f.cleanup();
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

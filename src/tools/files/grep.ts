@@ -23,7 +23,7 @@ import {
 import { detectKind } from '../../documents/detect.js';
 import { DocumentError, type ExtractedDocument } from '../../documents/types.js';
 import type { DocumentReader } from '../../documents/reader.js';
-import { binaryByName, splitLines } from './read.js';
+import { binaryByName, eachLine } from './read.js';
 import { READ_MAX_DOCUMENT_BYTES } from './documentView.js';
 import { counted } from '../../core/plural.js';
 
@@ -46,6 +46,20 @@ interface Tally {
   unreadable: string[];
   /** The turn's redactor (identity when none is configured). */
   redact(text: string): string;
+  /** Characters searched since the event loop last had a turn. */
+  sinceTurn: number;
+}
+
+/**
+ * Characters searched between two turns of the event loop: a document of millions of
+ * characters (a 500-page PDF) is searched in slices, so the screen's echo is not held up.
+ */
+const SLICE_CHARS = 256 * 1024;
+
+/** Lets the event loop run (keys, redraws) once a slice has been searched. */
+async function nextTurn(tally: Tally): Promise<void> {
+  tally.sinceTurn = 0;
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 const same = (text: string): string => text;
@@ -75,6 +89,7 @@ export function createGrepTool(deps?: FileToolDeps): Tool {
         documents: 0,
         unreadable: [],
         redact: ctx.redact ?? same,
+        sinceTurn: 0,
       };
       try {
         const st = await fs.stat(abs);
@@ -189,7 +204,7 @@ async function searchFile(
       options: GREP_OPTIONS,
       signal: deps.signal,
     });
-    searchDocument(file.rel, doc, regex, tally);
+    await searchDocument(file.rel, doc, regex, tally);
   } catch (e) {
     if (!(e instanceof DocumentError) || e.kind === 'aborted') throw e;
     tally.unreadable.push(e.message);
@@ -205,24 +220,35 @@ function matchLine(raw: string, regex: RegExp, tally: Tally): string | undefined
   return shown.trim();
 }
 
-function searchLines(rel: string, text: string, regex: RegExp, tally: Tally): void {
+async function searchLines(rel: string, text: string, regex: RegExp, tally: Tally): Promise<void> {
   tally.files++;
-  for (const [i, raw] of splitLines(text).entries()) {
+  let line = 0;
+  for (const raw of eachLine(text)) {
+    line++;
+    tally.sinceTurn += raw.length;
+    if (tally.sinceTurn >= SLICE_CHARS) await nextTurn(tally);
     const shown = matchLine(raw, regex, tally);
     if (shown === undefined) continue;
-    tally.matches.push(`${rel}:${i + 1}: ${shown}`);
+    tally.matches.push(`${rel}:${line}: ${shown}`);
     if (tally.matches.length >= GREP_MAX_MATCHES) return;
   }
 }
 
 /** A document's units line by line; each match names its unit (page 3, sheet 2…). */
-function searchDocument(rel: string, doc: ExtractedDocument, regex: RegExp, tally: Tally): void {
+async function searchDocument(
+  rel: string,
+  doc: ExtractedDocument,
+  regex: RegExp,
+  tally: Tally,
+): Promise<void> {
   tally.files++;
   tally.documents++;
   for (const unit of doc.units) {
     const where =
       doc.units.length === 1 && doc.unitCount <= 1 ? '' : ` (${doc.unitName} ${unit.number})`;
-    for (const raw of splitLines(unit.markdown)) {
+    for (const raw of eachLine(unit.markdown)) {
+      tally.sinceTurn += raw.length;
+      if (tally.sinceTurn >= SLICE_CHARS) await nextTurn(tally);
       const shown = matchLine(raw, regex, tally);
       if (shown === undefined) continue;
       tally.matches.push(`${rel}${where}: ${shown}`);

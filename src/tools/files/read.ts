@@ -200,6 +200,21 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/**
+ * The same lines as {@link splitLines}, found one at a time: searching a document of millions
+ * of characters needs no array of all its lines, and can pause between them.
+ */
+export function* eachLine(text: string): Generator<string> {
+  let at = 0;
+  while (at < text.length) {
+    const nl = text.indexOf('\n', at);
+    const end = nl < 0 ? text.length : nl;
+    yield text.slice(at, end > at && text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    if (nl < 0) return;
+    at = nl + 1;
+  }
+}
+
 function renderText(
   rel: string,
   decoded: DecodedText,

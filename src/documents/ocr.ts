@@ -46,7 +46,8 @@ async function startEngine(): Promise<OcrEngine> {
 
 /**
  * Decodes any image sharp reads (JPEG, PNG, WebP, TIFF, GIF, AVIF), turns it upright by its
- * EXIF orientation, scales it to at most {@link MAX_SIDE} pixels and gives its RGBA pixels.
+ * EXIF orientation, scales it to at most {@link MAX_SIDE} pixels, lays it on white and
+ * gives its RGBA pixels.
  */
 async function decode(image: Uint8Array): Promise<{ data: Buffer; width: number; height: number }> {
   let sharp: typeof Sharp;
@@ -58,6 +59,8 @@ async function decode(image: Uint8Array): Promise<{ data: Buffer; width: number;
   const { data, info } = await sharp(image, { limitInputPixels: 100_000_000 })
     .rotate()
     .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+    // Transparent pixels (a screenshot's or a logo's ground) read as paper, not as black.
+    .flatten({ background: '#ffffff' })
     .toColourspace('srgb')
     .ensureAlpha(1)
     .raw()

@@ -45,6 +45,11 @@ const TEXT_THRESHOLD = 0.3;
 /** The recogniser's input height. */
 const LINE_HEIGHT = 48;
 /**
+ * The widest line input: 160 characters' height, more than a line of a page across has at
+ * 300 dpi; a box wider than that (a rule, a border read as text) is squeezed, bounding its cost.
+ */
+const MAX_LINE_WIDTH = 160 * LINE_HEIGHT;
+/**
  * How much likelier a word space is made than the recogniser says. Measured on the
  * documents bench's 12 images (share of the true words): 1 gives 93.1 %, 5 gives 97.3 %,
  * 20 gives 97.9 %, 50 gives 98.0 %, 200 starts splitting words (97.5 %); the Chinese sign
@@ -131,7 +136,10 @@ export async function loadEngine(): Promise<OcrEngine> {
   }
 
   async function recogniseLine(line: RawImage): Promise<{ text: string; mean: number }> {
-    const width = Math.max(8, Math.ceil((LINE_HEIGHT * line.width) / line.height));
+    const width = Math.min(
+      MAX_LINE_WIDTH,
+      Math.max(8, Math.ceil((LINE_HEIGHT * line.width) / line.height)),
+    );
     const pixels = await sharp(line.data, {
       raw: { width: line.width, height: line.height, channels: 4 },
     })

@@ -32,6 +32,11 @@ export interface BenchResult {
 export interface BenchOptions {
   /** Fewer samples and shorter streams, results to bench/results/tmp/. */
   quick: boolean;
+  /**
+   * `--only=<part>`: run one part of a benchmark that has several (it says which); results
+   * go to bench/results/tmp/, like a quick run, as they are not the whole record.
+   */
+  only?: string | undefined;
 }
 
 export interface Bench {
@@ -69,7 +74,7 @@ export function printResult(r: BenchResult): void {
 export function writeResult(r: BenchResult, opts: BenchOptions, machine: MachineInfo): string {
   // Quick runs and experiments on another entry never overwrite the recorded results.
   const experiment = process.env.COGITO_BENCH_ENTRY;
-  const dir = opts.quick || experiment ? path.join(RESULTS, 'tmp') : RESULTS;
+  const dir = opts.quick || opts.only || experiment ? path.join(RESULTS, 'tmp') : RESULTS;
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${r.name}.json`);
   const payload = {
@@ -77,7 +82,7 @@ export function writeResult(r: BenchResult, opts: BenchOptions, machine: Machine
     title: r.title,
     quick: opts.quick,
     machine,
-    command: `npx tsx bench/${r.name}.ts${opts.quick ? ' --quick' : ''}`,
+    command: `npx tsx bench/${r.name}.ts${opts.quick ? ' --quick' : ''}${opts.only ? ` --only=${opts.only}` : ''}`,
     ...(experiment ? { entry: experiment } : {}),
     metrics: r.metrics,
     notes: r.notes,
@@ -89,7 +94,8 @@ export function writeResult(r: BenchResult, opts: BenchOptions, machine: Machine
 
 /** Parses the flags every benchmark accepts. */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
-  return { quick: argv.includes('--quick') };
+  const only = argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+  return { quick: argv.includes('--quick'), only };
 }
 
 /** Runs one benchmark, prints and records it. */

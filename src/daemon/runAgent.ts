@@ -16,6 +16,9 @@ import type { PortEvent } from './agentPort.js';
 import { stripTerminalControls } from '../safety/terminalFilter.js';
 import { attachNotifier } from '../notify/attach.js';
 import { guardCrashes } from './crashGuard.js';
+import { processStartToken } from '../core/processIdentity.js';
+
+const withToken = (startToken: string | undefined) => (startToken ? { startToken } : {});
 
 export interface RunAgentIo {
   env: NodeJS.ProcessEnv;
@@ -91,6 +94,8 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Pro
     socket: socketPath,
     started: started.toISOString(),
     log: agentLogFile(app.home, workspace),
+    // Who this pid is: after a crash the pid may pass to a stranger, which must not be trusted.
+    ...withToken(processStartToken(process.pid)),
   };
   writeEntry(app.home, entry);
   let finish!: () => void;

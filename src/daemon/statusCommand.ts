@@ -5,8 +5,13 @@
  */
 import { resolveHome } from '../config/paths.js';
 import type { AgentStatus } from './protocol.js';
-import { killOrphans, listEntries, removeEntry, type RegistryEntry } from './registry.js';
-import { isAlive } from '../core/processAlive.js';
+import {
+  entryIdentity,
+  killOrphans,
+  listEntries,
+  removeEntry,
+  type RegistryEntry,
+} from './registry.js';
 import { connectAgent } from './socketClient.js';
 import type { DaemonIo } from './startCommand.js';
 
@@ -15,12 +20,16 @@ export type StatusRow =
   | (AgentStatus & { running: true })
   | { running: false; workspace: string; pid: number; state: 'gone'; started: string };
 
-/** Asks one agent for its status; a dead or silent one is cleaned and reported gone. */
+/**
+ * Asks one agent for its status; a dead one (or one whose pid passed to a stranger) is
+ * cleaned and reported gone; a silent one is reported gone and kept.
+ */
 export async function statusOf(home: string, entry: RegistryEntry): Promise<StatusRow> {
-  if (isAlive(entry.pid)) {
+  if (entryIdentity(entry) !== 'gone') {
     try {
       const c = await connectAgent(entry.socket, 3000);
       try {
+        if (c.pid !== entry.pid) throw new Error('another process answers on its socket');
         return { running: true, ...((await c.request('status')) as AgentStatus) };
       } finally {
         c.close();

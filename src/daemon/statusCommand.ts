@@ -14,6 +14,7 @@ import {
 } from './registry.js';
 import { connectAgent } from './socketClient.js';
 import type { DaemonIo } from './startCommand.js';
+import { stripTerminalControls } from '../safety/terminalFilter.js';
 
 /** One line of the listing: a live agent's status, or what is known of a gone one. */
 export type StatusRow =
@@ -67,7 +68,7 @@ export async function runStatus(
   });
   const rows = await Promise.all(listEntries(home).map((e) => statusOf(home, e)));
   if (opts.json) {
-    io.stdout.write(`${JSON.stringify(rows)}\n`);
+    io.stdout.write(`${jsonForTerminal(rows)}\n`);
     return 0;
   }
   if (rows.length === 0) {
@@ -76,8 +77,21 @@ export async function runStatus(
     );
     return 0;
   }
-  for (const r of rows) io.stdout.write(`${describeRow(r)}\n`);
+  // The agent's words (its state, what it does) and the folder's name reach a terminal: the
+  // same filter as -p's output.
+  for (const r of rows) io.stdout.write(`${stripTerminalControls(describeRow(r))}\n`);
   return 0;
+}
+
+/**
+ * JSON whose every control is escaped: JSON.stringify leaves C1 controls and bidi overrides
+ * raw, and a terminal would act on them; `\uXXXX` reads back the same.
+ */
+function jsonForTerminal(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function describeRow(r: StatusRow): string {

@@ -54,6 +54,13 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Pro
   }
   const { app } = made;
   const { workspace } = app;
+  // The folder's own process: a service manager starts it elsewhere (systemd trims a
+  // WorkingDirectory= value, so the unit names the folder only in --workspace).
+  try {
+    process.chdir(workspace);
+  } catch (err) {
+    say(`warning: cannot change to ${workspace}: ${String(err)}`);
+  }
   const report = (f: StopFailure): void => say(stopFailureLine(f).trimEnd());
   const started = new Date();
   const socketPath = socketPathFor(app.home, workspace, io.env);

@@ -8,16 +8,13 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/core/processAlive.js';
 import { registryFile } from '../../src/daemon/places.js';
 import { folderLockFile } from '../../src/history/lock.js';
-import { runCogito } from '../helpers/cogitoProcess.js';
+import { backgroundFolder, type BackgroundFolder } from '../helpers/backgroundFolder.js';
 import { spawnStrangerWithPid, strangerProcess } from '../helpers/reusePid.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
 interface Row {
@@ -26,45 +23,26 @@ interface Row {
 }
 
 describe("a dead agent's pid taken by a stranger", () => {
-  let server: ScriptedServer;
-  let tmp: string;
-  let ws: string;
+  let f: BackgroundFolder;
   let home: string;
-  let env: Record<string, string>;
-  const groups: number[] = [];
+  let ws: string;
   let stranger: ChildProcess | undefined;
 
   beforeEach(async () => {
-    server = await startScriptedServer();
-    server.setDefault({ kind: 'stream', content: 'Nothing to do. [WAIT]' });
-    tmp = await realpath(await mkdtemp(path.join(os.tmpdir(), 'cogito-pid-')));
-    ws = path.join(tmp, 'project');
-    home = path.join(tmp, 'home');
-    await Promise.all([ws, home].map((d) => mkdir(d)));
-    await writeFile(
-      path.join(home, 'config.json'),
-      JSON.stringify({ watch: { maxWakesPerHour: 0 } }),
-    );
-    env = { COGITO_API_KEY: 'sk-test', COGITO_BASE_URL: server.url, COGITO_MODEL: 'scripted' };
+    f = await backgroundFolder();
+    ({ home, ws } = f);
   });
   afterEach(async () => {
-    for (const pid of [...groups, stranger?.pid ?? 0].filter((p) => p > 0)) {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // Gone.
-      }
+    try {
+      if (stranger?.pid) process.kill(-stranger.pid, 'SIGKILL');
+    } catch {
+      // Gone.
     }
     stranger = undefined;
-    await server.close();
-    await rm(tmp, { recursive: true, force: true });
+    await f.close();
   });
 
-  const cogito = async (args: string[]) => {
-    const run = runCogito([...args, '--home', home], env, { cwd: ws });
-    const code = await run.code;
-    return { code, out: run.stdout(), err: run.stderr() };
-  };
+  const cogito = (args: string[]) => f.cogito(args);
   const rows = async (): Promise<Row[]> =>
     JSON.parse((await cogito(['status', '--json'])).out) as Row[];
 
@@ -89,11 +67,8 @@ describe("a dead agent's pid taken by a stranger", () => {
   }
 
   it('status cleans it, stop signals nothing, start starts anew', async () => {
-    const started = await cogito(['start', '--think-interval', '600000']);
-    expect(started.code, started.err).toBe(0);
-    const [agent] = await rows();
-    groups.push(agent!.pid);
-    stranger = await killAndReuse(agent!.pid);
+    const agent = await f.startAgent();
+    stranger = await killAndReuse(agent.pid);
     const strangerPid = stranger.pid!;
     const left = await readFile(registryFile(home, ws), 'utf8');
 
@@ -114,7 +89,6 @@ describe("a dead agent's pid taken by a stranger", () => {
     expect(again.out).toContain(`Cogito runs in the background in ${ws} (pid `);
     expect(again.err).not.toContain('A background Cogito');
     const [fresh] = await rows();
-    groups.push(fresh!.pid);
     expect(fresh).toMatchObject({ running: true });
     expect(fresh!.pid).not.toBe(strangerPid);
     expect(isAlive(strangerPid)).toBe(true);
@@ -129,7 +103,6 @@ describe("a dead agent's pid taken by a stranger", () => {
       cogito(['start', '--think-interval', '600000']),
     ]);
     const running = await rows();
-    running.forEach((r) => groups.push(r.pid));
     expect(running).toEqual([expect.objectContaining({ running: true })]);
     expect([a.code, b.code], `${a.err}\n${b.err}`).toEqual([0, 0]);
     const outs = [a.out, b.out].join('\n');

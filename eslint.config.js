@@ -74,6 +74,7 @@ const LAYERS = [
       'app',
       'config',
       'core',
+      'history',
       'i18n',
       'notify',
       'protocol',

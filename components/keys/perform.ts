@@ -4,6 +4,7 @@
  * decoding happens here (that is the table's job), and no agent logic.
  */
 import type { AgentCommand } from '../../src/api/commands.js';
+import type { ApprovalAnswer } from '../../src/api/events.js';
 import type { AgentController } from '../controller.js';
 import { LINE_EDITS, WHEEL_LINES, type LineEdit, type UiAction } from '../ui/uiReducer.js';
 import type { Action, Resolved } from './bindings.js';
@@ -62,9 +63,13 @@ const AGENT: Partial<Record<Action, AgentCommand>> = {
   cancel: { type: 'interrupt' },
   interrupt: { type: 'interrupt' },
   togglePause: { type: 'toggle_pause' },
-  approveYes: { type: 'answer_approval', answer: 'yes' },
-  approveNo: { type: 'answer_approval', answer: 'no' },
-  approveAlways: { type: 'answer_approval', answer: 'always' },
+};
+
+/** The approval keys' answers; each is sent with the id of the card the screen drew. */
+const ANSWERS: Partial<Record<Action, ApprovalAnswer>> = {
+  approveYes: 'yes',
+  approveNo: 'no',
+  approveAlways: 'always',
 };
 
 const isLineEdit = (a: Action): a is LineEdit => Object.hasOwn(LINE_EDITS, a);
@@ -76,6 +81,15 @@ export function perform(r: Resolved, env: PerformEnv): void {
   if (ui) return env.dispatch(ui(r));
   const command = AGENT[r.action];
   if (command) return void c.send(command);
+  const answer = ANSWERS[r.action];
+  if (answer) {
+    // The card on screen, by its id: if the agent's view moved on (another card replaced this
+    // one while the screen lagged), the agent refuses the answer instead of applying it to a
+    // card the user never saw.
+    const shown = c.store.getState().approval;
+    if (shown) c.send({ type: 'answer_approval', answer, id: shown.id });
+    return;
+  }
   switch (r.action) {
     case 'quit':
       env.dispatch({ type: 'clearInput' });

@@ -28,7 +28,9 @@ export type AgentCommand =
   /**
    * The user's answer to the approval prompt on screen. With `id` (the request's, as the
    * client showed it) it answers only that request: a client that showed one card never
-   * answers another that took its place meanwhile.
+   * answers another that took its place meanwhile. Every door sends it (the screens, print
+   * mode, the shell's approve|deny), and a command from outside the process without it is
+   * refused (`parseCommand`).
    */
   | { type: 'answer_approval'; answer: ApprovalAnswer; id?: number }
   /** A slash command (`/help`, `/model x`); the leading slash may be left out. */
@@ -86,8 +88,13 @@ export function parseCommand(value: unknown): AgentCommand | { problem: string }
     };
   if (type === 'answer_approval' && !ANSWERS.includes(c['answer'] as ApprovalAnswer))
     return { problem: `"answer_approval" needs "answer": one of ${ANSWERS.join(', ')}` };
-  if (type === 'answer_approval' && c['id'] !== undefined && !Number.isInteger(c['id']))
-    return { problem: '"answer_approval" takes an optional "id": the approval request\'s id' };
+  // From outside the process an answer must name its card: a client whose view lags would
+  // otherwise answer whatever card took the place of the one it showed.
+  if (type === 'answer_approval' && !Number.isInteger(c['id']))
+    return {
+      problem:
+        '"answer_approval" needs the "id" of the approval it answers (the approval_request event\'s request.id), e.g. {"type":"answer_approval","answer":"yes","id":3}',
+    };
   if (type === 'pause' && c['reason'] !== undefined && typeof c['reason'] !== 'string')
     return { problem: '"pause" takes an optional "reason" string' };
   if (

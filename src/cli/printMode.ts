@@ -70,7 +70,8 @@ export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
     if (e.type === 'approval_request') {
       const text = `${e.request.call} needs approval, declined in print mode (set approval.${e.request.kind} to "auto" in config.json to allow it)`;
       if (!opts.json) progress.line(`note: ${stripTerminalControls(text)}`);
-      queueMicrotask(() => agent.send({ type: 'answer_approval', answer: 'no' }));
+      const { id } = e.request;
+      queueMicrotask(() => agent.send({ type: 'answer_approval', answer: 'no', id }));
     }
     if (e.type === 'turn_end') {
       turns += 1;

@@ -106,8 +106,10 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadConfigResult {
     fields[field] = { from: 'env', name };
   }
   for (const { flag, field, label } of FLAG_FIELDS) {
-    const value = flags[flag]?.trim();
-    if (!value) continue;
+    const given = flags[flag];
+    if (!given?.trim()) continue;
+    // A folder is taken exactly: "notes " (trailing space) is another folder than "notes".
+    const value = field === 'workspace' ? given : given.trim();
     merged[field] = field === 'workspace' ? path.resolve(cwd, expandTilde(value)) : value;
     origins[field] = label;
     fields[field] = { from: 'flag', name: label };

@@ -76,7 +76,8 @@ interface ResolveHomeOptions {
  */
 export function resolveHome(opts: ResolveHomeOptions = {}): { home: string; source: HomeSource } {
   const cwd = opts.cwd ?? process.cwd();
-  const flag = opts.flag?.trim();
+  // A folder is taken exactly: a trailing space names another folder.
+  const flag = opts.flag?.trim() ? opts.flag : undefined;
   if (flag) return { home: path.resolve(cwd, expandTilde(flag)), source: 'flag' };
   const fromEnv = opts.env?.COGITO_HOME?.trim();
   if (fromEnv) return { home: path.resolve(cwd, expandTilde(fromEnv)), source: 'env' };

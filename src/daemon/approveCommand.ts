@@ -1,17 +1,17 @@
 /**
  * `cogito approve|deny [--workspace DIR]`: answers the approval the folder's background agent
  * waits for, from a shell (so a notification can be acted on without opening the screen).
- * It shows the card the screen would show (from the agent's snapshot), then sends
+ * It shows the card the screen would show (the agent's `approval` request), then sends
  * `answer_approval`: approve → yes (`--always`: always for the rest of the run), deny → no.
  * Nothing waiting: says so, exit 1.
  */
 import type { ApprovalAnswer } from '../api/events.js';
 import { resolveLanguage } from '../i18n/messages.js';
-import type { AgentSnapshot } from '../store/agentStore.js';
 import { approvalCardText } from './approvalCard.js';
 import type { DaemonCommand } from './commandArgs.js';
 import { reachAgent } from './reachAgent.js';
 import type { DaemonIo } from './startCommand.js';
+import type { WaitingApproval } from './sendCommand.js';
 
 type AnswerCmd = Extract<DaemonCommand, { name: 'approve' | 'deny' }>;
 
@@ -20,8 +20,8 @@ export async function runAnswer(cmd: AnswerCmd, io: DaemonIo): Promise<number> {
   if (!reached.ok) return reached.code;
   const { connection, workspace, config } = reached;
   try {
-    const snapshot = (await connection.request('snapshot')) as Partial<AgentSnapshot>;
-    const request = snapshot.approval;
+    // Only the card waiting, not the whole state: it arrives whatever else the agent holds.
+    const { approval: request } = (await connection.request('approval')) as WaitingApproval;
     if (!request) {
       io.stderr.write(`cogito ${cmd.name}: no approval is waiting in ${workspace}.\n`);
       return 1;

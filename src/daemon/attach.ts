@@ -10,9 +10,8 @@ import type { AgentEvent } from '../api/events.js';
 import { Listeners } from '../core/listeners.js';
 import { createMirrorStore, type AgentSnapshot, type AgentStore } from '../store/agentStore.js';
 import type { LoadedConfig } from '../config/load.js';
-import { readEntry, type RegistryEntry } from './registry.js';
-import { isAlive } from '../core/processAlive.js';
-import { connectAgent } from './socketClient.js';
+import { entryIdentity, readEntry, type RegistryEntry } from './registry.js';
+import { connectAgent, type AgentConnection } from './socketClient.js';
 import { resolveFolder, type DaemonIo } from './startCommand.js';
 
 /** A folder's running background agent, and the language its config asks for. */
@@ -25,7 +24,8 @@ export interface BackgroundAgent {
 
 /**
  * The folder's background agent, if one runs there (found as `status` finds it: the
- * registry, and a live pid); otherwise undefined, and the screen starts its own agent.
+ * registry, and a live pid that is still the agent's); otherwise undefined, and the screen
+ * starts its own agent.
  */
 export function findBackgroundAgent(
   flags: { workspace?: string | undefined; home?: string | undefined },
@@ -34,7 +34,8 @@ export function findBackgroundAgent(
   const folder = resolveFolder(flags, { ...io, stdout: process.stdout, stderr: process.stderr });
   if (!folder.ok) return undefined;
   const entry = readEntry(folder.home, folder.workspace);
-  if (!entry || !isAlive(entry.pid)) return undefined;
+  // A pid that now names a stranger (the agent died, its pid reused) is no agent.
+  if (!entry || entryIdentity(entry) === 'gone') return undefined;
   return { entry, language: folder.config.language, notify: folder.config.notify };
 }
 
@@ -66,36 +67,54 @@ const ATTACH_TIMEOUT_MS = 10_000;
 /** Connects to `entry`'s agent and mirrors it; rejects with a message naming the problem. */
 export async function attachTo(entry: RegistryEntry): Promise<Attachment> {
   const built: { store?: AgentStore } = {};
-  // Events that arrive in the same read as the reply, before the store is built from it.
-  const early: AgentEvent[] = [];
   const listeners = new Listeners<[AgentEvent]>();
   let left = false;
+  /** Why this end gave up on the connection, if it did (a resync that failed). */
+  let gaveUp: string | undefined;
   let end!: (v: { left: true } | { left: false; why: string }) => void;
   const ended = new Promise<{ left: true } | { left: false; why: string }>((r) => (end = r));
   const conn = await connectAgent(entry.socket, 3000);
+  const resync = readAgain(conn, built, (why) => {
+    gaveUp = why;
+    conn.close();
+  });
   const take = (event: AgentEvent): void => {
-    if (built.store) built.store.getState().follow(event);
-    else early.push(event);
+    try {
+      built.store?.getState().follow(event);
+    } catch (err) {
+      // The mirror cannot follow (it missed an event): read the agent's state again.
+      resync(`the screen could not follow an event (${String(err)})`);
+    }
     listeners.emit(event);
   };
   // A refused command (an interrupt that met a turn already ended, say) is not shown, as on
-  // the in-process screen: what the agent did shows in its events.
+  // the in-process screen: what the agent did shows in its events. A refused answer is: the
+  // user pressed a key for a card that was no longer the one waiting, and must know it did
+  // nothing (the agent's view moved on while this screen lagged).
   conn.onEvent((e) => take(e as AgentEvent));
-  conn.onClose((why) => end(left ? { left: true } : { left: false, why }));
+  conn.onRefusal((message) => {
+    if (!message.startsWith('answer_approval')) return;
+    const text = `Your answer was not applied: ${message.replace(/^answer_approval: /, '')}.`;
+    built.store?.getState().follow({ type: 'notice', level: 'warn', text });
+  });
+  conn.onProblem((problem) => resync(problem));
+  conn.onClose((why) => end(left ? { left: true } : { left: false, why: gaveUp ?? why }));
   let reply: { snapshot?: AgentSnapshot };
   try {
-    reply = (await conn.request('attach', ATTACH_TIMEOUT_MS)) as { snapshot?: AgentSnapshot };
+    // The mirror is built as the reply is read, so the events right behind it find it.
+    reply = (await conn.request('attach', ATTACH_TIMEOUT_MS, (r) => {
+      const { snapshot } = r as { snapshot?: AgentSnapshot };
+      if (snapshot) built.store = createMirrorStore(snapshot);
+    })) as { snapshot?: AgentSnapshot };
   } catch (err) {
     conn.close();
     throw err;
   }
-  if (!reply.snapshot) {
+  const mirror = built.store;
+  if (!reply.snapshot || !mirror) {
     conn.close();
     throw new Error('the agent answered attach without its state: use the cogito that started it');
   }
-  const mirror = createMirrorStore(reply.snapshot);
-  for (const e of early.splice(0)) mirror.getState().follow(e);
-  built.store = mirror;
   return {
     entry,
     store: mirror,
@@ -115,5 +134,38 @@ export async function attachTo(entry: RegistryEntry): Promise<Attachment> {
       }
     },
     ended,
+  };
+}
+
+/**
+ * A mirror that missed an event (a line it could not read) no longer matches the agent: it is
+ * set to a new snapshot, and the screen says so. Events read before the snapshot's reply are
+ * inside it; those after follow it. Returns the trigger (one resync at a time); a snapshot
+ * that does not come ends the attachment through `giveUp`.
+ */
+function readAgain(
+  conn: AgentConnection,
+  built: { store?: AgentStore },
+  giveUp: (why: string) => void,
+): (problem: string) => void {
+  let busy = false;
+  return (problem) => {
+    if (busy || !built.store) return;
+    busy = true;
+    const store = built.store;
+    conn
+      .request('snapshot', ATTACH_TIMEOUT_MS, (snapshot) => {
+        store.setState(structuredClone(snapshot as AgentSnapshot));
+        store.getState().follow({
+          type: 'notice',
+          level: 'warn',
+          text: `A message from the agent could not be read (${problem}); the screen read the agent's state again.`,
+        });
+      })
+      .then(
+        () => (busy = false),
+        (err: unknown) =>
+          giveUp(`${problem}, and the agent's state could not be read again: ${String(err)}`),
+      );
   };
 }

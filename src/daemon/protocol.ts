@@ -3,16 +3,23 @@
  * socket"). Each side opens with a hello naming the protocol version; then the client sends
  * requests (with an id, answered by a reply with the same id) and agent commands, and, once
  * it has subscribed, receives the agent's events. Every message is one JSON object on one
- * line; a line longer than {@link MAX_LINE_BYTES} or one that does not parse gets an error
- * line naming the problem, never a crash.
+ * line; a client line longer than {@link MAX_LINE_BYTES} or one that does not parse gets an
+ * error line naming the problem, never a crash. The agent's messages have no size limit: a
+ * long one travels in parts of bounded lines (frames.ts).
  */
 import { parseCommand, type AgentCommand } from '../api/commands.js';
 import type { Activity } from '../api/activity.js';
 
-/** Bumped on any change a peer of the previous version would misread. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * Bumped on any change a peer of the previous version would misread. 2: long messages come
+ * in parts; `answer_approval` must name its card; the `approval` request.
+ */
+export const PROTOCOL_VERSION = 2;
 
-/** A line longer than this ends the connection (a hostile or broken peer). */
+/**
+ * No line on the wire is longer than this: a client's longer line ends its connection (a
+ * hostile or broken peer); the agent splits a longer message into parts.
+ */
 export const MAX_LINE_BYTES = 1024 * 1024;
 
 /**
@@ -20,8 +27,10 @@ export const MAX_LINE_BYTES = 1024 * 1024;
  * state as plain data (`agent.snapshot()`: the history, the approval waiting, …). `attach` is
  * a screen's start: its reply carries the snapshot and, in the same tick, subscribes the
  * connection, so every event after the snapshot follows it and none falls between.
+ * `approval`: only the approval waiting, `{ approval: ApprovalRequest | null }` (what a shell's
+ * `approve|deny` answers, whatever else the agent's state holds).
  */
-export type RequestMethod = 'status' | 'stop' | 'subscribe' | 'snapshot' | 'attach';
+export type RequestMethod = 'status' | 'stop' | 'subscribe' | 'snapshot' | 'attach' | 'approval';
 
 /** Client → agent. */
 export type ClientMessage =
@@ -61,9 +70,16 @@ export type ServerMessage =
   | { type: 'event'; event: unknown }
   | { type: 'error'; id?: number; message: string };
 
-const METHODS: readonly RequestMethod[] = ['status', 'stop', 'subscribe', 'snapshot', 'attach'];
-/** One line, encoded. */
-export function encode(message: ClientMessage | ServerMessage): string {
+const METHODS: readonly RequestMethod[] = [
+  'status',
+  'stop',
+  'subscribe',
+  'snapshot',
+  'attach',
+  'approval',
+];
+/** One line, encoded (a client's; the agent's go through frames.ts). */
+export function encode(message: ClientMessage): string {
   return `${JSON.stringify(message)}\n`;
 }
 
@@ -114,23 +130,5 @@ export function parseClientLine(
         ok: false,
         message: `unknown message type ${JSON.stringify(m.type)}: use hello, request, command or screen`,
       };
-  }
-}
-
-/**
- * Splits a byte stream into lines, holding at most {@link MAX_LINE_BYTES} of an unfinished
- * one: `push` returns the complete lines, or `undefined` once a line ran over the cap.
- */
-export class LineSplitter {
-  private pending = '';
-
-  constructor(private readonly maxBytes = MAX_LINE_BYTES) {}
-
-  push(chunk: string): string[] | undefined {
-    const parts = (this.pending + chunk).split('\n');
-    this.pending = parts.pop() ?? '';
-    if (Buffer.byteLength(this.pending) > this.maxBytes) return undefined;
-    if (parts.some((p) => Buffer.byteLength(p) > this.maxBytes)) return undefined;
-    return parts.filter((p) => p.trim() !== '');
   }
 }

@@ -1,11 +1,15 @@
 /**
  * The registry of background agents: one JSON file per running agent in `<home>/data/run/`,
  * so `cogito status` and `stop` find every agent of the home and its socket. An entry whose
- * process is gone is stale: it is removed (and the socket with it) by whoever finds it.
+ * process is gone is stale: it is removed (and the socket with it) by whoever finds it. "Gone"
+ * includes a pid that now names another process (the agent died and the kernel gave its pid
+ * away): the entry records the agent's start token, and a pid whose token differs is a
+ * stranger, never trusted or signalled (core/processIdentity.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { isAlive } from '../core/processAlive.js';
+import { identify, type ProcessIdentity } from '../core/processIdentity.js';
 import { ensurePrivateDir, registryFile, runDir } from './places.js';
 
 export interface RegistryEntry {
@@ -15,6 +19,13 @@ export interface RegistryEntry {
   /** ISO time the agent started. */
   started: string;
   log: string;
+  /** The agent's start token (absent in entries an older Cogito wrote: then unverified). */
+  startToken?: string;
+}
+
+/** Whether the entry's agent still runs (see {@link ProcessIdentity}). */
+export function entryIdentity(entry: RegistryEntry): ProcessIdentity {
+  return identify(entry.pid, entry.startToken);
 }
 
 /** Writes `entry` in one step (a temporary file renamed into place), mode 0600. */
@@ -90,6 +101,7 @@ function readFile(file: string): RegistryEntry | undefined {
         socket: v.socket,
         started: v.started,
         log: String(v.log ?? ''),
+        ...(typeof v.startToken === 'string' ? { startToken: v.startToken } : {}),
       };
     }
   } catch {

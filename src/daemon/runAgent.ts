@@ -16,6 +16,9 @@ import type { PortEvent } from './agentPort.js';
 import { stripTerminalControls } from '../safety/terminalFilter.js';
 import { attachNotifier } from '../notify/attach.js';
 import { guardCrashes } from './crashGuard.js';
+import { processStartToken } from '../core/processIdentity.js';
+
+const withToken = (startToken: string | undefined) => (startToken ? { startToken } : {});
 
 export interface RunAgentIo {
   env: NodeJS.ProcessEnv;
@@ -51,6 +54,13 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Pro
   }
   const { app } = made;
   const { workspace } = app;
+  // The folder's own process: a service manager starts it elsewhere (systemd trims a
+  // WorkingDirectory= value, so the unit names the folder only in --workspace).
+  try {
+    process.chdir(workspace);
+  } catch (err) {
+    say(`warning: cannot change to ${workspace}: ${String(err)}`);
+  }
   const report = (f: StopFailure): void => say(stopFailureLine(f).trimEnd());
   const started = new Date();
   const socketPath = socketPathFor(app.home, workspace, io.env);
@@ -91,6 +101,8 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Pro
     socket: socketPath,
     started: started.toISOString(),
     log: agentLogFile(app.home, workspace),
+    // Who this pid is: after a crash the pid may pass to a stranger, which must not be trusted.
+    ...withToken(processStartToken(process.pid)),
   };
   writeEntry(app.home, entry);
   let finish!: () => void;

@@ -9,7 +9,7 @@
 import type { ApprovalRequest, AgentEvent } from '../api/events.js';
 import { resolveLanguage, type Lang } from '../i18n/messages.js';
 import { shownText } from '../protocol/replyParts.js';
-import type { AgentSnapshot } from '../store/agentStore.js';
+import { stripTerminalControls } from '../safety/terminalFilter.js';
 import { approvalCardText } from './approvalCard.js';
 import type { DaemonCommand } from './commandArgs.js';
 import { reachAgent } from './reachAgent.js';
@@ -17,6 +17,11 @@ import type { AgentConnection } from './socketClient.js';
 import type { DaemonIo } from './startCommand.js';
 
 type SendCmd = Extract<DaemonCommand, { name: 'send' }>;
+
+/** The `approval` request's reply: the card waiting, if any. */
+export interface WaitingApproval {
+  approval: ApprovalRequest | null;
+}
 
 export async function runSend(cmd: SendCmd, io: DaemonIo): Promise<number> {
   const reached = await reachAgent(cmd, io, 'send');
@@ -53,6 +58,11 @@ async function sendAndWait(
     );
   const reader = createAnswerReader(cmd.text);
   let timer: NodeJS.Timeout | undefined;
+  // Everything printed here comes from the model or the agent: through -p's terminal filter.
+  const out = (text: string): void => void io.stdout.write(stripTerminalControls(text));
+  const err = (text: string): void => void io.stderr.write(stripTerminalControls(text));
+  /** A line from the agent was lost: the turn's end may have been in it. */
+  let lost = false;
   const outcome = new Promise<number>((settle) => {
     let settled = false;
     // Only the first ending counts (closing the connection afterwards is not the agent stopping).
@@ -60,22 +70,48 @@ async function sendAndWait(
       if (!settled) settle(code);
       settled = true;
     };
+    const finish = (done: Answered): void => {
+      if (settled) return;
+      if (done.answer !== '') out(`${done.answer}\n`);
+      if (done.problem) err(`cogito send: ${done.problem}\n`);
+      resolve(done.problem ? 1 : 0);
+    };
+    /** After a lost line: ends with what was read, once the agent no longer works on it. */
+    const endIfIdle = (state: string): void => {
+      if (state === 'THINKING' || state === 'AWAITING_APPROVAL') return;
+      const answer = reader.answerSoFar();
+      finish(
+        answer === ''
+          ? {
+              answer,
+              problem: 'the reply was in a message that could not be read (see it with cogito)',
+            }
+          : { answer },
+      );
+    };
     connection.onEvent((event) => {
       const e = event as AgentEvent;
       if (e.type === 'approval_request') showCard(e.request);
       const done = reader.follow(e);
-      if (!done || settled) return;
-      if (done.answer !== '') io.stdout.write(`${done.answer}\n`);
-      if (done.problem) io.stderr.write(`cogito send: ${done.problem}\n`);
-      resolve(done.problem ? 1 : 0);
+      if (done) finish(done);
+      // Its own turn's end the reader sees; a lost line may have hidden which turn was its own.
+      else if (lost && e.type === 'turn_end' && !reader.found()) endIfIdle('AWAITING_INPUT');
+    });
+    connection.onProblem((problem) => {
+      err(`cogito send: ${problem}; reading the agent's state again\n`);
+      lost = true;
+      void connection.request('status').then(
+        (s) => endIfIdle(String((s as { state?: unknown }).state)),
+        () => undefined,
+      );
     });
     connection.onClose(() => {
-      if (!settled) io.stderr.write('cogito send: the agent stopped before it answered\n');
+      if (!settled) err('cogito send: the agent stopped before it answered\n');
       resolve(1);
     });
     timer = setTimeout(() => {
       if (settled) return;
-      io.stderr.write(
+      err(
         `cogito send: no answer within ${cmd.timeoutMs / 1000} s (the message stays with the agent; raise --timeout to wait longer)\n`,
       );
       resolve(1);
@@ -84,8 +120,8 @@ async function sendAndWait(
   try {
     await connection.request('subscribe');
     // An approval asked before we listened holds up the message too: show it.
-    const snapshot = (await connection.request('snapshot')) as Partial<AgentSnapshot>;
-    if (snapshot.approval) showCard(snapshot.approval);
+    const { approval } = (await connection.request('approval')) as WaitingApproval;
+    if (approval) showCard(approval);
     await connection.command({ type: 'queue', text: cmd.text });
     return await outcome;
   } finally {
@@ -104,11 +140,19 @@ interface Answered {
  * took it; the answer is that turn's last reply that called no tools (as `-p` prints it:
  * shown text, without `[WAIT]`), given when the turn ends.
  */
-export function createAnswerReader(text: string): { follow(e: AgentEvent): Answered | undefined } {
+export function createAnswerReader(text: string): {
+  follow(e: AgentEvent): Answered | undefined;
+  /** The answer read so far (after a lost line, when the turn's end may never be seen). */
+  answerSoFar(): string;
+  /** Whether the turn that took the message was seen. */
+  found(): boolean;
+} {
   let turn: number | undefined;
   let mine: number | undefined;
   let answer = '';
   return {
+    answerSoFar: () => answer,
+    found: () => mine !== undefined,
     follow(e) {
       if (e.type === 'turn_start') turn = e.turnId;
       if (e.type === 'message_added' && mine === undefined) {

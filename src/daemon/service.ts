@@ -2,7 +2,12 @@
  * `cogito service install|uninstall`: a systemd user unit (Linux) or a LaunchAgent (macOS)
  * that runs the folder's agent at login with `start --foreground`, so the service manager
  * supervises it (restarts it after a crash; the session resumes). Windows has neither: the
- * README gives the alternative.
+ * README gives the alternative. Every value is written escaped for its format, so a folder's
+ * name is only ever a name: a systemd unit quotes each argument and doubles `%` and `$`; a
+ * plist escapes XML. A control character (a newline would start a line, and a section, of the
+ * folder's own) has no safe form in either and is refused. The folder is named only inside
+ * ExecStart's quotes (systemd trims a `WorkingDirectory=` value: a trailing space would move
+ * the agent to another folder); the agent changes to it itself.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,6 +52,11 @@ export async function runService(
     return 2;
   }
   const program = io.program ?? currentProgram();
+  const refused = [...program, folder.workspace, folder.home].map(controlIn).find(Boolean);
+  if (refused) {
+    io.stderr.write(`cogito service: ${refused}\n`);
+    return 2;
+  }
   const args = [
     ...program,
     'start',
@@ -104,6 +114,22 @@ export function serviceName(workspace: string): string {
   return `cogito-${base}-${agentKey(workspace).slice(0, 8)}`;
 }
 
+/**
+ * Why `value` cannot go into a service file, if it cannot: a control character (a newline, a
+ * tab, ESC…) that neither systemd's unit syntax nor XML 1.0 can carry as it is.
+ */
+function controlIn(value: string): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  const found = /[\u0000-\u001f\u007f]/.exec(value);
+  if (!found) return undefined;
+  const code = `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  const name = found[0] === '\n' ? 'a newline' : `the control character ${code}`;
+  return (
+    `the path ${JSON.stringify(value)} holds ${name}, which a service file cannot hold ` +
+    'safely (it could add lines of its own). Rename the folder, or run cogito start in it instead.'
+  );
+}
+
 /** One systemd argument: quoted, with `%` and `$` escaped so systemd expands nothing. */
 function systemdQuote(arg: string): string {
   const escaped = arg
@@ -120,12 +146,12 @@ function systemdUnit(workspace: string, args: string[], env: NodeJS.ProcessEnv):
   const file = path.join(config, 'systemd', 'user', `${name}.service`);
   const content = [
     '[Unit]',
-    `Description=Cogito background agent for ${workspace.replace(/%/g, '%%')}`,
+    // Quoted, so the value never ends in a backslash (which would continue the line).
+    `Description=Cogito background agent for "${workspace.replace(/%/g, '%%')}"`,
     'After=network-online.target',
     '',
     '[Service]',
     'Type=simple',
-    `WorkingDirectory=${workspace.replace(/%/g, '%%')}`,
     `ExecStart=${args.map(systemdQuote).join(' ')}`,
     // A crash restarts it; the session resumes from its crash record.
     'Restart=on-failure',

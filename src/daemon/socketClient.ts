@@ -6,18 +6,22 @@
 import net from 'node:net';
 import type { AgentCommand } from '../api/commands.js';
 import { Listeners } from '../core/listeners.js';
-import {
-  encode,
-  LineSplitter,
-  PROTOCOL_VERSION,
-  type RequestMethod,
-  type ServerMessage,
-} from './protocol.js';
+import { ServerReader } from './frames.js';
+import { encode, PROTOCOL_VERSION, type RequestMethod, type ServerMessage } from './protocol.js';
 
 export interface AgentConnection {
   /** The agent's pid, from its hello. */
   pid: number;
-  request(method: RequestMethod, timeoutMs?: number): Promise<unknown>;
+  /**
+   * Asks `method`; resolves with the reply. `onReply`, when given, gets the result at once as
+   * its line is read, before any line after it (an event behind a snapshot): the resolve
+   * comes a tick later.
+   */
+  request(
+    method: RequestMethod,
+    timeoutMs?: number,
+    onReply?: (result: unknown) => void,
+  ): Promise<unknown>;
   /**
    * Sends an Agent API command; resolves once the agent took it, rejects with the agent's
    * problem when it did not (the server answers a command only with an error, so a request
@@ -26,6 +30,14 @@ export interface AgentConnection {
   command(command: AgentCommand, timeoutMs?: number): Promise<void>;
   /** Each agent event (after `attach` or `subscribe`), as the wire carried it; returns the unlisten. */
   onEvent(listener: (event: unknown) => void): () => void;
+  /**
+   * A line from the agent could not be read (over the size limit, not JSON, a broken long
+   * message): it was skipped and reading went on at the next line, but whatever it carried
+   * (an event, a reply) is lost. Called with what went wrong; returns the unlisten.
+   */
+  onProblem(listener: (problem: string) => void): () => void;
+  /** The agent refused a command (an error line without a request id); returns the unlisten. */
+  onRefusal(listener: (message: string) => void): () => void;
   /**
    * Called once with why the connection ended (the agent stopped, the socket broke, or
    * `close`); at once when it has ended already. Returns the unlisten.
@@ -46,9 +58,11 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
     socket.setEncoding('utf8');
-    const lines = new LineSplitter();
+    const reader = new ServerReader();
     const waiting = new Map<number, (m: ServerMessage) => void>();
     const events = new Listeners<[unknown]>();
+    const problems = new Listeners<[string]>();
+    const refusals = new Listeners<[string]>();
     const closes = new Listeners<[string]>();
     /** Why the connection ended, once it has (after the hello). */
     let closedWhy: string | undefined;
@@ -80,13 +94,9 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
       failed = true;
     });
     socket.on('data', (chunk: string) => {
-      for (const line of lines.push(chunk) ?? []) {
-        let m: ServerMessage;
-        try {
-          m = JSON.parse(line) as ServerMessage;
-        } catch {
-          continue;
-        }
+      const read = reader.push(chunk);
+      for (const problem of read.problems) problems.emit(problem);
+      for (const m of read.messages) {
         if (m.type === 'hello' && !greeted && m.protocol !== PROTOCOL_VERSION) {
           socket.destroy();
           fail(
@@ -104,10 +114,15 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
           waiting.delete(m.id);
         } else if (m.type === 'error') {
           commandProblems.push(m.message);
+          refusals.emit(m.message);
         } else if (m.type === 'event') events.emit(m.event);
       }
     });
-    const request = (method: RequestMethod, ms = 5000): Promise<unknown> =>
+    const request = (
+      method: RequestMethod,
+      ms = 5000,
+      onReply?: (result: unknown) => void,
+    ): Promise<unknown> =>
       new Promise((ok, no) => {
         const id = nextId++;
         const t = setTimeout(() => {
@@ -116,8 +131,16 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
         }, ms);
         waiting.set(id, (m) => {
           clearTimeout(t);
-          if (m.type === 'reply') ok(m.result);
-          else no(new Error(m.type === 'error' ? m.message : 'unexpected answer'));
+          if (m.type !== 'reply') {
+            no(new Error(m.type === 'error' ? m.message : 'unexpected answer'));
+            return;
+          }
+          try {
+            onReply?.(m.result);
+            ok(m.result);
+          } catch (err) {
+            no(err instanceof Error ? err : new Error(String(err)));
+          }
         });
         socket.write(encode({ type: 'request', id, method }));
       });
@@ -126,6 +149,8 @@ export function connectAgent(socketPath: string, timeoutMs = 3000): Promise<Agen
       request,
       close: () => socket.end(),
       onEvent: (listener) => events.subscribe(listener),
+      onProblem: (listener) => problems.subscribe(listener),
+      onRefusal: (listener) => refusals.subscribe(listener),
       onClose: (listener) => {
         if (closedWhy === undefined) return closes.subscribe(listener);
         listener(closedWhy);

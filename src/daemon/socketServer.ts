@@ -7,9 +7,8 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import type { AgentPort, PortEvent } from './agentPort.js';
+import { encodeFrames, LineSplitter } from './frames.js';
 import {
-  encode,
-  LineSplitter,
   parseClientLine,
   PROTOCOL_VERSION,
   type AgentStatus,
@@ -20,8 +19,20 @@ import {
 import { prepareSocketDir } from './places.js';
 import type { ScreenPresence } from '../notify/notifier.js';
 
-/** A client that reads slower than this much queued output is dropped, so memory stays flat. */
+/**
+ * A client that reads slower than this much queued output stops getting the streamed pieces
+ * of a reply (`text_delta`, `reasoning_delta`: the finished message carries the whole text
+ * anyway), so a burst of them (a 1.2 MB reply is some 300,000 pieces) does not pile up.
+ */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+/**
+ * A client whose queue passes this (on top of big messages still draining) is dropped, so
+ * memory stays flat. A single message bigger than that (a snapshot of a long session) is
+ * always let through, and counts only until the socket drained it.
+ */
+const MAX_QUEUED_HARD_BYTES = 64 * 1024 * 1024;
+/** Events a slow client can do without: each is part of a message sent whole after it. */
+const STREAMED = new Set(['text_delta', 'reasoning_delta']);
 
 export interface SocketServerOptions {
   socketPath: string;
@@ -136,6 +147,8 @@ class Client {
   focused: boolean | undefined;
   private greeted = false;
   private readonly lines = new LineSplitter();
+  /** Queued bytes of big messages still draining, allowed on top of MAX_QUEUED_BYTES. */
+  private bigQueued = 0;
 
   constructor(
     private readonly socket: net.Socket,
@@ -145,6 +158,7 @@ class Client {
     socket.setEncoding('utf8');
     socket.on('error', () => undefined);
     socket.on('data', (chunk: string) => this.receive(chunk));
+    socket.on('drain', () => (this.bigQueued = 0));
     this.send({
       type: 'hello',
       protocol: PROTOCOL_VERSION,
@@ -155,11 +169,15 @@ class Client {
 
   send(message: ServerMessage): void {
     if (this.socket.destroyed) return;
-    if (this.socket.writableLength > MAX_QUEUED_BYTES) {
+    const queued = this.socket.writableLength - this.bigQueued;
+    if (queued > MAX_QUEUED_HARD_BYTES) {
       this.socket.destroy();
       return;
     }
-    this.socket.write(encode(message));
+    if (queued > MAX_QUEUED_BYTES && message.type === 'event' && isStreamed(message.event)) return;
+    const frames = encodeFrames(message);
+    if (frames.length > MAX_QUEUED_BYTES / 4) this.bigQueued += Buffer.byteLength(frames);
+    this.socket.write(frames);
   }
 
   end(): void {
@@ -167,8 +185,8 @@ class Client {
   }
 
   private receive(chunk: string): void {
-    const lines = this.lines.push(chunk);
-    if (lines === undefined) {
+    const { lines, skipped } = this.lines.push(chunk);
+    if (skipped > 0) {
       this.send({ type: 'error', message: 'line too long: the limit is 1 MiB per message' });
       this.socket.end();
       return;
@@ -232,6 +250,13 @@ class Client {
       case 'snapshot':
         this.send({ type: 'reply', id, result: this.opts.port.snapshot() });
         return;
+      case 'approval':
+        this.send({
+          type: 'reply',
+          id,
+          result: { approval: this.opts.port.snapshot().approval ?? null },
+        });
+        return;
       case 'subscribe':
         this.subscribed = true;
         this.send({ type: 'reply', id, result: { subscribed: true } });
@@ -248,4 +273,9 @@ class Client {
         return;
     }
   }
+}
+
+function isStreamed(event: unknown): boolean {
+  const type = (event as { type?: unknown } | null)?.type;
+  return typeof type === 'string' && STREAMED.has(type);
 }

@@ -11,9 +11,15 @@ import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { formatConfigIssues } from '../config/format.js';
 import { startArgs, type StartFlags } from './commandArgs.js';
 import { agentLogFile, ensurePrivateDir } from './places.js';
-import { killOrphans, readEntry, removeEntry, type RegistryEntry } from './registry.js';
-import { isAlive } from '../core/processAlive.js';
+import {
+  entryIdentity,
+  killOrphans,
+  readEntry,
+  removeEntry,
+  type RegistryEntry,
+} from './registry.js';
 import { connectAgent } from './socketClient.js';
+import { folderLockHolder } from '../history/lock.js';
 
 export interface DaemonIo {
   env: NodeJS.ProcessEnv;
@@ -48,13 +54,16 @@ export function resolveFolder(
   return { ok: true, home: loaded.home, workspace, config: loaded.config };
 }
 
-/** The agent of this entry, if it answers on its socket. */
+/**
+ * The agent of this entry, if it is still that process (its start token) and answers on its
+ * socket as that pid (its hello names it).
+ */
 export async function answering(entry: RegistryEntry | undefined): Promise<boolean> {
-  if (!entry || !isAlive(entry.pid)) return false;
+  if (!entry || entryIdentity(entry) === 'gone') return false;
   try {
     const c = await connectAgent(entry.socket, 2000);
     c.close();
-    return true;
+    return c.pid === entry.pid;
   } catch {
     return false;
   }
@@ -73,14 +82,10 @@ export async function runStart(flags: StartFlags, io: DaemonIo): Promise<number>
   }
   const { home, workspace } = folder;
   const existing = readEntry(home, workspace);
-  if (existing && (await answering(existing))) {
-    io.stdout.write(
-      `Cogito already runs in the background in ${workspace} (pid ${existing.pid}).\n`,
-    );
-    return 0;
-  }
-  if (existing && !isAlive(existing.pid)) {
-    // Left by an agent that died without stopping: end what it left and forget it.
+  if (existing && (await answering(existing))) return alreadyRuns(existing, io);
+  if (existing && entryIdentity(existing) === 'gone') {
+    // Left by an agent that died without stopping (its pid gone, or now a stranger's): end
+    // what it left and forget it. A stranger is never signalled (killOrphans spares a live pid).
     killOrphans(existing.pid);
     removeEntry(home, existing);
   }
@@ -107,6 +112,10 @@ export async function runStart(flags: StartFlags, io: DaemonIo): Promise<number>
   const deadline = Date.now() + START_DEADLINE_MS;
   while (Date.now() < deadline) {
     if (exited !== undefined) {
+      // Two starts at once: the other took the folder first. That is an agent running here,
+      // as this start asked, not a failure.
+      const winner = exited === 3 ? await otherAgent(home, workspace, deadline) : undefined;
+      if (winner) return alreadyRuns(winner, io);
       io.stderr.write(`cogito: the background agent did not start:\n${logSince(log, offset)}`);
       return exited === 0 ? 1 : exited;
     }
@@ -127,6 +136,32 @@ export async function runStart(flags: StartFlags, io: DaemonIo): Promise<number>
     `cogito: the background agent did not answer within ${START_DEADLINE_MS / 1000} s and was stopped. Its log: ${log}\n`,
   );
   return 1;
+}
+
+function alreadyRuns(entry: RegistryEntry, io: DaemonIo): number {
+  io.stdout.write(
+    `Cogito already runs in the background in ${entry.workspace} (pid ${entry.pid}).\n`,
+  );
+  return 0;
+}
+
+/**
+ * The background agent another start launched in `workspace`, once it answers: while the
+ * folder's lock names a live background Cogito, its entry is waited for (it may be opening
+ * its socket); otherwise, or at the deadline, none.
+ */
+async function otherAgent(
+  home: string,
+  workspace: string,
+  deadline: number,
+): Promise<RegistryEntry | undefined> {
+  while (Date.now() < deadline) {
+    const entry = readEntry(home, workspace);
+    if (entry && (await answering(entry))) return entry;
+    if (folderLockHolder(home, workspace)?.kind !== 'background') return undefined;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return undefined;
 }
 
 /** Ends a process and its group (it leads its own session). */

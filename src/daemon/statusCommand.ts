@@ -5,22 +5,32 @@
  */
 import { resolveHome } from '../config/paths.js';
 import type { AgentStatus } from './protocol.js';
-import { killOrphans, listEntries, removeEntry, type RegistryEntry } from './registry.js';
-import { isAlive } from '../core/processAlive.js';
+import {
+  entryIdentity,
+  killOrphans,
+  listEntries,
+  removeEntry,
+  type RegistryEntry,
+} from './registry.js';
 import { connectAgent } from './socketClient.js';
 import type { DaemonIo } from './startCommand.js';
+import { stripTerminalControls } from '../safety/terminalFilter.js';
 
 /** One line of the listing: a live agent's status, or what is known of a gone one. */
 export type StatusRow =
   | (AgentStatus & { running: true })
   | { running: false; workspace: string; pid: number; state: 'gone'; started: string };
 
-/** Asks one agent for its status; a dead or silent one is cleaned and reported gone. */
+/**
+ * Asks one agent for its status; a dead one (or one whose pid passed to a stranger) is
+ * cleaned and reported gone; a silent one is reported gone and kept.
+ */
 export async function statusOf(home: string, entry: RegistryEntry): Promise<StatusRow> {
-  if (isAlive(entry.pid)) {
+  if (entryIdentity(entry) !== 'gone') {
     try {
       const c = await connectAgent(entry.socket, 3000);
       try {
+        if (c.pid !== entry.pid) throw new Error('another process answers on its socket');
         return { running: true, ...((await c.request('status')) as AgentStatus) };
       } finally {
         c.close();
@@ -58,7 +68,7 @@ export async function runStatus(
   });
   const rows = await Promise.all(listEntries(home).map((e) => statusOf(home, e)));
   if (opts.json) {
-    io.stdout.write(`${JSON.stringify(rows)}\n`);
+    io.stdout.write(`${jsonForTerminal(rows)}\n`);
     return 0;
   }
   if (rows.length === 0) {
@@ -67,8 +77,21 @@ export async function runStatus(
     );
     return 0;
   }
-  for (const r of rows) io.stdout.write(`${describeRow(r)}\n`);
+  // The agent's words (its state, what it does) and the folder's name reach a terminal: the
+  // same filter as -p's output.
+  for (const r of rows) io.stdout.write(`${stripTerminalControls(describeRow(r))}\n`);
   return 0;
+}
+
+/**
+ * JSON whose every control is escaped: JSON.stringify leaves C1 controls and bidi overrides
+ * raw, and a terminal would act on them; `\uXXXX` reads back the same.
+ */
+function jsonForTerminal(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function describeRow(r: StatusRow): string {

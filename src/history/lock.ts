@@ -1,5 +1,5 @@
 import { LOCK_FILE } from '../config/paths.js';
-import { isAlive as processAlive } from '../core/processAlive.js';
+import { identify, processStartToken } from '../core/processIdentity.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +27,8 @@ export interface Holder {
   pid: number;
   since?: string;
   kind?: LockKind;
+  /** The holder's start token: a pid whose token differs is a stranger, the lock stale. */
+  startToken?: string;
 }
 
 /** Lock files this process holds, so a lock naming our own pid can be told from a stale one. */
@@ -44,9 +46,11 @@ export function folderLockFile(home: string, workspace: string): string {
 /**
  * Makes sure only one Cogito works in a folder at a time (two would write the same files and
  * continue the same session); Cogitos on different folders share the home side by side.
- * Creates the folder's lock file exclusively, holding this process's pid, the start time and
- * the folder. A lock left by a process that no longer exists is stale and taken over. The
- * lock is released by `release()` or when the process exits.
+ * Creates the folder's lock file exclusively, holding this process's pid, the start time, the
+ * folder, the kind and the process's start token. A lock left by a process that no longer
+ * exists is stale and taken over, and so is one whose pid now names a process with another
+ * start token (the holder died and the kernel gave its pid to a stranger). The lock is
+ * released by `release()` or when the process exits.
  */
 export function acquireFolderLock(
   home: string,
@@ -63,7 +67,8 @@ export function acquireFolderLock(
   } catch (err) {
     return { ok: false, message: cannotLock(home, file, err) };
   }
-  const content = `${process.pid}\n${new Date().toISOString()}\n${workspace}\n${kind}\n`;
+  const token = processStartToken(process.pid) ?? '';
+  const content = `${process.pid}\n${new Date().toISOString()}\n${workspace}\n${kind}\n${token}\n`;
   // Two tries: the second follows the removal of a stale lock.
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
@@ -74,7 +79,7 @@ export function acquireFolderLock(
     }
     const found = readOrEmpty(file);
     const holder = parseHolder(found);
-    if (holder && isAlive(holder.pid)) {
+    if (holder && isAlive(holder)) {
       return { ok: false, message: busy(holder, workspace), holder };
     }
     // Stale (dead pid, or a pid that is ours but not held: a previous process in a container
@@ -93,13 +98,27 @@ export function acquireFolderLock(
   };
 }
 
-/** The holder's pid, start time and kind; `undefined` for junk (an empty or cut file). */
+/**
+ * Who holds `workspace`'s lock now, if a live process does (the one that wrote it, by its
+ * start token); `undefined` when nobody does or the lock is stale.
+ */
+export function folderLockHolder(home: string, workspace: string): Holder | undefined {
+  const holder = parseHolder(readOrEmpty(folderLockFile(home, workspace)));
+  return holder && isAlive(holder) ? holder : undefined;
+}
+
+/** The holder's pid, start time, kind and token; `undefined` for junk (an empty or cut file). */
 function parseHolder(content: string): Holder | undefined {
-  const [pidLine = '', since, , kindLine] = content.split('\n');
+  const [pidLine = '', since, , kindLine, token] = content.split('\n');
   const pid = Number.parseInt(pidLine, 10);
   if (!Number.isInteger(pid) || pid <= 0) return undefined;
   const kind = KINDS.find((k) => k === kindLine);
-  return { pid, ...(since ? { since } : {}), ...(kind ? { kind } : {}) };
+  return {
+    pid,
+    ...(since ? { since } : {}),
+    ...(kind ? { kind } : {}),
+    ...(token ? { startToken: token } : {}),
+  };
 }
 
 /**
@@ -170,9 +189,13 @@ function holdUntilExit(file: string): () => void {
   return release;
 }
 
-/** Whether the lock's holder runs; our own pid, not in `held`, was left by a previous process. */
-function isAlive(pid: number): boolean {
-  return pid !== process.pid && processAlive(pid);
+/**
+ * Whether the lock's holder runs: the process that wrote it, by its start token (a lock from
+ * before tokens were written trusts the pid). Our own pid, not in `held`, was left by a
+ * previous process.
+ */
+function isAlive(holder: Holder): boolean {
+  return holder.pid !== process.pid && identify(holder.pid, holder.startToken) !== 'gone';
 }
 
 function readOrEmpty(file: string): string {

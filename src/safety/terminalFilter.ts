@@ -5,7 +5,9 @@
  * overwrite what was printed. Text arrives in streamed pieces and a sequence may be split
  * across them, so the filter is a small state machine that remembers where it stopped.
  * Kept: printable text, `\n` and `\t`. Dropped: ESC sequences (CSI, OSC, DCS, APC, PM, SOS
- * and two-byte ones), their 8-bit C1 forms, and every other C0/C1 control and DEL.
+ * and two-byte ones), their 8-bit C1 forms, every other C0/C1 control and DEL, and the
+ * bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which
+ * make text read in another order than it runs (a command that shows as harmless).
  */
 
 type State =
@@ -69,6 +71,7 @@ export class TerminalTextFilter {
     }
     if (ch === '\n' || ch === '\t') return ch;
     if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return '';
+    if ((code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069)) return '';
     return ch;
   }
 }

@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, readFile, readdir, realpath, rm, stat, writeFile } from
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processStartToken } from '../../src/core/processIdentity.js';
 import { agentKey } from '../../src/daemon/places.js';
 import { runCogito } from '../helpers/cogitoProcess.js';
 import { isAlive, readPid, stdioFixtureConfig } from '../helpers/mcpServers.js';
@@ -242,6 +243,8 @@ describe('cogito start / status / stop', () => {
       socket: path.join(run, 'none.sock'),
       started: new Date().toISOString(),
       log: '',
+      // As the agent records itself: who that pid is, so a stranger with it is never signalled.
+      startToken: processStartToken(hung.pid!),
     };
     await writeFile(path.join(run, `${agentKey(ws)}.json`), JSON.stringify(entry));
     const r = await cogito(['stop']);

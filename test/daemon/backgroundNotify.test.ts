@@ -101,10 +101,10 @@ describe('notifications of a background agent', () => {
     screen.send({ type: 'screen', focused: 'maybe' });
     screen.send({ type: 'screen', focused: true });
     screen.command({ type: 'submit', text: 'tidy up, then merge main' });
-    await screen.waitForEvent('approval_request');
+    const asked = await screen.waitForEvent('approval_request');
     // Focus lost: the screen writes the terminal's notification; the desktop stays quiet.
     screen.send({ type: 'screen', focused: false });
-    screen.command({ type: 'answer_approval', answer: 'yes' });
+    screen.command({ type: 'answer_approval', answer: 'yes', id: cardId(asked) });
     await screen.waitForEvent('turn_end', 1, (e) => e.wait === true);
     expect(screen.errors()).toEqual(['a screen message needs "focused": true or false']);
     screen.close();
@@ -112,8 +112,8 @@ describe('notifications of a background agent', () => {
     // The screen is gone: the desktop again, for the approval and for the budget pause.
     const shell = await connect(socket);
     shell.command({ type: 'submit', text: 'yes, merge' });
-    await shell.waitForEvent('approval_request');
-    shell.command({ type: 'answer_approval', answer: 'yes' });
+    const again = await shell.waitForEvent('approval_request');
+    shell.command({ type: 'answer_approval', answer: 'yes', id: cardId(again) });
     await shell.waitForEvent('state_changed', 1, (e) => e.to === 'PAUSED');
     await waitUntil(async () => (await fake.calls()).length >= 3, 'three calls', 60_000);
     shell.close();
@@ -147,3 +147,8 @@ describe('notifications of a background agent', () => {
     ]);
   }, 120_000);
 });
+
+/** The id of the card an approval_request event carries (every answer names it). */
+function cardId(event: Record<string, unknown>): number {
+  return (event.request as { id: number }).id;
+}

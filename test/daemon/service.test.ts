@@ -49,7 +49,11 @@ describe('cogito service', () => {
     expect(unit).toContain(
       `ExecStart="/usr/bin/node" "/opt/cogito/bin/cogito.js" "start" "--foreground" "--workspace" "${tmp}/my \\"notes\\" 100%% $$HOME" "--home" "${home}"`,
     );
-    expect(unit).toContain(`WorkingDirectory=${tmp}/my "notes" 100%% $HOME`);
+    expect(unit).toContain(
+      `Description=Cogito background agent for "${tmp}/my "notes" 100%% $HOME"`,
+    );
+    // systemd trims a WorkingDirectory= value: the folder is named only inside ExecStart.
+    expect(unit).not.toContain('WorkingDirectory=');
     expect(unit).toContain('Restart=on-failure');
     expect(unit).toContain('WantedBy=default.target');
     expect(out).toContain(`Wrote ${file}`);

@@ -1,9 +1,10 @@
 /**
  * A client on an agent's socket that speaks the wire protocol by hand, line by line (so a
  * test can also send what the real client never would: nothing, or a message before the
- * hello). It keeps every line it received.
+ * hello). It keeps every message it received (a long one joined from its parts).
  */
 import net from 'node:net';
+import { ServerReader } from '../../src/daemon/frames.js';
 import { PROTOCOL_VERSION } from '../../src/daemon/protocol.js';
 import { waitUntil } from './waitFor.js';
 
@@ -32,11 +33,13 @@ export async function rawAgentClient(
   const socket = net.connect(socketPath);
   socket.setEncoding('utf8');
   const lines: Line[] = [];
-  let buffer = '';
+  // The agent's long messages come in parts; the reader joins them (and would say what it
+  // could not read: the test sees that as a line of its own).
+  const reader = new ServerReader();
   socket.on('data', (d: string) => {
-    const parts = (buffer + d).split('\n');
-    buffer = parts.pop() ?? '';
-    for (const p of parts) lines.push(JSON.parse(p) as Line);
+    const read = reader.push(d);
+    for (const m of read.messages) lines.push(m as unknown as Line);
+    for (const problem of read.problems) lines.push({ type: 'unreadable', problem });
   });
   socket.on('error', () => undefined);
   await waitUntil(() => lines.length > 0, 'the hello', timeoutMs);

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processStartToken } from '../../src/core/processIdentity.js';
 import { acquireFolderLock, folderLockFile, LOCKS_DIR } from '../../src/history/lock.js';
 import { waitUntil } from '../helpers/waitFor.js';
 import { makeTmpDir } from './tmpDir.js';
@@ -114,6 +115,35 @@ describe('folder lock', () => {
       message: `This process already holds the lock on ${ws}.`,
     });
     if (first.ok) first.release();
+  });
+
+  it('writes its start token; a live pid with another token is a stranger: the lock is stale', () => {
+    const livePid = process.ppid; // The test runner: alive, and not us.
+    const token = processStartToken(livePid);
+    if (token === undefined) return; // No start times on this system: nothing to tell apart.
+    const taken = lock();
+    expect(taken.ok).toBe(true);
+    expect(fs.readFileSync(lockFile, 'utf8').split('\n')[4]).toBe(processStartToken(process.pid));
+    if (taken.ok) taken.release();
+
+    // The holder died and its pid went to another process: the token no longer matches.
+    fs.writeFileSync(
+      lockFile,
+      `${livePid}\n2026-12-01T09:30:00.000Z\n${ws}\nbackground\n${token}0\n`,
+    );
+    const over = lock();
+    expect(over.ok).toBe(true);
+    if (over.ok) over.release();
+
+    // The same process still holds it: busy.
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+    fs.writeFileSync(
+      lockFile,
+      `${livePid}\n2026-12-01T09:30:00.000Z\n${ws}\nbackground\n${token}\n`,
+    );
+    const busy = lock();
+    expect(busy.ok).toBe(false);
+    if (!busy.ok) expect(busy.message).toContain(`A background Cogito (pid ${livePid}`);
   });
 
   it('recovers a stale lock left by a dead process, or holding junk', async () => {

@@ -8,7 +8,7 @@
  * The lines are written once the command has ended: a crash mid-command leaves the backups
  * in the store but no journal line for that command.
  */
-import { formatCall } from '../protocol/format.js';
+import { changeHeader } from './changeHeader.js';
 import type { Tool, ToolArg, ToolContext, ToolResult } from '../tools/types.js';
 import type { Journal } from './journal.js';
 import type { JournalRef } from './wrap.js';
@@ -85,19 +85,8 @@ function record(
   }
   if (changed.length === 0 && madeDirs.length === 0) return [];
   const now = Date.now();
-  const call = formatCall('run', args);
-  const base = (): Omit<ChangeStart, 'op' | 'paths' | 'made'> => ({
-    id: journal.nextId(now),
-    at: now,
-    turn: ctx.change?.turn ?? `t${now.toString(36)}`,
-    ...(ctx.change?.reply !== undefined && ctx.change.reply !== ctx.change.turn
-      ? { reply: ctx.change.reply }
-      : {}),
-    trigger: ctx.change?.trigger ?? 'user',
-    ...(ctx.change ? { callIndex: ctx.change.callIndex } : {}),
-    tool: 'run',
-    call,
-  });
+  const base = (): Omit<ChangeStart, 'op' | 'paths' | 'made'> =>
+    changeHeader(ctx, journal.nextId(now), now, 'run', args);
   // The folders first: undo goes newest first, so they are removed after their files.
   if (madeDirs.length > 0) {
     const made = [...madeDirs].sort((a, b) => b.split('/').length - a.split('/').length);

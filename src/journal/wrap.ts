@@ -5,7 +5,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { formatCall } from '../protocol/format.js';
+import { changeHeader } from './changeHeader.js';
 import { TRASH_DIR } from '../tools/files/common.js';
 import type { ApprovalNeed, Tool, ToolArg, ToolContext, ToolResult } from '../tools/types.js';
 import type { Journal } from './journal.js';
@@ -95,17 +95,8 @@ async function runJournaled(
   }
   const trashBefore = targets.trash ? await listNames(targets.trash.abs) : undefined;
   journal.begin({
-    id,
-    at: now,
-    turn: ctx.change?.turn ?? `t${now.toString(36)}`,
-    ...(ctx.change?.reply !== undefined && ctx.change.reply !== ctx.change.turn
-      ? { reply: ctx.change.reply }
-      : {}),
-    trigger: ctx.change?.trigger ?? 'user',
-    ...(ctx.change ? { callIndex: ctx.change.callIndex } : {}),
-    tool: tool.name,
+    ...changeHeader(ctx, id, now, tool.name, args),
     op: plan.op,
-    call: formatCall(tool.name, args),
     paths,
     made: targets.made.map((m) => m.rel),
     ...(targets.from !== undefined ? { from: targets.from } : {}),

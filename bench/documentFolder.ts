@@ -261,6 +261,27 @@ async function echoDuringRead(read: LongRead): Promise<EchoRun> {
   }
 }
 
+/**
+ * Keys a percentile can stand on. A short read (a scanned page takes about 3 s) gives some 60
+ * keys, where p99 is simply the slowest key; such reads are repeated, each in a fresh session
+ * with a fresh cache so every round really extracts, and their keys pooled.
+ */
+const ENOUGH_KEYS = 250;
+const MOST_ROUNDS = 8;
+
+async function pooledEchoDuringRead(read: LongRead): Promise<EchoRun & { rounds: number }> {
+  const runs: EchoRun[] = [];
+  do runs.push(await echoDuringRead(read));
+  while (runs.reduce((n, r) => n + r.ms.length, 0) < ENOUGH_KEYS && runs.length < MOST_ROUNDS);
+  return {
+    label: read.label,
+    ms: runs.flatMap((r) => r.ms),
+    idleMs: runs.flatMap((r) => r.idleMs),
+    readMs: runs.reduce((sum, r) => sum + r.readMs, 0) / runs.length,
+    rounds: runs.length,
+  };
+}
+
 /** `--only grep`, `--only html,pdf`…: some parts (a quick look while working); all by default. */
 function parts(): Set<string> {
   const at = process.argv.indexOf('--only');
@@ -312,12 +333,12 @@ export const documentFolder: Bench = {
     }
     for (const read of LONG_READS) {
       if (!only.has(PART_OF[read.file]!)) continue;
-      const run = await echoDuringRead(read);
+      const run = await pooledEchoDuringRead(read);
       const s = summarize(run.ms);
       const idle = summarize(run.idleMs);
       details[`echo ${read.label}`] = { ...run, summary: s, idleSummary: idle };
       metrics.push({
-        name: `keystroke → on screen, while read reads a ${read.label} (${s.n} keys over ${(run.readMs / 1000).toFixed(1)} s)`,
+        name: `keystroke → on screen, while read reads a ${read.label} (${s.n} keys; ${run.rounds} ${run.rounds === 1 ? 'read' : 'reads'} of ${(run.readMs / 1000).toFixed(1)} s)`,
         value: `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)}; idle just before: p50 ${ms(idle.p50)}, p99 ${ms(idle.p99)}`,
         raw: s.p99,
         target: '≤ 20 ms (echo.json: p99 5.8 ms idle, 20.2 ms streaming)',
@@ -326,7 +347,7 @@ export const documentFolder: Bench = {
     }
     if (only.has('html') || only.has('pdf') || only.has('ocr')) {
       notes.push(
-        'Echo: the real program (bin/cogito.js) on a pseudo-terminal, started with --paused; a message makes the model call read() on the file, and a key is typed every 20–80 ms from the tool call until half a second after the model was sent the result, so loading, hashing, extraction, the reply and the cache write are all covered; every key counts. The control: 100 keys typed the same way in the same session just before, with nothing running (its first key, the first after start, set aside as in echo.ts).',
+        'Echo: the real program (bin/cogito.js) on a pseudo-terminal, started with --paused; a message makes the model call read() on the file, and a key is typed every 20–80 ms from the tool call until half a second after the model was sent the result, so loading, hashing, extraction, the reply and the cache write are all covered; every key counts. A read shorter than 250 keys is repeated (up to 8 times, each a fresh session and cache, so each really extracts) and the keys pooled, so p99 is a percentile and not the one slowest key. The control: 100 keys typed the same way in the same session just before, with nothing running (its first key, the first after start, set aside as in echo.ts).',
       );
     }
     return {

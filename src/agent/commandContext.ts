@@ -37,7 +37,7 @@ export interface CommandEnv {
 export function commandContext(agent: AgentVerbs, env: CommandEnv): CommandContext {
   const { current, personas } = env;
   return {
-    lang: agent.settings.lang,
+    lang: agent.settings().lang,
     say: (text) => agent.notice(text),
     pause: () => agent.pause(),
     resume: () => agent.resume(),
@@ -60,7 +60,7 @@ export function commandContext(agent: AgentVerbs, env: CommandEnv): CommandConte
     setProvider: (provider) => agent.setProvider(provider),
     config: env.config,
     modelsDir: env.modelsDir,
-    approval: () => agent.settings.approval,
+    approval: () => agent.settings().approval,
     setApproval: (kind, policy) => agent.setApproval(kind, policy),
     tools: {
       list: () => agent.registry.list(),
@@ -75,8 +75,8 @@ export function commandContext(agent: AgentVerbs, env: CommandEnv): CommandConte
         cachedTokens: s.sessionCachedTokens,
         lastHour: agent.alwaysOn.budget.used(HOUR_MS),
         lastDay: agent.alwaysOn.budget.used(DAY_MS),
-        perHour: agent.settings.tokenBudgetPerHour,
-        perDay: agent.settings.tokenBudgetPerDay ?? 0,
+        perHour: agent.settings().tokenBudgetPerHour,
+        perDay: agent.settings().tokenBudgetPerDay ?? 0,
       };
     },
     reminders: {

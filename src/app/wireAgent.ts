@@ -138,6 +138,7 @@ function storeFor({ initialState, provider, personas, settings }: AgentParts): A
     machine: initialState,
     model: provider.model,
     persona: personas.current.id,
+    lang: settings.lang,
     // Known before the agent starts: the first frame shows the real limits, not 0/∞.
     maxCycles: settings.maxAutonomousCycles,
     contextWindow: settings.contextWindow,
@@ -146,12 +147,12 @@ function storeFor({ initialState, provider, personas, settings }: AgentParts): A
 }
 
 /** The compactor's view of the agent: its verbs and the current session. */
-function compactPort(agent: AgentVerbs, current: CurrentSession): CompactPort {
+function compactPort(verbs: AgentVerbs, current: CurrentSession): CompactPort {
   return {
     history: () => current,
-    replaceHistory: () => agent.historyReplaced(),
-    notice: (text, level) => agent.notice(text, level),
-    lang: () => agent.settings.lang,
+    replaceHistory: () => verbs.historyReplaced(),
+    notice: (text, level) => verbs.notice(text, level),
+    lang: () => verbs.settings().lang,
   };
 }
 

@@ -147,11 +147,11 @@ export class Agent {
 
   /** What the turn runner reads and reports through (it writes none of the agent's fields). */
   private turnHost(): TurnHost {
-    const agent = this;
+    const settings = (): AgentSettings => this.settings;
     return {
       // A getter: the settings a part reads are the ones in force when it reads them.
       get settings() {
-        return agent.settings;
+        return settings();
       },
       alwaysOn: this.alwaysOn,
       counter: this.counter,

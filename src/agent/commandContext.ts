@@ -15,7 +15,7 @@ import type { AgentVerbs } from './verbs.js';
 import { DAY_MS, HOUR_MS } from './budget.js';
 
 /** What the commands reach beyond the agent: the app's sessions, personas and folders. */
-export interface CommandEnv {
+export interface CommandDeps {
   sessions: Pick<SessionStore, 'list' | 'create'>;
   personas: PersonaSet;
   config: LoadedConfig;
@@ -34,7 +34,7 @@ export interface CommandEnv {
 }
 
 /** The context for one command call (the language is the one in use at that moment). */
-export function commandContext(agent: AgentVerbs, env: CommandEnv): CommandContext {
+export function commandContext(agent: AgentVerbs, env: CommandDeps): CommandContext {
   const { current, personas } = env;
   return {
     lang: agent.settings().lang,

@@ -18,9 +18,13 @@ import { App } from './App.js';
 import { ConfirmSession } from './ConfirmSession.js';
 import type { AgentController, AgentLoop } from './controller.js';
 import { SetupWizard, type SetupOutcome } from './setup/SetupWizard.js';
-import { openScreenSession, type ScreenSession, type SessionIo } from './terminal/screenSession.js';
+import {
+  openScreenSession,
+  type ScreenSession,
+  type ScreenSessionDeps,
+} from './terminal/screenSession.js';
 import { inkDoor, inkNotice, type InkDoor } from './terminal/inkInternals.js';
-import type { NotifyConfig } from '../src/config/notifySchema.js';
+import type { NotifySettings } from '../src/config/notifySchema.js';
 import type { AgentListener } from '../src/api/events.js';
 import { notifyOnScreen } from './screenNotifier.js';
 import type { BackgroundAgent } from '../src/daemon/attach.js';
@@ -35,7 +39,7 @@ export interface TuiApp {
       /** The agent's events, for notifications (src/notify); without it, none are sent. */
       subscribe?(listener: AgentListener): () => void;
     };
-  config: { workspace: string; language: Lang | 'auto'; mouse?: boolean; notify?: NotifyConfig };
+  config: { workspace: string; language: Lang | 'auto'; mouse?: boolean; notify?: NotifySettings };
   warnings: readonly string[];
   /** Stops the app; resolves with the stops that failed (reported on stderr). */
   close(): Promise<readonly StopFailure[] | void>;
@@ -144,7 +148,7 @@ function startRun(flags: CliFlags, deps: TuiDeps, lang: Lang): TuiRun {
     },
     screen() {
       if (session) return session;
-      const io: SessionIo = {
+      const io: ScreenSessionDeps = {
         stdin,
         stdout,
         stderr,

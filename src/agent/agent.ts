@@ -5,7 +5,6 @@ import type { HistoryPort } from '../pipeline/turn.js';
 import type { Provider } from '../providers/types.js';
 import { realTimers, Scheduler } from '../scheduler/scheduler.js';
 import type { AgentStore } from '../store/agentStore.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import { AgentEmitter, type AgentEvent, type AgentListener } from '../api/events.js';
 import { SessionSafety } from '../tools/sessionSafety.js';
 import type { AlwaysOn } from './alwaysOn.js';
@@ -25,6 +24,7 @@ import { seedBudget, wireFeeds } from './feeds.js';
 import { t } from '../i18n/messages.js';
 import { ActivityTracker, type ActivityFacts } from './activity.js';
 import { WaitWatch } from './waitWatch.js';
+import { frozenSettings, patchedSettings, type SettingsPatch } from './settings.js';
 
 export type { AgentDeps, AgentSettings, CommandHandler } from './agentDeps.js';
 export type { AgentCommand, SendResult } from '../api/commands.js';
@@ -53,17 +53,18 @@ export class Agent {
   private readonly approvals: ApprovalGate;
   private readonly controls: AgentControls;
   /** Redactor, read index and data boundary for this agent's whole session. */
-  readonly safety: SessionSafety;
+  private readonly safety: SessionSafety;
   private started = false;
   private watcher: WorkspaceWatcher | undefined;
   /** Pacing, budgets, reminders, per-turn notes and pending workspace changes. */
-  readonly alwaysOn: AlwaysOn;
+  private readonly alwaysOn: AlwaysOn;
   /** Paths the agent's own write tools touch, so the watcher ignores them. */
-  readonly ownWrites: OwnWrites;
+  private readonly ownWrites: OwnWrites;
   private currentProvider: Provider;
   private historyPort: HistoryPort;
-  readonly settings: AgentSettings;
-  readonly counter: TokenCounter;
+  /** The current settings: a frozen value, replaced whole by `changeSettings`. */
+  private settings: AgentSettings;
+  private readonly counter: TokenCounter;
   private readonly compact: CompactFn | undefined;
   /** The open question ([WAIT]) and the looks it allows while it waits. */
   private readonly waitWatch: WaitWatch;
@@ -73,7 +74,7 @@ export class Agent {
   constructor(private readonly deps: AgentDeps) {
     this.currentProvider = deps.provider;
     this.historyPort = deps.history;
-    this.settings = deps.settings;
+    this.settings = frozenSettings(deps.settings);
     this.counter = deps.counter ?? new TokenCounter();
     this.safety = new SessionSafety(deps.secrets ?? []);
     this.emitter.subscribe((e) => deps.store.getState().apply(e));
@@ -146,8 +147,12 @@ export class Agent {
 
   /** What the turn runner reads and reports through (it writes none of the agent's fields). */
   private turnHost(): TurnHost {
+    const settings = (): AgentSettings => this.settings;
     return {
-      settings: this.settings,
+      // A getter: the settings a part reads are the ones in force when it reads them.
+      get settings() {
+        return settings();
+      },
       alwaysOn: this.alwaysOn,
       counter: this.counter,
       safety: this.safety,
@@ -164,7 +169,7 @@ export class Agent {
   /** The verbs the slash commands and the compactor get (see verbs.ts). */
   private verbs(): AgentVerbs {
     return {
-      settings: this.settings,
+      settings: () => this.settings,
       registry: this.deps.registry,
       workspace: this.deps.workspace,
       store: this.deps.store,
@@ -183,9 +188,7 @@ export class Agent {
         this.emit({ type: 'settings_changed', model: provider.model });
       },
       personaChanged: (id) => this.emit({ type: 'settings_changed', persona: id }),
-      setApproval: (kind, policy) => {
-        this.settings.approval[kind] = policy;
-      },
+      setApproval: (kind, policy) => this.changeSettings({ approval: { [kind]: policy } }),
       remind: (at, what) => this.alwaysOn.reminders.add(at, what, 'user'),
     };
   }
@@ -218,22 +221,8 @@ export class Agent {
     return this.deps.store;
   }
 
-  get registry(): ToolRegistry {
-    return this.deps.registry;
-  }
-
   get busy(): boolean {
     return this.scheduler.isRunning;
-  }
-
-  /** The conversation the turns read and write (the current session). */
-  get history(): HistoryPort {
-    return this.historyPort;
-  }
-
-  /** The model in use (a /model switch changes it). */
-  get provider(): Provider {
-    return this.currentProvider;
   }
 
   /** Events out: every event the agent emits, in order; returns the unsubscribe. */
@@ -282,6 +271,28 @@ export class Agent {
     };
   }
 
+  /**
+   * The settings command: the next settings value replaces the current one (which stays as
+   * it was for whoever holds it), and the screen hears what it shows of them.
+   */
+  private changeSettings(patch: SettingsPatch): void {
+    this.settings = patchedSettings(this.settings, patch);
+    this.emit(this.settingsEvent());
+  }
+
+  /** What the store shows of the settings, as a `settings_changed` event. */
+  private settingsEvent(): Extract<AgentEvent, { type: 'settings_changed' }> {
+    const s = this.settings;
+    return {
+      type: 'settings_changed',
+      lang: s.lang,
+      contextWindow: s.contextWindow,
+      maxCycles: s.maxAutonomousCycles,
+      budgetPerHour: s.tokenBudgetPerHour,
+      budgetPerDay: s.tokenBudgetPerDay ?? 0,
+    };
+  }
+
   private notice(text: string, level: 'info' | 'warn' = 'info'): void {
     this.emit({ type: 'notice', level, text });
   }
@@ -291,14 +302,7 @@ export class Agent {
     if (this.started) return;
     this.started = true;
     this.emit({ type: 'history_loaded', messages: this.historyPort.messages() });
-    this.emit({
-      type: 'settings_changed',
-      model: this.provider.model,
-      contextWindow: this.settings.contextWindow,
-      maxCycles: this.settings.maxAutonomousCycles,
-      budgetPerHour: this.settings.tokenBudgetPerHour,
-      budgetPerDay: this.settings.tokenBudgetPerDay ?? 0,
-    });
+    this.emit({ ...this.settingsEvent(), model: this.currentProvider.model });
     this.activity.refresh();
     this.scheduler.start(0);
     if (this.deps.watch) {

@@ -16,33 +16,38 @@ import type { CycleRecord } from '../api/ledger.js';
 import type { AgentListener } from '../api/events.js';
 import type { AgentVerbs } from './verbs.js';
 
+/**
+ * What the user set for the agent (config, flags, /approve): one frozen value. The agent
+ * replaces it whole through its settings command (see settings.ts); nothing writes it in
+ * place, so a reference taken earlier keeps what it saw.
+ */
 export interface AgentSettings {
-  thinkIntervalMs: number;
-  maxAutonomousCycles: number;
-  tokenBudgetPerHour: number;
-  maxConsecutiveFailures: number;
-  backoff: BackoffSettings;
-  toolResultBudgetChars: number;
-  approval: Record<ToolKind, ApprovalPolicy>;
-  sendReasoningInHistory: boolean;
+  readonly thinkIntervalMs: number;
+  readonly maxAutonomousCycles: number;
+  readonly tokenBudgetPerHour: number;
+  readonly maxConsecutiveFailures: number;
+  readonly backoff: Readonly<BackoffSettings>;
+  readonly toolResultBudgetChars: number;
+  readonly approval: Readonly<Record<ToolKind, ApprovalPolicy>>;
+  readonly sendReasoningInHistory: boolean;
   /** The model's context window in tokens; requests are fitted under it. */
-  contextWindow: number;
+  readonly contextWindow: number;
   /** The language of what the agent says to the user (pause reasons, command output). */
-  lang: Lang;
+  readonly lang: Lang;
   /** pacing.maxIntervalMs: the longest rest between looks (default 30 minutes). */
-  maxIntervalMs?: number;
+  readonly maxIntervalMs?: number;
   /** 0 = no daily budget (the default: none, for tests; the config has its own default). */
-  tokenBudgetPerDay?: number;
+  readonly tokenBudgetPerDay?: number;
   /** Tool calls run per reply at most; the rest come back as not run (default 25). */
-  maxToolCallsPerReply?: number;
+  readonly maxToolCallsPerReply?: number;
   /** pacing.cacheTtlSeconds in ms: the prompt-cache lifetime pacing respects (absent: none). */
-  cacheTtlMs?: number;
+  readonly cacheTtlMs?: number;
   /** watch.minWakeIntervalMs and watch.maxWakesPerHour (absent: 30 s and 20 an hour). */
-  changeWakes?: { minIntervalMs: number; maxPerHour: number };
+  readonly changeWakes?: { readonly minIntervalMs: number; readonly maxPerHour: number };
   /** watch.resumeAfterWaitMs (absent: 0, an autonomous question waits for the user alone). */
-  resumeAfterWaitMs?: number;
+  readonly resumeAfterWaitMs?: number;
   /** Requests one turn's tool chain may make before it pauses (default 25). */
-  maxStepsPerTurn?: number;
+  readonly maxStepsPerTurn?: number;
 }
 
 /**

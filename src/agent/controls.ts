@@ -23,7 +23,7 @@ const OK: SendResult = { ok: true };
 const NOTHING = (what: string): SendResult => ({ ok: false, problem: `${what}; nothing done` });
 
 /** What the controls act on, handed over by the agent. */
-export interface ControlParts {
+export interface ControlsDeps {
   state(): MachineState;
   /** True while a turn runs. */
   busy(): boolean;
@@ -38,7 +38,7 @@ export interface ControlParts {
 }
 
 export class AgentControls {
-  constructor(private readonly c: ControlParts) {}
+  constructor(private readonly c: ControlsDeps) {}
 
   /**
    * Commands in: the one way the screen, print mode, a socket client and the tests drive the

@@ -103,7 +103,8 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
     ...(p.respond ? { respond: p.respond } : {}),
     tools: {
       registry: deps.registry,
-      policy: (kind) => settings.approval[kind],
+      // Read when each call starts: an approval changed since the turn began counts.
+      policy: (kind) => agent.settings.approval[kind],
       lang: settings.lang,
       askApproval: p.askApproval,
       alwaysAllowed: p.alwaysAllowed,

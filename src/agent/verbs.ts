@@ -14,7 +14,8 @@ import type { AlwaysOn } from './alwaysOn.js';
 import type { ApprovalPolicy } from '../pipeline/toolRunner.js';
 
 export interface AgentVerbs {
-  readonly settings: AgentSettings;
+  /** The settings in force now (a frozen value; `setApproval` replaces it). */
+  settings(): AgentSettings;
   readonly registry: ToolRegistry;
   readonly workspace: Workspace;
   /** Read only: what the screen shows (traces, the ledger, token counts). */

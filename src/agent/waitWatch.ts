@@ -7,7 +7,7 @@ import type { AlwaysOn } from './alwaysOn.js';
 export const BACK_TO_WAITING = 'the question stays open';
 
 /** What the wait watch reads and moves, handed over by the agent. */
-export interface WaitWatchParts {
+export interface WaitWatchDeps {
   state(): MachineState;
   move(event: MachineEvent, reason?: string): void;
   alwaysOn: Pick<AlwaysOn, 'question' | 'pendingChanges'>;
@@ -24,7 +24,7 @@ export class WaitWatch {
   /** The reply this turn saved, if any (a command's turn saves none: it asks nothing). */
   private reply: string | undefined;
 
-  constructor(private readonly p: WaitWatchParts) {}
+  constructor(private readonly p: WaitWatchDeps) {}
 
   see(event: AgentEvent): void {
     switch (event.type) {

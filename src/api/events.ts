@@ -5,6 +5,7 @@ import type { TurnError, Usage } from '../providers/types.js';
 import type { ToolArg, ToolErrorKind, ToolKind } from '../tools/types.js';
 import type { CycleRecord } from './ledger.js';
 import type { Activity } from './activity.js';
+import type { Lang } from '../i18n/messages.js';
 
 export interface ApprovalRequest {
   id: number;
@@ -88,6 +89,8 @@ export type AgentEvent =
   | {
       type: 'settings_changed';
       model?: string;
+      /** The language the agent speaks to the user in. */
+      lang?: Lang;
       persona?: string;
       contextWindow?: number;
       maxCycles?: number;

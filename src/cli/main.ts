@@ -10,7 +10,7 @@ import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { NO_MODEL_MESSAGE, noModelConfigured } from './noModel.js';
 import { DaemonUsageError, parseDaemonCommand } from '../daemon/commandArgs.js';
 
-export interface MainIo {
+export interface MainDeps {
   argv: readonly string[];
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -31,7 +31,7 @@ function version(): string {
 }
 
 /** The program: returns the exit code instead of exiting, so tests can call it. */
-export async function main(io: MainIo): Promise<number> {
+export async function main(io: MainDeps): Promise<number> {
   let flags: CliFlags;
   try {
     // `cogito start|status|stop|service`: the background agent's subcommands.
@@ -89,7 +89,7 @@ export async function main(io: MainIo): Promise<number> {
  * `-p PROMPT`: the app and one print-mode run, whose stops go on one disposer stack closed
  * however the run ends (done, Ctrl+C, an error). `/exit` ends it through the root's exit.
  */
-async function runPrint(prompt: string, flags: CliFlags, io: MainIo): Promise<number> {
+async function runPrint(prompt: string, flags: CliFlags, io: MainDeps): Promise<number> {
   // A config that does not load is reported by createApp, with its fields and fixes.
   const loaded = loadConfig({ env: io.env, flags });
   if (loaded.ok && noModelConfigured(loaded.config)) {

@@ -20,7 +20,7 @@ import { processStartToken } from '../core/processIdentity.js';
 
 const withToken = (startToken: string | undefined) => (startToken ? { startToken } : {});
 
-export interface RunAgentIo {
+export interface RunAgentDeps {
   env: NodeJS.ProcessEnv;
   stderr: NodeJS.WritableStream;
 }
@@ -31,7 +31,7 @@ export interface RunAgentIo {
  * `notify.command`) while no screen attached over the socket has focus; an error that stops
  * the agent is the last notification.
  */
-export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Promise<number> {
+export async function runBackgroundAgent(flags: StartFlags, io: RunAgentDeps): Promise<number> {
   const say = (line: string): void => void io.stderr.write(`${new Date().toISOString()} ${line}\n`);
   let stopping: Promise<void> | undefined;
   let stop = (): Promise<void> => Promise.resolve();

@@ -4,6 +4,7 @@ import type { MachineState } from '../machine/machine.js';
 import type { TurnTrace } from '../api/trace.js';
 import type { CycleRecord } from '../api/ledger.js';
 import type { Activity } from '../api/activity.js';
+import type { Lang } from '../i18n/messages.js';
 import { lastReasoningOf, tokensFromLedger, toolLogFromHistory } from './restoredView.js';
 
 export interface Notice {
@@ -42,6 +43,8 @@ export interface AgentViewState {
   preparing: string | undefined;
   model: string;
   persona: string;
+  /** The language the agent speaks to the user in (its settings). */
+  lang: Lang;
   /** The model's context window, for the status bar's context use. */
   contextWindow: number;
   /** maxAutonomousCycles (0 = unlimited). */
@@ -95,6 +98,7 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     preparing: undefined,
     model: '',
     persona: '',
+    lang: 'en',
     contextWindow: 0,
     maxCycles: 0,
     budgetPerHour: 0,
@@ -272,6 +276,7 @@ function settingsChanged(
   return {
     ...(event.model !== undefined ? { model: event.model } : {}),
     ...(event.persona !== undefined ? { persona: event.persona } : {}),
+    ...(event.lang !== undefined ? { lang: event.lang } : {}),
     ...(event.contextWindow !== undefined ? { contextWindow: event.contextWindow } : {}),
     ...(event.maxCycles !== undefined ? { maxCycles: event.maxCycles } : {}),
     ...(event.budgetPerHour !== undefined ? { budgetPerHour: event.budgetPerHour } : {}),

@@ -13,7 +13,7 @@ import type { NotifySettings } from '../src/config/notifySchema.js';
 import { t } from '../src/i18n/messages.js';
 import { App } from './App.js';
 import type { AgentController } from './controller.js';
-import type { TuiRun } from './runTui.js';
+import type { TuiRun } from './tuiRun.js';
 import { notifyOnScreen } from './screenNotifier.js';
 
 /** How the screen ended: left (the agent runs on), stopped it, or lost the agent. */

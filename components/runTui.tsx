@@ -28,8 +28,8 @@ import type { NotifySettings } from '../src/config/notifySchema.js';
 import type { AgentListener } from '../src/api/events.js';
 import { notifyOnScreen } from './screenNotifier.js';
 import type { BackgroundAgent } from '../src/daemon/attach.js';
-import type { StartFlags } from '../src/daemon/commandArgs.js';
 import { runAttached } from './runAttached.js';
+import type { TuiRun } from './tuiRun.js';
 import { startFlagsOf, startInBackground, whenTurnDone, type StartBackground } from './handOver.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
@@ -103,31 +103,6 @@ async function realPrepare(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<Set
 
 async function realServices(plan: Extract<SetupPlan, { run: true }>): Promise<SetupServices> {
   return (await import('../src/setup/services.js')).createSetupServices({ home: plan.home });
-}
-
-/**
- * One run of the screen: its streams, the language of its messages, the screen session
- * (entered on first use) and the disposer stack that everything started registers on.
- */
-export interface TuiRun {
-  readonly stdin: NodeJS.ReadStream;
-  readonly stdout: NodeJS.WriteStream;
-  readonly stderr: NodeJS.WritableStream;
-  readonly env: NodeJS.ProcessEnv;
-  /** Before the app's config is known, the wizard's or the environment's; then the app's. */
-  lang: Lang;
-  readonly root: DisposerStack;
-  /** Whether the screen session has been entered. */
-  readonly entered: boolean;
-  /** The screen session, entered on first use; ending it is on the root stack. */
-  screen(): ScreenSession;
-  isTerminal(): boolean;
-  /** The one quit: ends the screen at once (the terminal comes back); `runTui` then closes the stack. */
-  exit(code: number): void;
-  /** The code `exit` was called with, if it was. */
-  readonly exitedWith: number | undefined;
-  /** /detach asked for a background agent to take over once the app has closed. */
-  handOver?: StartFlags;
 }
 
 function startRun(flags: CliFlags, deps: TuiDeps, lang: Lang): TuiRun {

@@ -19,7 +19,7 @@ import { isCommand, type InputQueue } from './inputQueue.js';
 import type { TurnRunner } from './turnRunner.js';
 
 const OK: SendResult = { ok: true };
-/** A command that does not apply in this state: taken, and nothing done (no event). */
+/** A command that does not apply in this state: refused with the problem, nothing done, no event. */
 const NOTHING = (what: string): SendResult => ({ ok: false, problem: `${what}; nothing done` });
 
 /** What the controls act on, handed over by the agent. */
@@ -40,11 +40,7 @@ export interface ControlsDeps {
 export class AgentControls {
   constructor(private readonly c: ControlsDeps) {}
 
-  /**
-   * Commands in: the one way the screen, print mode, a socket client and the tests drive the
-   * agent. What it did shows in the events and the store; the result only says whether the
-   * command was taken, and if not, the problem.
-   */
+  /** The body of `Agent.send` (described there): each command to what acts on it. */
   send(command: AgentCommand): SendResult {
     switch (command.type) {
       case 'submit':

@@ -1,3 +1,4 @@
+import { Listeners } from '../core/listeners.js';
 import type { HistoryMessage } from '../core/messages.js';
 import type { MachineEvent, MachineState } from '../machine/machine.js';
 import type { TurnTrace, TurnTrigger, TurnOutcomeKind } from './trace.js';
@@ -125,30 +126,13 @@ export interface DueReminder {
   by: 'model' | 'user';
 }
 
-/** A tiny synchronous emitter; `subscribe` returns its own unsubscribe. */
-export class AgentEmitter {
-  private readonly listeners = new Set<AgentListener>();
-
-  /**
-   * @param onListenerError told when a listener throws. A broken listener (a UI bug) must not
-   * take the agent down, and must not print over a full-screen UI either.
-   */
-  constructor(
-    private readonly onListenerError: (err: unknown, event: AgentEvent) => void = () => {},
-  ) {}
-
-  subscribe(listener: AgentListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  emit(event: AgentEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (err) {
-        this.onListenerError(err, event);
-      }
-    }
+/**
+ * The agent's listeners: the core's one listener set (src/core/listeners.ts), where a listener
+ * that throws is told to `onListenerError` and the others still run. A broken listener (a UI
+ * bug) must not take the agent down, and must not print over a full-screen UI either.
+ */
+export class AgentEmitter extends Listeners<[event: AgentEvent]> {
+  constructor(onListenerError: (err: unknown, event: AgentEvent) => void = () => {}) {
+    super(onListenerError);
   }
 }

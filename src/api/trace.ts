@@ -1,6 +1,6 @@
 /**
  * A turn's trace as plain data: the phase names, how each phase ended, and the record of a
- * whole turn that /trace shows and the agent's `turn_done` event carries. The phase table
+ * whole turn that /trace shows and the agent's `turn_end` event carries. The phase table
  * itself (which phase follows which) is the pipeline's, in pipeline/phases.ts.
  */
 export const PHASES = [

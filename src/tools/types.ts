@@ -1,41 +1,19 @@
 import type { Lang, Phrase } from '../i18n/messages.js';
+import type { ToolError, ToolErrorKind } from './toolError.js';
 import type { Workspace } from './workspace.js';
 
 import { APPROVAL_POLICIES, TOOL_KINDS } from '../config/defaults.js';
 
 export { APPROVAL_POLICIES, TOOL_KINDS };
+// Here as well, so a tool takes all its types from one place; their own file lets the
+// workspace (which the tool context names) use them without a circle.
+export type { ToolError, ToolErrorKind } from './toolError.js';
 
 /** What a tool does to the world; the approval policy is set per kind. */
 export type ToolKind = (typeof TOOL_KINDS)[number];
 
 /** A value the text protocol can carry. */
 export type ToolArg = string | number | boolean | null;
-
-export type ToolErrorKind =
-  | 'invalid_args' // wrong arity or type; the model should fix the call
-  | 'outside_workspace' // the path escapes the workspace
-  | 'not_found'
-  | 'exists' // would overwrite
-  | 'too_large'
-  | 'binary'
-  | 'denied' // approval denied or policy deny
-  | 'aborted'
-  | 'timeout'
-  | 'network'
-  | 'unsupported' // e.g. platform without this capability
-  | 'io'
-  | 'unknown';
-
-export interface ToolError {
-  kind: ToolErrorKind;
-  /** Cogito's own wording: never holds text a server chose. */
-  message: string;
-  /**
-   * Text the failure quotes from outside (an HTTP reason phrase, an MCP server's error or
-   * `isError` content, a stray body): the model sees it wrapped as data, like a page.
-   */
-  outside?: string;
-}
 
 /**
  * A tool's outcome. `data` is what the model sees (stringified if not a string);

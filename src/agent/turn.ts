@@ -5,7 +5,7 @@
  * record is the turn's trace (`/trace`). The turn never throws: a failure becomes the step's
  * error, the step still saves what it made, and RESPOND reports it for the scheduler's back-off.
  */
-import type { PhaseOutcome, PhaseRecord, TurnTrigger } from '../api/trace.js';
+import type { Phase, PhaseOutcome, PhaseRecord, TurnTrigger } from '../api/trace.js';
 import { autonomous } from '../api/trace.js';
 import type { AgentEvent } from '../api/events.js';
 import type { ChatMessage } from '../core/messages.js';
@@ -13,11 +13,15 @@ import { crashNotice } from '../journal/crashNotice.js';
 import type { RecoveryReport } from '../journal/recover.js';
 import { can, type MachineEvent } from '../machine/machine.js';
 import type { TokenCounter } from '../memory/tokenCounter.js';
-import { callCap } from '../pipeline/callCap.js';
 import { TurnSaver, type HistoryPort } from '../pipeline/saver.js';
-import { emptyReply, streamReply, type StreamedReply } from '../pipeline/stream.js';
+import {
+  emptyReply,
+  readReply,
+  streamReply,
+  type ParsedReply,
+  type StreamedReply,
+} from '../pipeline/stream.js';
 import { runToolCalls, type CallOutcome, type ToolRunnerDeps } from '../pipeline/toolRunner.js';
-import { parseReplyYielding, type CallItem, type ParsedReply } from '../protocol/parser.js';
 import type { Provider, TurnError } from '../providers/types.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
 import type { AgentStore } from '../store/agentStore.js';
@@ -125,6 +129,33 @@ interface Step {
   error?: TurnError;
 }
 
+/** One turn in flight: what its blocks share. */
+interface Turn {
+  readonly d: TurnDeps;
+  readonly mem: TurnMemory;
+  readonly trigger: TurnTrigger;
+  readonly turnId: number;
+  readonly cycle: number;
+  readonly signal: AbortSignal;
+  readonly saver: TurnSaver;
+  /** The trace: one record per block that ran (or was skipped by an abort). */
+  readonly phases: PhaseRecord[];
+  readonly startedAt: number;
+  readonly t0: number;
+  /** The step in flight: each reply with calls starts the next. */
+  s: Step;
+  /** RESTORE: the slash command the user typed. */
+  command?: string;
+  /** COMMAND handled the turn: no model call, nothing saved, no RESPOND. */
+  handled: boolean;
+  /** RESTORE could not finish the last run's crash record. */
+  recoveryFailed: boolean;
+  /** The id of the turn's first reply with calls: the change journal groups the turn by it. */
+  group?: string;
+  /** The last prompt's size: it stays across steps until the next request reports one. */
+  context?: number;
+}
+
 /** Runs one turn for `trigger`; what the scheduler learns (a failure to back off from). */
 export async function runTurn(
   trigger: TurnTrigger,
@@ -135,234 +166,250 @@ export async function runTurn(
   if (trigger === 'user' && d.inputs.size === 0) return { failed: false };
   // Nothing changed since a cycle that found nothing new: skip this look, spend nothing.
   if (await d.alwaysOn.skipLook(trigger, d.inputs.size)) return { failed: false };
-  const controller = new AbortController();
-  mem.controller = controller;
-  const signal = controller.signal;
-  const turnId = ++mem.turns;
-  if (autonomous(trigger)) mem.cycle += 1;
-  const cycle = mem.cycle;
-  d.emit({ type: 'turn_start', turnId, trigger, cycle });
-
-  const startedAt = Date.now();
-  const t0 = performance.now();
-  const phases: PhaseRecord[] = [];
-  const saver = new TurnSaver(d.history, d.emit);
+  const tr = begin(trigger, d, mem);
   const all = { calls: [] as string[], results: [] as string[], tokens: 0 };
-  let s: Step = { step: 1 };
-  let command: string | undefined;
-  /** COMMAND handled the turn: no model call, nothing saved, no RESPOND. */
-  let handled = false;
-  let recoveryFailed = false;
-  /** The id of the turn's first reply with calls: the change journal groups the turn by it. */
-  let group: string | undefined;
-  /** The last prompt's size: it stays across steps until the next request reports one. */
-  let context: number | undefined;
   let last: { facts: TurnFacts; report: TurnReport } | undefined;
 
-  /**
-   * Runs one block and records it. Once the turn is aborted a block before SAVE does not run
-   * (it is recorded as aborted); SAVE and RESPOND always run. A throw is the step's error.
-   */
-  const phase = async (name: PhaseRecord['phase'], fn: () => Promise<Outcome>) => {
-    const start = performance.now();
-    let outcome: Outcome = 'aborted';
-    let note: string | undefined;
-    if (!signal.aborted || name === 'SAVE' || name === 'RESPOND') {
-      try {
-        outcome = await fn();
-      } catch (err) {
-        outcome = 'error';
-        note = err instanceof Error ? err.message : String(err);
-        s.error ??= { kind: 'internal', message: `${name} failed: ${note}` };
-      }
-    }
-    phases.push({
-      phase: name,
-      step: s.step,
-      startMs: Math.round(start - t0),
-      durationMs: Math.round(performance.now() - start),
-      outcome: outcome === 'handled' || outcome === 'blocked' ? 'shortcut' : outcome,
-      ...(note ? { note } : {}),
-    });
-    return outcome;
-  };
-
-  /** How the step ended, and what RESPOND decides from. */
-  const factsOf = (): TurnFacts => {
-    const { ran, built, error } = s;
-    const blocked = built?.blocked;
-    const outcome = handled
-      ? 'command'
-      : blocked !== undefined
-        ? 'blocked'
-        : error
-          ? 'error'
-          : signal.aborted
-            ? 'aborted'
-            : 'ok';
-    return {
-      turnId,
-      step: s.step,
-      outcome,
-      wait: (ran?.parsed?.wait ?? false) && outcome === 'ok',
-      reply: ran?.reply ?? '',
-      calls: (ran?.parsed?.items ?? []).map((i) =>
-        i.type === 'call' ? `${i.name}(${JSON.stringify(i.args)})` : i.raw,
-      ),
-      ...(error ? { error } : {}),
-      ...(saver.failed ? { saveFailed: saver.failed } : {}),
-      ...(blocked !== undefined ? { blocked } : {}),
-      results: (ran?.outcomes ?? []).map((o) => `${o.call}\n${o.ok ? 'ok' : 'error'}\n${o.body}`),
-      tokens: { total: ran?.totalTokens ?? 0, ...(context !== undefined ? { context } : {}) },
-    };
-  };
-
-  // RESTORE: the crash record of the last run first (a request is never built on a
-  // half-finished history), then the user's input: a slash command, or messages saved now.
-  let out = await phase('RESTORE', async () => {
-    if (!mem.recovered && d.restore) {
-      recoveryFailed = true;
-      const report = await d.restore();
-      recoveryFailed = false;
-      mem.recovered = true;
-      if (report.results > 0) d.emit({ type: 'messages_replaced', messages: d.history.messages() });
-      const text = crashNotice(report, d.settings.lang);
-      if (text) d.emit({ type: 'notice', level: 'warn', text });
-    }
-    if (trigger !== 'user') return 'next';
-    const input = d.inputs.take();
-    command = input.command;
-    mem.commandInFlight = command !== undefined;
-    // A message queued while the last turn ran, which then ended with [WAIT]: the floor was
-    // the user's, and their words are what this turn answers.
-    if (input.messages.length > 0 && d.store.getState().machine === 'AWAITING_INPUT')
-      move(d, 'SUBMIT');
-    if (input.messages.length > 0) saver.userMessages(input.messages);
-    return 'next';
-  });
-
+  let out = await phase(tr, 'RESTORE', () => restore(tr));
   for (;;) {
-    if (out === 'next')
-      out = await phase('COMPACT', async () => (await d.compact?.(signal, false), 'next'));
-    // A slash command handles the turn itself (no model call), also one that stops it.
-    if (out === 'next' && s.step === 1 && command !== undefined && d.commands) {
-      const text = command;
-      out = await phase('COMMAND', async () => {
-        const outcome = await d.commands!(text, signal);
-        // After an answering command the floor goes back to the user.
-        if (outcome.after === 'listen' && can(d.store.getState().machine, 'WAIT')) move(d, 'WAIT');
-        return 'handled';
-      });
-      handled = out === 'handled';
-      if (handled) break;
-    } else if (out === 'next' && s.step === 1) {
-      out = await phase('COMMAND', async () => 'next');
-    }
-
-    if (out === 'next')
-      out = await phase('BUILD', () => build(d, s, trigger, cycle, turnId, signal));
-    // A request sent is the context's size until the server reports its own count.
-    if (out === 'next' && s.built) context = s.built.promptTokens;
-
-    if (out === 'next') {
-      out = await phase('RUN', async () => {
-        const ran: NonNullable<Step['ran']> = { ...emptyReply(), outcomes: [] };
-        s.ran = ran;
-        try {
-          await streamReply(
-            {
-              provider: d.provider,
-              messages: s.built!.messages,
-              promptTokens: s.built!.promptTokens,
-              signal,
-              turnId,
-              redactor: d.safety.redactor,
-              emit: d.emit,
-              countTokens: (text) => d.counter.count(text),
-            },
-            ran,
-          );
-        } finally {
-          if (ran.contextTokens !== undefined) context = ran.contextTokens;
-        }
-        if (ran.error) {
-          s.error = ran.error;
-          return 'error';
-        }
-        if (signal.aborted) return 'aborted';
-        // Read once, yielding while it parses: a hostile reply cannot hold off an interrupt.
-        const cap = callCap(d.settings.maxToolCallsPerReply);
-        const parsed = await parseReplyYielding(ran.reply, signal, cap);
-        if (parsed === undefined) return 'aborted';
-        ran.parsed = parsed;
-        if (parsed.items.length === 0) return 'next';
-        const replyId = saver.replyAhead(ran.reply, ran.reasoning, parsed);
-        // The turn's changes are one group, whichever step made them: /undo takes the turn back.
-        group ??= replyId;
-        const change = { turn: group, reply: replyId, trigger, callIndex: 0 };
-        ran.outcomes = await runToolCalls(
-          parsed.items,
-          { workspace: d.workspace, signal, change },
-          { turnId, replyId },
-          toolRunnerDeps(d, saver),
-          parsed.moreCalls,
-        );
-        return signal.aborted ? 'aborted' : 'next';
-      });
-    }
-
-    // SAVE: the reply (marked interrupted when cut short), or the results it still lacks.
-    if (out !== 'blocked') await phase('SAVE', () => save(d, s, saver, trigger, cycle, signal));
-
+    if (out === 'next') out = await phase(tr, 'COMPACT', () => compact(tr));
+    if (out === 'next' && tr.s.step === 1) out = await phase(tr, 'COMMAND', () => command(tr));
+    if (out === 'handled') break;
+    if (out === 'next') out = await phase(tr, 'BUILD', () => build(tr));
+    if (out === 'next') out = await phase(tr, 'RUN', () => run(tr));
+    // A request over a budget was not sent: nothing to save, RESPOND pauses.
+    if (out !== 'blocked') await phase(tr, 'SAVE', () => save(tr));
     // RESPOND: the step's facts join the turn's, then the pure policy gives its verdict.
-    const facts = factsOf();
-    out = await phase('RESPOND', async () => {
+    const facts = factsOf(tr);
+    out = await phase(tr, 'RESPOND', async () => {
       all.calls.push(...facts.calls);
       all.results.push(...facts.results);
       all.tokens += facts.tokens.total;
-      const verdict = decide(d, mem, facts);
+      const verdict = decide(tr, facts);
       last = { facts, report: verdict.report };
       return verdict.more ? 'step' : 'next';
     });
     if (out !== 'step') break;
     // The next step: its reply and results are new ones, and go back to the model at once.
-    s = { step: s.step + 1 };
-    saver.nextStep();
+    tr.s = { step: tr.s.step + 1 };
+    tr.saver.nextStep();
     out = 'next';
   }
 
   // How the turn ends: RESPOND's verdict on its last step. A turn without one (a command, or
   // RESPOND itself failed) failed only if it erred.
-  const facts = last?.facts ?? factsOf();
+  const facts = last?.facts ?? factsOf(tr);
   const report = last?.report ?? { failed: facts.outcome === 'error' };
-  if (mem.controller === controller) mem.controller = undefined;
+  const result = { ...facts, calls: all.calls, results: all.results };
+  await end(tr, { ...result, tokens: { ...facts.tokens, total: all.tokens } });
+  return report;
+}
+
+/** The turn starts: its signal, its id, its cycle (an autonomous turn counts one). */
+function begin(trigger: TurnTrigger, d: TurnDeps, mem: TurnMemory): Turn {
+  const controller = new AbortController();
+  mem.controller = controller;
+  const turnId = ++mem.turns;
+  if (autonomous(trigger)) mem.cycle += 1;
+  d.emit({ type: 'turn_start', turnId, trigger, cycle: mem.cycle });
+  return {
+    d,
+    mem,
+    trigger,
+    turnId,
+    cycle: mem.cycle,
+    signal: controller.signal,
+    saver: new TurnSaver(d.history, d.emit),
+    phases: [],
+    startedAt: Date.now(),
+    t0: performance.now(),
+    s: { step: 1 },
+    handled: false,
+    recoveryFailed: false,
+  };
+}
+
+/**
+ * Runs one block and records it in the trace. Once the turn is aborted a block before SAVE
+ * does not run (it is recorded as aborted); SAVE and RESPOND always run. A throw is the
+ * step's error, never the turn's.
+ */
+async function phase(tr: Turn, name: Phase, fn: () => Promise<Outcome>): Promise<Outcome> {
+  const start = performance.now();
+  let outcome: Outcome = 'aborted';
+  let note: string | undefined;
+  if (!tr.signal.aborted || name === 'SAVE' || name === 'RESPOND') {
+    try {
+      outcome = await fn();
+    } catch (err) {
+      outcome = 'error';
+      note = err instanceof Error ? err.message : String(err);
+      tr.s.error ??= { kind: 'internal', message: `${name} failed: ${note}` };
+    }
+  }
+  tr.phases.push({
+    phase: name,
+    step: tr.s.step,
+    startMs: Math.round(start - tr.t0),
+    durationMs: Math.round(performance.now() - start),
+    outcome: outcome === 'handled' || outcome === 'blocked' ? 'shortcut' : outcome,
+    ...(note ? { note } : {}),
+  });
+  return outcome;
+}
+
+/**
+ * RESTORE: the crash record of the last run first (a request is never built on a
+ * half-finished history), then the user's input: a slash command, or messages saved now.
+ */
+async function restore(tr: Turn): Promise<Outcome> {
+  const { d, mem } = tr;
+  if (!mem.recovered && d.restore) {
+    tr.recoveryFailed = true;
+    const report = await d.restore();
+    tr.recoveryFailed = false;
+    mem.recovered = true;
+    if (report.results > 0) d.emit({ type: 'messages_replaced', messages: d.history.messages() });
+    const text = crashNotice(report, d.settings.lang);
+    if (text) d.emit({ type: 'notice', level: 'warn', text });
+  }
+  if (tr.trigger !== 'user') return 'next';
+  const input = d.inputs.take();
+  tr.command = input.command;
+  mem.commandInFlight = input.command !== undefined;
+  if (input.messages.length === 0) return 'next';
+  // A message queued while the last turn ran, which then ended with [WAIT]: the floor was
+  // the user's, and their words are what this turn answers.
+  if (d.store.getState().machine === 'AWAITING_INPUT') move(d, 'SUBMIT');
+  tr.saver.userMessages(input.messages);
+  return 'next';
+}
+
+/** COMPACT: compresses the history when it is due. */
+async function compact(tr: Turn): Promise<Outcome> {
+  await tr.d.compact?.(tr.signal, false);
+  return 'next';
+}
+
+/**
+ * COMMAND: a slash command handles the turn itself (no model call), also one that stops the
+ * turn it runs in. After an answering command the floor goes back to the user.
+ */
+async function command(tr: Turn): Promise<Outcome> {
+  const { d } = tr;
+  if (tr.command === undefined || !d.commands) return 'next';
+  const outcome = await d.commands(tr.command, tr.signal);
+  if (outcome.after === 'listen' && can(d.store.getState().machine, 'WAIT')) move(d, 'WAIT');
+  tr.handled = true;
+  return 'handled';
+}
+
+/**
+ * RUN: streams the reply, reads it once and runs its calls; each result is saved as its call
+ * finishes. What streamed stays on the step for SAVE, also when this fails part-way.
+ */
+async function run(tr: Turn): Promise<Outcome> {
+  const { d, s, signal, turnId } = tr;
+  const ran: NonNullable<Step['ran']> = { ...emptyReply(), outcomes: [] };
+  s.ran = ran;
+  const built = s.built!;
+  try {
+    await streamReply(
+      {
+        provider: d.provider,
+        messages: built.messages,
+        promptTokens: built.promptTokens,
+        signal,
+        turnId,
+        redactor: d.safety.redactor,
+        emit: d.emit,
+        countTokens: (text) => d.counter.count(text),
+      },
+      ran,
+    );
+  } finally {
+    if (ran.contextTokens !== undefined) tr.context = ran.contextTokens;
+  }
+  if (ran.error) {
+    s.error = ran.error;
+    return 'error';
+  }
+  if (signal.aborted) return 'aborted';
+  const parsed = await readReply(ran.reply, signal, d.settings.maxToolCallsPerReply);
+  if (parsed === undefined) return 'aborted';
+  ran.parsed = parsed;
+  if (parsed.items.length === 0) return 'next';
+  const replyId = tr.saver.replyAhead(ran.reply, ran.reasoning, parsed);
+  // The turn's changes are one group, whichever step made them: /undo takes the turn back.
+  tr.group ??= replyId;
+  const change = { turn: tr.group, reply: replyId, trigger: tr.trigger, callIndex: 0 };
+  ran.outcomes = await runToolCalls(
+    parsed.items,
+    { workspace: d.workspace, signal, change },
+    { turnId, replyId },
+    toolRunnerDeps(d, tr.saver),
+    parsed.moreCalls,
+  );
+  return signal.aborted ? 'aborted' : 'next';
+}
+
+/** How the step ended, and what RESPOND decides from. */
+function factsOf(tr: Turn): TurnFacts {
+  const { ran, built, error } = tr.s;
+  const blocked = built?.blocked;
+  const outcome = tr.handled
+    ? 'command'
+    : blocked !== undefined
+      ? 'blocked'
+      : error
+        ? 'error'
+        : tr.signal.aborted
+          ? 'aborted'
+          : 'ok';
+  return {
+    turnId: tr.turnId,
+    step: tr.s.step,
+    outcome,
+    wait: (ran?.parsed?.wait ?? false) && outcome === 'ok',
+    reply: ran?.reply ?? '',
+    calls: (ran?.parsed?.items ?? []).map((i) =>
+      i.type === 'call' ? `${i.name}(${JSON.stringify(i.args)})` : i.raw,
+    ),
+    ...(error ? { error } : {}),
+    ...(tr.saver.failed ? { saveFailed: tr.saver.failed } : {}),
+    ...(blocked !== undefined ? { blocked } : {}),
+    results: (ran?.outcomes ?? []).map((o) => `${o.call}\n${o.ok ? 'ok' : 'error'}\n${o.body}`),
+    tokens: {
+      total: ran?.totalTokens ?? 0,
+      ...(tr.context !== undefined ? { context: tr.context } : {}),
+    },
+  };
+}
+
+/** The turn is over: the always-on parts learn from it, and `turn_end` carries its trace. */
+async function end(tr: Turn, result: TurnFacts): Promise<void> {
+  const { d, mem } = tr;
+  if (mem.controller?.signal === tr.signal) mem.controller = undefined;
   mem.commandInFlight = false;
   // The exact tokenizer is slow to load: only once the context passes a third of the window.
   if (!d.counter.exact && mem.contextTokens > d.settings.contextWindow / 3)
     void d.counter.preload();
-  const result: TurnResult = {
-    ...facts,
-    calls: all.calls,
-    results: all.results,
-    tokens: { ...facts.tokens, total: all.tokens },
-    report,
-  };
-  await d.alwaysOn.afterCycle(trigger, result, d.inputs.size);
+  await d.alwaysOn.afterCycle(tr.trigger, result, d.inputs.size);
   // More input arrived (or a command and a message were queued together): answer it next.
   // Not when RESTORE could not finish the crash record: the input waits (it must follow the
   // recovered results), and the retry comes with the back-off, not in a tight loop.
-  if (d.inputs.size > 0 && !recoveryFailed) d.scheduler.runUserTurn();
+  if (d.inputs.size > 0 && !tr.recoveryFailed) d.scheduler.runUserTurn();
   const trace = {
-    turnId,
-    trigger,
-    startedAt,
-    durationMs: Math.round(performance.now() - t0),
-    phases,
-    steps: s.step,
-    outcome: facts.outcome,
+    turnId: tr.turnId,
+    trigger: tr.trigger,
+    startedAt: tr.startedAt,
+    durationMs: Math.round(performance.now() - tr.t0),
+    phases: tr.phases,
+    steps: tr.s.step,
+    outcome: result.outcome,
   };
-  d.emit({ type: 'turn_end', turnId, outcome: facts.outcome, wait: facts.wait, trace });
-  return report;
+  const { turnId, outcome, wait } = result;
+  d.emit({ type: 'turn_end', turnId, outcome, wait, trace });
 }
 
 /** The machine moves through the store (the only writer), then the event says so. */
@@ -375,14 +422,8 @@ function move(d: TurnDeps, event: MachineEvent, reason?: string): void {
  * BUILD: waits (bounded, abortable) for tool sources still connecting, so the request offers
  * their tools, then the request; one over a token budget is not sent.
  */
-async function build(
-  d: TurnDeps,
-  s: Step,
-  trigger: TurnTrigger,
-  cycle: number,
-  turnId: number,
-  signal: AbortSignal,
-): Promise<Outcome> {
+async function build(tr: Turn): Promise<Outcome> {
+  const { d, s, trigger, cycle, signal } = tr;
   const starting = d.toolsReady?.starting() ?? [];
   if (starting.length > 0) {
     const what = t(d.settings.lang, 'status.connectingMcp', { names: starting.join(', ') });
@@ -411,7 +452,9 @@ async function build(
   const blocked = d.alwaysOn.budget.check(request.promptTokens)?.reason;
   s.built = blocked === undefined ? request : { ...request, blocked };
   if (blocked !== undefined) return 'blocked';
-  d.emit({ type: 'request_start', turnId, promptTokens: request.promptTokens });
+  // A request sent is the context's size until the server reports its own count.
+  tr.context = request.promptTokens;
+  d.emit({ type: 'request_start', turnId: tr.turnId, promptTokens: request.promptTokens });
   return 'next';
 }
 
@@ -437,18 +480,11 @@ function toolRunnerDeps(d: TurnDeps, saver: TurnSaver): ToolRunnerDeps {
 }
 
 /** SAVE: the reply (marked interrupted when cut short), or the results it still lacks. */
-async function save(
-  d: TurnDeps,
-  s: Step,
-  saver: TurnSaver,
-  trigger: TurnTrigger,
-  cycle: number,
-  signal: AbortSignal,
-): Promise<Outcome> {
+async function save(tr: Turn): Promise<Outcome> {
+  const { d, s, saver, signal } = tr;
   const ran = s.ran;
-  const items: readonly CallItem[] = ran?.parsed?.items ?? [];
   if (saver.replySaved) {
-    saver.notRunResults(items);
+    saver.notRunResults(ran?.parsed?.items ?? []);
     return 'next';
   }
   if (!ran || !(ran.reply || ran.reasoning)) return 'next';
@@ -459,14 +495,13 @@ async function save(
   const interrupted = signal.aborted;
   // A reply cut short before RUN read it is read here, the one time (not stopped by the
   // abort that cut it short; it still yields, so a hostile reply cannot hold up the loop).
-  const cap = callCap(d.settings.maxToolCallsPerReply);
-  const parsed = p ?? (await parseReplyYielding(ran.reply, undefined, cap))!;
+  const parsed = p ?? (await readReply(ran.reply, undefined, d.settings.maxToolCallsPerReply))!;
   saver.reply({
     reply: ran.reply,
     parsed,
     reasoning: ran.reasoning,
-    trigger,
-    cycle,
+    trigger: tr.trigger,
+    cycle: tr.cycle,
     interrupted,
     failed: !interrupted && s.error !== undefined,
   });
@@ -477,11 +512,8 @@ async function save(
  * RESPOND's acts: the pure policy decides; here the turn reports, counts and moves the
  * machine, and goes on with its next step when the policy says so.
  */
-function decide(
-  d: TurnDeps,
-  mem: TurnMemory,
-  facts: TurnFacts,
-): { report: TurnReport; more: boolean } {
+function decide(tr: Turn, facts: TurnFacts): { report: TurnReport; more: boolean } {
+  const { d, mem } = tr;
   const settings = d.settings;
   mem.unbudgetedTokens += facts.tokens.total;
   if (facts.tokens.context !== undefined) mem.contextTokens = facts.tokens.context;

@@ -3,6 +3,23 @@ import type { ProviderEvent, TurnError } from '../providers/types.js';
 import { StreamRedactor, type Redactor } from '../core/redact.js';
 import type { AgentEvent } from '../api/events.js';
 import type { Provider } from '../providers/types.js';
+import { parseReplyYielding, type ParsedReply } from '../protocol/parser.js';
+import { callCap } from './callCap.js';
+
+export type { ParsedReply } from '../protocol/parser.js';
+
+/**
+ * The reply read, once: its text, its calls (at most the per-reply cap, the rest counted) and
+ * [WAIT]. It yields while it reads, so a hostile reply cannot hold off an interrupt; undefined
+ * when `signal` aborted it.
+ */
+export function readReply(
+  reply: string,
+  signal: AbortSignal | undefined,
+  maxCallsPerReply: number | undefined,
+): Promise<ParsedReply | undefined> {
+  return parseReplyYielding(reply, signal, callCap(maxCallsPerReply));
+}
 
 /** What RUN streamed: the reply (redacted) as it came, its usage, or the error that ended it. */
 export interface StreamedReply {

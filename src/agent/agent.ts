@@ -17,7 +17,7 @@ import type { AgentDeps, AgentSettings, CommandHandler, CompactFn } from './agen
 import type { AgentCommand, SendResult } from '../api/commands.js';
 import { AgentControls } from './controls.js';
 import { snapshotOf, type AgentSnapshot } from '../store/agentStore.js';
-import type { AgentVerbs } from './verbs.js';
+import type { AgentVerbs } from './agentDeps.js';
 import { InputQueue } from './inputQueue.js';
 import { runTurn, TurnMemory, type TurnDeps } from './turn.js';
 import { seedBudget, wireFeeds } from './feeds.js';

@@ -6,7 +6,7 @@ import type { Provider } from '../providers/types.js';
 import { realTimers, Scheduler } from '../scheduler/scheduler.js';
 import type { AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
-import { AgentEmitter, type AgentEvent, type AgentListener } from '../api/events.js';
+import { AgentEmitter, type AgentListener } from '../api/events.js';
 import { SessionSafety } from '../tools/sessionSafety.js';
 import type { AlwaysOn } from './alwaysOn.js';
 import type { WorkspaceChanges } from '../watch/changes.js';
@@ -47,7 +47,9 @@ export class Agent {
     }),
   );
   private readonly scheduler: Scheduler;
-  private readonly inputs = new InputQueue((items) => this.emit({ type: 'queue_changed', items }));
+  private readonly inputs = new InputQueue((items) =>
+    this.emitter.emit({ type: 'queue_changed', items }),
+  );
   /** What the turns keep between them (cycle count, loop guard, the turn in flight). */
   private readonly turns = new TurnMemory();
   /** What every turn reads and acts through, built once. */
@@ -89,7 +91,7 @@ export class Agent {
     this.activity = new ActivityTracker(
       () => this.activityFacts(),
       () => timers.now(),
-      (activity) => this.emit({ type: 'activity', activity }),
+      (activity) => this.emitter.emit({ type: 'activity', activity }),
     );
     // The wait watch and the activity hear only the events they act on, after every listener.
     this.emitter.follow(['turn_start', 'turn_end', 'history_loaded'], (e) => this.waitWatch.see(e));
@@ -100,7 +102,7 @@ export class Agent {
     // wake a look now.
     this.alwaysOn.question.onWatch(() => this.changeWake());
     this.approvals = new ApprovalGate({
-      emit: (e) => this.emit(e),
+      emit: (e) => this.emitter.emit(e),
       move: (e) => this.move(e),
       state: () => this.state,
     });
@@ -144,15 +146,16 @@ export class Agent {
     });
     this.alwaysOn.reminders.onAdded(() => this.scheduler.refresh());
     this.alwaysOn.reminders.onDue((due) =>
-      this.emit({
+      this.emitter.emit({
         type: 'reminders_due',
         reminders: due.map(({ id, at, what, by }) => ({ id, at, what, by })),
       }),
     );
-    if (deps.spentBefore) seedBudget(this.alwaysOn.budget, deps.spentBefore, (e) => this.emit(e));
+    if (deps.spentBefore)
+      seedBudget(this.alwaysOn.budget, deps.spentBefore, (e) => this.emitter.emit(e));
     if (deps.feeds)
       wireFeeds(deps.feeds, {
-        emit: (e) => this.emit(e),
+        emit: (e) => this.emitter.emit(e),
         notice: (text) => this.notice(text, 'warn'),
         subscribe: (listener) => this.subscribe(listener),
         historyChanged: () => this.historyChanged(true),
@@ -172,15 +175,15 @@ export class Agent {
       resume: () => this.controls.resume(),
       quit: () => this.quit(),
       detach: () => this.detach(),
-      clearScreen: () => this.emit({ type: 'messages_replaced', messages: [] }),
+      clearScreen: () => this.emitter.emit({ type: 'messages_replaced', messages: [] }),
       historyReplaced: () => this.historyChanged(false),
       compactNow: async (signal) => (this.compact ? this.compact(signal, true) : undefined),
       provider: () => this.turnDeps.provider,
       setProvider: (provider) => {
         this.turnDeps.provider = provider;
-        this.emit({ type: 'settings_changed', model: provider.model });
+        this.emitter.emit({ type: 'settings_changed', model: provider.model });
       },
-      personaChanged: (id) => this.emit({ type: 'settings_changed', persona: id }),
+      personaChanged: (id) => this.emitter.emit({ type: 'settings_changed', persona: id }),
       setApproval: (kind, policy) => {
         this.settings.approval[kind] = policy;
       },
@@ -195,7 +198,8 @@ export class Agent {
       intervalMs: () => this.alwaysOn.pacing.interval(),
       backoff: () => this.settings.backoff,
       // Absent, not undefined: an event keeps its shape through JSON.
-      onScheduled: (at) => this.emit({ type: 'scheduled', ...(at !== undefined ? { at } : {}) }),
+      onScheduled: (at) =>
+        this.emitter.emit({ type: 'scheduled', ...(at !== undefined ? { at } : {}) }),
       nextDueAt: () => this.alwaysOn.nextDueAt(),
       // A reminder is something the user or the model asked for: it ends a [WAIT].
       mayWakeForSchedule: () => {
@@ -257,11 +261,6 @@ export class Agent {
     return this.controls.send(command);
   }
 
-  /** The only way anything reaches the bus: the agent's own acts (and its turns'). */
-  private emit(event: AgentEvent): void {
-    this.emitter.emit(event);
-  }
-
   /** What the activity is read from (the machine, the schedule, the rest, the question). */
   private activityFacts(): Omit<ActivityFacts, 'inTurn' | 'scheduledAt' | 'stateSince'> {
     const question = this.alwaysOn.question;
@@ -276,15 +275,15 @@ export class Agent {
   }
 
   private notice(text: string, level: 'info' | 'warn' = 'info'): void {
-    this.emit({ type: 'notice', level, text });
+    this.emitter.emit({ type: 'notice', level, text });
   }
 
   /** Loads the history into the store and starts thinking (if the machine is THINKING). */
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.emit({ type: 'history_loaded', messages: this.history.messages() });
-    this.emit({
+    this.emitter.emit({ type: 'history_loaded', messages: this.history.messages() });
+    this.emitter.emit({
       type: 'settings_changed',
       model: this.provider.model,
       contextWindow: this.settings.contextWindow,
@@ -364,7 +363,7 @@ export class Agent {
    */
   private move(event: MachineEvent, reason?: string): void {
     const change = this.deps.store.getState().dispatch(event, reason);
-    if (change) this.emit(change);
+    if (change) this.emitter.emit(change);
   }
 
   /**
@@ -372,7 +371,7 @@ export class Agent {
    * it shows of one) or the same session's messages replaced (a compression).
    */
   private historyChanged(loaded: boolean): void {
-    this.emit({
+    this.emitter.emit({
       type: loaded ? 'history_loaded' : 'messages_replaced',
       messages: this.history.messages(),
     });

@@ -15,7 +15,6 @@ import { can, type MachineEvent } from '../machine/machine.js';
 import type { TokenCounter } from '../memory/tokenCounter.js';
 import { TurnSaver, type HistoryPort } from '../pipeline/saver.js';
 import {
-  emptyReply,
   readReply,
   streamReply,
   type ParsedReply,
@@ -39,9 +38,8 @@ import { buildTurnRequest } from './request.js';
 import { respond, type TurnFacts } from './respond.js';
 
 /**
- * What a turn reads and acts through, built once by the agent. Plain parts and fields: the
- * turn never calls back into the agent. `provider` and `history` are the agent's current ones
- * (a /model switch writes `provider`).
+ * What a turn reads and acts through, built once by the agent: plain parts and fields, no
+ * closure into the agent. A /model switch writes `provider`; `history` is the current one.
  */
 export interface TurnDeps {
   readonly settings: AgentSettings;
@@ -107,11 +105,6 @@ export class TurnMemory {
   }
 }
 
-/** The finished turn: the last step's facts with the whole turn's calls, results and tokens. */
-export interface TurnResult extends TurnFacts {
-  report: TurnReport;
-}
-
 /**
  * How a block ended. The trace knows one `shortcut`; inside the turn its two meanings have two
  * names: COMMAND `handled` the turn itself, BUILD was `blocked` by a token budget.
@@ -138,6 +131,8 @@ interface Turn {
   readonly cycle: number;
   readonly signal: AbortSignal;
   readonly saver: TurnSaver;
+  /** Consecutive failures the scheduler counted before this turn. */
+  readonly failures: number;
   /** The trace: one record per block that ran (or was skipped by an abort). */
   readonly phases: PhaseRecord[];
   readonly startedAt: number;
@@ -175,7 +170,9 @@ export async function runTurn(
   let last: { facts: TurnFacts; report: TurnReport } | undefined;
 
   let out = await phase(tr, 'RESTORE', () => restore(tr));
-  if (out === 'next') out = await phase(tr, 'COMPACT', () => compact(tr));
+  // COMPACT: the history compressed when it is due, once, before the turn's first request.
+  const compact = async (): Promise<Outcome> => (await d.compact?.(tr.signal, false), 'next');
+  if (out === 'next') out = await phase(tr, 'COMPACT', compact);
   if (out === 'next') out = await phase(tr, 'COMMAND', () => command(tr));
   while (out !== 'handled') {
     if (out === 'next') out = await phase(tr, 'BUILD', () => build(tr));
@@ -203,8 +200,8 @@ export async function runTurn(
   // RESPOND itself failed) failed only if it erred.
   const facts = last?.facts ?? factsOf(tr);
   const report = last?.report ?? { failed: facts.outcome === 'error' };
-  const result = { ...facts, calls: all.calls, results: all.results };
-  await end(tr, { ...result, tokens: { ...facts.tokens, total: all.tokens } });
+  const tokens = { ...facts.tokens, total: all.tokens };
+  await end(tr, { ...facts, calls: all.calls, results: all.results, tokens });
   return report;
 }
 
@@ -222,6 +219,7 @@ function begin(trigger: TurnTrigger, d: TurnDeps, mem: TurnMemory): Turn {
     turnId,
     cycle: mem.cycle,
     signal: controller.signal,
+    failures: d.scheduler.consecutiveFailures,
     saver: new TurnSaver(d.history, (e) => d.bus.emit(e)),
     phases: [],
     startedAt: Date.now(),
@@ -289,12 +287,6 @@ async function restore(tr: Turn): Promise<Outcome> {
   return 'next';
 }
 
-/** COMPACT: compresses the history when it is due. */
-async function compact(tr: Turn): Promise<Outcome> {
-  await tr.d.compact?.(tr.signal, false);
-  return 'next';
-}
-
 /**
  * COMMAND: a slash command handles the turn itself (no model call), also one that stops the
  * turn it runs in. After an answering command the floor goes back to the user.
@@ -314,7 +306,7 @@ async function command(tr: Turn): Promise<Outcome> {
  */
 async function run(tr: Turn): Promise<Outcome> {
   const { d, s, signal, turnId } = tr;
-  const ran: NonNullable<Step['ran']> = { ...emptyReply(), outcomes: [] };
+  const ran: NonNullable<Step['ran']> = { reply: '', reasoning: '', totalTokens: 0, outcomes: [] };
   s.ran = ran;
   const built = s.built!;
   try {
@@ -362,15 +354,14 @@ async function run(tr: Turn): Promise<Outcome> {
 function factsOf(tr: Turn): TurnFacts {
   const { ran, built, error } = tr.s;
   const blocked = built?.blocked;
+  const aborted = tr.signal.aborted ? 'aborted' : 'ok';
   const outcome = tr.handled
     ? 'command'
     : blocked !== undefined
       ? 'blocked'
       : error
         ? 'error'
-        : tr.signal.aborted
-          ? 'aborted'
-          : 'ok';
+        : aborted;
   return {
     turnId: tr.turnId,
     step: tr.s.step,
@@ -404,16 +395,10 @@ async function end(tr: Turn, result: TurnFacts): Promise<void> {
   // Not when RESTORE could not finish the crash record: the input waits (it must follow the
   // recovered results), and the retry comes with the back-off, not in a tight loop.
   if (d.inputs.size > 0 && !tr.recoveryFailed) d.scheduler.runUserTurn();
-  const trace = {
-    turnId: tr.turnId,
-    trigger: tr.trigger,
-    startedAt: tr.startedAt,
-    durationMs: Math.round(performance.now() - tr.t0),
-    phases: tr.phases,
-    steps: tr.s.step,
-    outcome: result.outcome,
-  };
-  const { turnId, outcome, wait } = result;
+  const { turnId, trigger, startedAt, phases } = tr;
+  const { outcome, wait } = result;
+  const durationMs = Math.round(performance.now() - tr.t0);
+  const trace = { turnId, trigger, startedAt, durationMs, phases, steps: tr.s.step, outcome };
   d.bus.emit({ type: 'turn_end', turnId, outcome, wait, trace });
 }
 
@@ -478,9 +463,7 @@ function toolRunnerDeps(d: TurnDeps, saver: TurnSaver): ToolRunnerDeps {
     resultBudgetChars: settings.toolResultBudgetChars,
     secrets: d.secrets,
     safety: d.safety,
-    ...(settings.maxToolCallsPerReply !== undefined
-      ? { maxCallsPerReply: settings.maxToolCallsPerReply }
-      : {}),
+    maxCallsPerReply: settings.maxToolCallsPerReply,
     ownWrites: d.ownWrites,
     onOutcome: (index, outcome, through) => saver.result(index, outcome, through),
   };
@@ -525,14 +508,10 @@ function decide(tr: Turn, facts: TurnFacts): { report: TurnReport; more: boolean
   const settings = d.settings;
   mem.unbudgetedTokens += facts.tokens.total;
   if (facts.tokens.context !== undefined) mem.contextTokens = facts.tokens.context;
+  // The guards read their limits from the settings as they are now.
   const r = respond(facts, {
-    lang: settings.lang,
-    maxAutonomousCycles: settings.maxAutonomousCycles,
-    maxConsecutiveFailures: settings.maxConsecutiveFailures,
-    ...(settings.maxStepsPerTurn !== undefined
-      ? { maxStepsPerTurn: settings.maxStepsPerTurn }
-      : {}),
-    failures: d.scheduler.consecutiveFailures,
+    ...settings,
+    failures: tr.failures,
     cycle: mem.cycle,
     recentCalls: mem.recentCalls,
     redact: (text) => d.safety.redactor.redact(text),

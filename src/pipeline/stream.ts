@@ -32,10 +32,6 @@ export interface StreamedReply {
   error?: TurnError;
 }
 
-export function emptyReply(): StreamedReply {
-  return { reply: '', reasoning: '', totalTokens: 0 };
-}
-
 /** What the stream reads: the request BUILD made, and where what it shows goes. */
 export interface StreamInput {
   provider: Provider;

@@ -41,7 +41,7 @@ export interface ToolRunnerDeps {
    */
   safety?: SessionSafety;
   /** Calls run per reply at most (config `maxToolCallsPerReply`, default 25). */
-  maxCallsPerReply?: number;
+  maxCallsPerReply?: number | undefined;
   /**
    * Told as each call finishes, before the next starts (the crash record saves it). `through`
    * is the last call index the outcome covers (the one result for calls past the cap).
@@ -280,25 +280,15 @@ async function toolNeed(
 }
 
 /**
- * The per-reply call cap: a reply may ask for thousands of calls (10,000 `create` calls
- * once made 10,000 files), so only the first `maxToolCallsPerReply` run and the rest come
- * back to the model as one "not run" result that says why and what to do.
+ * The per-reply call cap: a reply may ask for thousands of calls (10,000 `create` calls once
+ * made 10,000 files), so only the first `maxToolCallsPerReply` run and the rest come back to
+ * the model as one "not run" outcome that says why and what to do.
  */
-
-/** The result block for the calls past the cap (shape of the runner's outcomes). */
-export interface NotRunOutcome {
-  call: string;
-  ok: false;
-  body: string;
-  truncatedChars: number;
-}
-
-/** Splits a reply's calls into those that run and one outcome for the rest, if any. */
 export function capCalls(
   items: readonly CallItem[],
   max: number = DEFAULT_MAX_CALLS_PER_REPLY,
   unparsed = 0,
-): { run: readonly CallItem[]; notRun?: NotRunOutcome } {
+): { run: readonly CallItem[]; notRun?: CallOutcome } {
   const cap = callCap(max);
   const total = items.length + unparsed;
   if (total <= cap) return { run: items };

@@ -10,10 +10,7 @@ import type { Provider } from '../../src/providers/types.js';
 
 interface Inside {
   turnDeps: { provider: Provider; history: HistoryPort };
-  emit(event: {
-    type: 'messages_replaced';
-    messages: HistoryPort extends { messages(): infer M } ? M : never;
-  }): void;
+  emitter: { emit(event: AgentEvent): void };
 }
 
 const inside = (agent: Agent): Inside => agent as unknown as Inside;
@@ -25,11 +22,11 @@ export function swapProvider(agent: Agent, provider: Provider): void {
 
 /** Puts an event on the agent's bus as if the agent had emitted it (a bench's seed data). */
 export function emitAsAgent(agent: Agent, event: AgentEvent): void {
-  (agent as unknown as { emit(e: AgentEvent): void }).emit(event);
+  inside(agent).emitter.emit(event);
 }
 
 /** Makes the agent read and write another history, shown on the store as it is. */
 export function swapHistory(agent: Agent, history: HistoryPort): void {
   inside(agent).turnDeps.history = history;
-  inside(agent).emit({ type: 'messages_replaced', messages: history.messages() });
+  inside(agent).emitter.emit({ type: 'messages_replaced', messages: history.messages() });
 }

@@ -16,7 +16,7 @@ import type { Scheduler } from '../scheduler/scheduler.js';
 import type { AlwaysOn } from './alwaysOn.js';
 import type { ApprovalGate } from './approvalGate.js';
 import { isCommand, type InputQueue } from './inputQueue.js';
-import type { TurnRunner } from './turnRunner.js';
+import type { TurnMemory } from './turn.js';
 
 const OK: SendResult = { ok: true };
 /** A command that does not apply in this state: refused with the problem, nothing done, no event. */
@@ -30,7 +30,7 @@ export interface ControlsDeps {
   /** The agent's one way to move the machine. */
   move(event: MachineEvent, reason?: string): void;
   notice(text: string, level: 'info' | 'warn'): void;
-  turns: Pick<TurnRunner, 'abort' | 'commandInFlight' | 'userSpoke' | 'resumed'>;
+  turns: Pick<TurnMemory, 'abort' | 'commandInFlight' | 'userSpoke' | 'resumed'>;
   scheduler: Pick<Scheduler, 'wake' | 'runUserTurn'>;
   inputs: InputQueue;
   alwaysOn: Pick<AlwaysOn, 'wakeUp'>;
@@ -178,13 +178,5 @@ export class AgentControls {
     this.c.turns.resumed();
     this.c.alwaysOn.wakeUp();
     this.c.scheduler.wake(0, 'resume');
-  }
-
-  /**
-   * Gives the floor back to the user after an answering turn (a slash command that answered):
-   * WAIT when the machine allows it. Stopped or already waiting, the floor is theirs anyway.
-   */
-  listen(): void {
-    if (can(this.c.state(), 'WAIT')) this.c.move('WAIT');
   }
 }

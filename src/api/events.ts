@@ -129,10 +129,24 @@ export interface DueReminder {
 /**
  * The agent's listeners: the core's one listener set (src/core/listeners.ts), where a listener
  * that throws is told to `onListenerError` and the others still run. A broken listener (a UI
- * bug) must not take the agent down, and must not print over a full-screen UI either.
+ * bug) must not take the agent down, and must not print over a full-screen UI either. A
+ * follower hears only the event types it names, after every listener has had the event (the
+ * agent's own parts that act on what was told, such as the open question's watch).
  */
 export class AgentEmitter extends Listeners<[event: AgentEvent]> {
+  private readonly followers: { types: ReadonlySet<string>; listener: AgentListener }[] = [];
+
   constructor(onListenerError: (err: unknown, event: AgentEvent) => void = () => {}) {
     super(onListenerError);
+  }
+
+  /** Hears the events of `types` only, after the listeners. */
+  follow(types: readonly AgentEvent['type'][], listener: AgentListener): void {
+    this.followers.push({ types: new Set(types), listener });
+  }
+
+  override emit(event: AgentEvent): void {
+    super.emit(event);
+    for (const f of this.followers) if (f.types.has(event.type)) f.listener(event);
   }
 }

@@ -1,6 +1,6 @@
 import { Agent, type AgentDeps, type AgentSettings } from '../agent/agent.js';
 import type { SessionFeeds } from '../agent/agentDeps.js';
-import type { AgentVerbs } from '../agent/verbs.js';
+import type { AgentVerbs } from '../agent/agentDeps.js';
 import { commandContext, type CommandDeps } from '../agent/commandContext.js';
 import { runCommand } from '../commands/runner.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -202,8 +202,8 @@ function sessionFeeds(current: CurrentSession, parts: WireAgentDeps): SessionFee
       append: (record) => ledger?.append(record),
       recorder: (write) =>
         new CycleRecorder({
-          kindOf: (name) => parts.registry.get(name)?.kind,
-          now: timers ? () => timers.now() : Date.now,
+          tools: parts.registry,
+          clock: timers ?? Date,
           write,
         }).listener,
     },

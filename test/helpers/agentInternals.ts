@@ -11,21 +11,20 @@ import type { SettingsPatch } from '../../src/agent/settings.js';
 import type { AgentDeps } from '../../src/agent/agentDeps.js';
 import type { AgentEvent } from '../../src/api/events.js';
 import type { TokenCounter } from '../../src/memory/tokenCounter.js';
-import type { HistoryPort } from '../../src/pipeline/turn.js';
+import type { HistoryPort } from '../../src/pipeline/saver.js';
 import type { Provider } from '../../src/providers/types.js';
 import type { ToolRegistry } from '../../src/tools/registry.js';
 import type { SessionSafety } from '../../src/tools/sessionSafety.js';
 
 /** The agent's private fields, as agent.ts names them. */
 interface Inside {
-  currentProvider: Provider;
-  historyPort: HistoryPort;
   settings: AgentSettings;
   alwaysOn: AlwaysOn;
   safety: SessionSafety;
   counter: TokenCounter;
   deps: AgentDeps;
-  emit(event: AgentEvent): void;
+  turnDeps: { provider: Provider; history: HistoryPort; settings: AgentSettings };
+  emitter: { emit(event: AgentEvent): void };
   changeSettings(patch: SettingsPatch): void;
 }
 
@@ -54,10 +53,10 @@ export function internalsOf(agent: Agent): AgentInside {
       return a.alwaysOn;
     },
     get history() {
-      return a.historyPort;
+      return a.turnDeps.history;
     },
     get provider() {
-      return a.currentProvider;
+      return a.turnDeps.provider;
     },
     get registry() {
       return a.deps.registry;
@@ -78,16 +77,16 @@ export function changeSettings(agent: Agent, patch: SettingsPatch): void {
 
 /** Points the agent at another model provider (what /model does, without the command). */
 export function swapProvider(agent: Agent, provider: Provider): void {
-  inside(agent).currentProvider = provider;
+  inside(agent).turnDeps.provider = provider;
 }
 
 /** Puts an event on the agent's bus as if the agent had emitted it (a bench's seed data). */
 export function emitAsAgent(agent: Agent, event: AgentEvent): void {
-  inside(agent).emit(event);
+  inside(agent).emitter.emit(event);
 }
 
 /** Makes the agent read and write another history, shown on the store as it is. */
 export function swapHistory(agent: Agent, history: HistoryPort): void {
-  inside(agent).historyPort = history;
-  inside(agent).emit({ type: 'messages_replaced', messages: history.messages() });
+  inside(agent).turnDeps.history = history;
+  inside(agent).emitter.emit({ type: 'messages_replaced', messages: history.messages() });
 }

@@ -33,6 +33,8 @@ function fitHistory(
         id: `${m.id}~stub`,
         role: m.role,
         at: m.at,
+        // A native call's result stays paired with its call (agent/context.ts).
+        ...(m.callId !== undefined ? { callId: m.callId } : {}),
         content: `[${role === 'tool' ? 'older tool results' : 'older reply'} left out to fit the context: ${m.content.length} characters]`,
       };
       total += count(stub) - count(m);

@@ -1,0 +1,80 @@
+/**
+ * A server's native function calls (`tool_calls`) as the same items the `[TOOL]` reader
+ * makes, so they run under the same rules (resolver, approval, journal, undo) and are saved
+ * and shown alike. Each keeps the server's id and arguments, to be sent back as they came.
+ *
+ * Arguments that are not one JSON object become a malformed item whose error says what to
+ * send instead: like a text near miss, it is answered to the model, never dropped. An unknown
+ * name or arguments that fit no parameter are told by the resolver and the registry, as for
+ * text calls.
+ */
+import type { NativeToolCall } from '../core/messages.js';
+import { isPlainObject, namedFromObject, parseJson } from './jsonArgs.js';
+import type { CallItem } from './types.js';
+
+/** The parameter names of a tool, to show a call that fits (undefined: unknown tool). */
+export type ParamNames = (tool: string) => readonly string[] | undefined;
+
+/** A native call as its JSON form shows it: `read({"path":"a.md"})`. */
+export function nativeCallText(name: string, args: string): string {
+  return `${name}(${args.trim() === '' ? '{}' : args})`;
+}
+
+/** The JSON object a call of `tool` takes, as an example: `{"path": "…"}`. */
+export function nativeExample(tool: string, params: readonly string[] | undefined): string {
+  const keys = params ?? [];
+  const body = keys.map((k) => `"${k}": …`).join(', ');
+  return `${tool}({${body}})`;
+}
+
+/**
+ * The items of a reply's native calls, placed at `at` (the end of the reply's text: they
+ * follow what the text holds). `params` names each tool's parameters for the fix.
+ */
+export function nativeCallItems(
+  calls: readonly NativeToolCall[],
+  at: number,
+  params: ParamNames = () => undefined,
+): CallItem[] {
+  return calls.map((call) => itemOf(call, at, params));
+}
+
+function itemOf(call: NativeToolCall, at: number, params: ParamNames): CallItem {
+  const native = { id: call.id, arguments: call.arguments };
+  const raw = nativeCallText(call.name, call.arguments);
+  const where = { raw, start: at, end: at, native };
+  const name = call.name.trim();
+  if (name === '') {
+    const error =
+      'a function call came without a tool name, so it was not run. Call one of the tools ' +
+      'you were given by its name, with its arguments as one JSON object.';
+    return { type: 'malformed', ...where, error };
+  }
+  const text = call.arguments.trim();
+  const value = text === '' ? {} : parseJson(text);
+  if (!isPlainObject(value)) {
+    const problem =
+      value === undefined
+        ? 'are not valid JSON (keys and strings in "double quotes", no trailing comma; the reply may have been cut off)'
+        : 'must be one JSON object';
+    const error =
+      `the arguments of ${name} ${problem}, so it was not run. ` +
+      `Expected: ${nativeExample(name, params(name))}`;
+    return { type: 'malformed', ...where, name, error };
+  }
+  const named = namedFromObject(value);
+  return { type: 'call', ...where, name, args: [], ...(named.length > 0 ? { named } : {}) };
+}
+
+/** The calls a native item is sent back as, in the assistant message that made them. */
+export function nativeCallOf(part: {
+  name?: string;
+  native?: { id: string; arguments: string };
+}): NativeToolCall | undefined {
+  if (part.native === undefined) return undefined;
+  const args = part.native.arguments;
+  // Arguments that are not a JSON object are sent back as `{}`: servers parse them when they
+  // render the history, and one that cannot answers 400. The error result says what came.
+  const sent = isPlainObject(parseJson(args.trim() === '' ? '{}' : args)) ? args : '{}';
+  return { id: part.native.id, name: part.name ?? '', arguments: sent };
+}

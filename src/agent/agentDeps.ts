@@ -1,3 +1,4 @@
+import type { FunctionTool } from '../core/messages.js';
 import type { Lang } from '../i18n/messages.js';
 import type { RecoveryReport } from '../journal/recover.js';
 import type { TokenCounter } from '../memory/tokenCounter.js';
@@ -90,6 +91,11 @@ export interface AgentDeps {
   history: HistoryPort;
   settings: AgentSettings;
   systemPrompt(): string;
+  /**
+   * The tools as JSON schemas, sent with every request when calls are native
+   * (`toolCalls: "native"`); absent in text mode, where the system prompt teaches them.
+   */
+  requestTools?(): readonly FunctionTool[];
   /**
    * Builds the slash-command runner from the agent's verbs (handed over once the agent
    * exists, so the root never reaches for an agent it has not built yet).

@@ -13,6 +13,7 @@ import { TokenCounter } from '../memory/tokenCounter.js';
 import { appPaths } from '../config/paths.js';
 import { updateConfigFile } from '../config/save.js';
 import { buildSystemPrompt } from '../prompt/systemPrompt.js';
+import { functionTools } from '../tools/functionSchemas.js';
 import type { Provider } from '../providers/types.js';
 import { createAgentStore, type AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -92,6 +93,10 @@ export function wireAgent(parts: AgentParts): WiredAgent {
       (k): k is string => typeof k === 'string',
     ),
     systemPrompt,
+    // Native calls: the tools go as JSON schemas made from the list the prompt would show.
+    ...(config.toolCalls === 'native'
+      ? { requestTools: () => functionTools(registry.list()) }
+      : {}),
     ...(parts.alwaysOn?.watch ? { watch: parts.alwaysOn.watch } : {}),
     ...(parts.alwaysOn?.idleSkip === false ? { idleSkip: false } : {}),
     ...(parts.alwaysOn?.timers ? { timers: parts.alwaysOn.timers } : {}),
@@ -128,6 +133,7 @@ function systemPromptOf({ config, personas, registry, workspace }: AgentParts): 
     buildSystemPrompt({
       workspaceRoot: workspace.root,
       toolList: registry.describeForPrompt(),
+      toolCalls: config.toolCalls,
       persona: { name: personas.current.name, body: personas.current.prompt },
       ...(language ? { language } : {}),
     });

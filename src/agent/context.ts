@@ -1,5 +1,4 @@
 import type { ChatMessage, HistoryMessage, NativeToolCall } from '../core/messages.js';
-import { nativeCallOf } from '../protocol/functionCalls.js';
 
 /** The note the model sees on a reply the user cut short. */
 export const INTERRUPTED_NOTE = '[interrupted by the user]';
@@ -106,8 +105,9 @@ function nativeCallsOf(m: HistoryMessage): { partId: string; call: NativeToolCal
   const out: { partId: string; call: NativeToolCall }[] = [];
   for (const p of m.parts?.items ?? []) {
     if (p.type !== 'call') continue;
-    const call = nativeCallOf(p);
-    if (call !== undefined) out.push({ partId: p.id, call });
+    if (p.native === undefined) continue;
+    const call = { id: p.native.id, name: p.name ?? '', arguments: p.native.arguments };
+    out.push({ partId: p.id, call });
   }
   return out;
 }
@@ -116,7 +116,8 @@ function nativeCallsOf(m: HistoryMessage): { partId: string; call: NativeToolCal
 function nativeAnswers(history: readonly HistoryMessage[]): Map<string, HistoryMessage | null> {
   const answers = new Map<string, HistoryMessage | null>();
   for (const m of history) {
-    if (m.role === 'assistant') for (const { partId } of nativeCallsOf(m)) answers.set(partId, null);
+    if (m.role === 'assistant')
+      for (const { partId } of nativeCallsOf(m)) answers.set(partId, null);
   }
   for (const m of history) {
     if (m.role === 'tool' && m.callId !== undefined && answers.has(m.callId))

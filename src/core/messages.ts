@@ -86,7 +86,10 @@ export interface ReplyCall {
   readonly native?: NativeCallRef;
 }
 
-/** What a native call keeps of the server's: its id and its arguments' JSON text. */
+/**
+ * What a native call keeps of the server's: its id and its arguments' JSON text as it is
+ * sent back (`{}` for arguments that were not a JSON object; `raw` keeps what came).
+ */
 export interface NativeCallRef {
   readonly id: string;
   readonly arguments: string;

@@ -40,7 +40,11 @@ export function nativeCallItems(
 }
 
 function itemOf(call: NativeToolCall, at: number, params: ParamNames): CallItem {
-  const native = { id: call.id, arguments: call.arguments };
+  const text = call.arguments.trim();
+  const value = text === '' ? {} : parseJson(text);
+  // Arguments that are not a JSON object are sent back as `{}`: servers parse them when they
+  // render the history, and one that cannot answers 400. `raw` and the error keep what came.
+  const native = { id: call.id, arguments: isPlainObject(value) ? call.arguments : '{}' };
   const raw = nativeCallText(call.name, call.arguments);
   const where = { raw, start: at, end: at, native };
   const name = call.name.trim();
@@ -50,8 +54,6 @@ function itemOf(call: NativeToolCall, at: number, params: ParamNames): CallItem 
       'you were given by its name, with its arguments as one JSON object.';
     return { type: 'malformed', ...where, error };
   }
-  const text = call.arguments.trim();
-  const value = text === '' ? {} : parseJson(text);
   if (!isPlainObject(value)) {
     const problem =
       value === undefined
@@ -64,17 +66,4 @@ function itemOf(call: NativeToolCall, at: number, params: ParamNames): CallItem 
   }
   const named = namedFromObject(value);
   return { type: 'call', ...where, name, args: [], ...(named.length > 0 ? { named } : {}) };
-}
-
-/** The calls a native item is sent back as, in the assistant message that made them. */
-export function nativeCallOf(part: {
-  name?: string;
-  native?: { id: string; arguments: string };
-}): NativeToolCall | undefined {
-  if (part.native === undefined) return undefined;
-  const args = part.native.arguments;
-  // Arguments that are not a JSON object are sent back as `{}`: servers parse them when they
-  // render the history, and one that cannot answers 400. The error result says what came.
-  const sent = isPlainObject(parseJson(args.trim() === '' ? '{}' : args)) ? args : '{}';
-  return { id: part.native.id, name: part.name ?? '', arguments: sent };
 }

@@ -128,6 +128,7 @@ export function turnDeps(p: TurnDepsParts): TurnDeps {
         // step follows the results of its own calls, in the same turn.
         note: step === 1 ? alwaysOn.noteFor(t.trigger, t.cycle, history) : undefined,
         notes: alwaysOn.notes.map,
+        tools: deps.requestTools?.(),
       }),
     preflight: (promptTokens) => alwaysOn.budget.check(promptTokens)?.reason,
     countTokens: (text) => agent.counter.count(text),

@@ -3,10 +3,12 @@
  * phases after need. No handler writes into a shared record: each returns its value, and the
  * walker (turn.ts) threads the values and records the outcomes in the trace.
  */
-import type { ChatMessage } from '../core/messages.js';
+import type { ChatMessage, FunctionTool } from '../core/messages.js';
 import type { PhaseOutcome } from '../api/trace.js';
 import type { CallItem, ParsedReply } from '../protocol/parser.js';
 import { parseReplyYielding } from '../protocol/parser.js';
+import { withNativeCalls } from '../protocol/functionCalls.js';
+import { paramNames } from '../tools/functionSchemas.js';
 import { callCap } from './callCap.js';
 import { runToolCalls, type CallOutcome } from './toolRunner.js';
 import { emptyReply, streamReply, type StreamedReply } from './stream.js';
@@ -75,6 +77,7 @@ export async function command(
 export interface Built {
   messages: ChatMessage[];
   promptTokens: number;
+  tools?: readonly FunctionTool[];
   blocked?: string;
 }
 
@@ -127,8 +130,10 @@ async function runInto(
   if (turn.signal.aborted) return 'aborted';
   // Yields while it parses: a hostile reply cannot hold off an interrupt.
   const cap = callCap(deps.tools.maxCallsPerReply);
-  const parsed = await parseReplyYielding(ran.reply, turn.signal, cap);
-  if (parsed === undefined) return 'aborted';
+  const read = await parseReplyYielding(ran.reply, turn.signal, cap);
+  if (read === undefined) return 'aborted';
+  const { registry } = deps.tools;
+  const parsed = withNativeCalls(read, ran.reply, ran.calls, (n) => paramNames(registry.get(n)));
   ran.parsed = parsed;
   if (parsed.items.length === 0) return 'next';
   const replyId = saver.replyAhead(ran.reply, ran.reasoning, parsed);

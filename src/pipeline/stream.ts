@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../core/messages.js';
+import type { ChatMessage, FunctionTool, NativeToolCall } from '../core/messages.js';
 import type { ProviderEvent, TurnError } from '../providers/types.js';
 import type { TurnDeps, TurnInput } from './turn.js';
 import type { Redactor } from '../core/redact.js';
@@ -52,6 +52,8 @@ export interface StreamedReply {
   /** The prompt's size as the server (or the estimate) reported it. */
   contextTokens?: number;
   error?: TurnError;
+  /** The server's native function calls, whole (arguments redacted like the text). */
+  calls?: NativeToolCall[];
 }
 
 export function emptyReply(): StreamedReply {
@@ -64,6 +66,8 @@ interface StreamInput {
   deps: TurnDeps;
   messages: ChatMessage[];
   promptTokens: number;
+  /** The tools as JSON schemas (`toolCalls: "native"`). */
+  tools?: readonly FunctionTool[] | undefined;
 }
 
 /**
@@ -77,10 +81,12 @@ export async function streamReply(input: StreamInput, out: StreamedReply): Promi
   const streams = modelTextStreams(input, out);
   const usage = { got: false };
   try {
+    const tools = input.tools ? { tools: input.tools } : {};
     for await (const ev of deps
       .provider()
-      .stream({ messages: input.messages, signal: turn.signal })) {
-      if (ev.type === 'reasoning_delta') streams.reasoning(ev.text);
+      .stream({ messages: input.messages, signal: turn.signal, ...tools })) {
+      if (ev.type === 'tool_call') keepCall(out, ev.call, deps.tools.safety?.redactor);
+      else if (ev.type === 'reasoning_delta') streams.reasoning(ev.text);
       else if (ev.type === 'text_delta') streams.text(ev.text);
       else {
         // The tail held back for redaction belongs to the reply before usage is estimated.
@@ -91,6 +97,12 @@ export async function streamReply(input: StreamInput, out: StreamedReply): Promi
   } finally {
     streams.flush();
   }
+}
+
+/** A native call, kept for RUN to read; its arguments are the model's text, redacted alike. */
+function keepCall(out: StreamedReply, call: NativeToolCall, redactor?: Redactor): void {
+  const args = redactor ? redactor.redact(call.arguments) : call.arguments;
+  (out.calls ??= []).push({ ...call, arguments: args });
 }
 
 /** Sinks for the model's reasoning and text: redacted (across deltas), kept and emitted. */

@@ -1,4 +1,4 @@
-import type { ChatMessage, HistoryMessage } from '../core/messages.js';
+import type { ChatMessage, FunctionTool, HistoryMessage } from '../core/messages.js';
 import type { AgentEvent } from '../api/events.js';
 import type { ToolRunnerDeps } from './toolRunner.js';
 import type { Provider, TurnError } from '../providers/types.js';
@@ -51,7 +51,7 @@ export interface TurnDeps {
     history: readonly HistoryMessage[],
     turn: TurnInput,
     step: number,
-  ): { messages: ChatMessage[]; promptTokens: number };
+  ): { messages: ChatMessage[]; promptTokens: number; tools?: readonly FunctionTool[] };
   /** Counts tokens of a text, for usage estimates when the server sends none. */
   countTokens(text: string): number;
   /** COMPACT: shrinks the context when it nears the budget (absent: never compressed). */

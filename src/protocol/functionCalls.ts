@@ -10,7 +10,7 @@
  */
 import type { NativeToolCall } from '../core/messages.js';
 import { isPlainObject, namedFromObject, parseJson } from './jsonArgs.js';
-import type { CallItem } from './types.js';
+import type { CallItem, ParsedReply } from './types.js';
 
 /** The parameter names of a tool, to show a call that fits (undefined: unknown tool). */
 export type ParamNames = (tool: string) => readonly string[] | undefined;
@@ -66,4 +66,18 @@ function itemOf(call: NativeToolCall, at: number, params: ParamNames): CallItem 
   }
   const named = namedFromObject(value);
   return { type: 'call', ...where, name, args: [], ...(named.length > 0 ? { named } : {}) };
+}
+
+/**
+ * The reply as read, with its native calls after what its text holds: one list of calls, so
+ * they are numbered, run, saved and answered like the text's own.
+ */
+export function withNativeCalls(
+  parsed: ParsedReply,
+  reply: string,
+  calls: readonly NativeToolCall[] | undefined,
+  params?: ParamNames,
+): ParsedReply {
+  if (calls === undefined || calls.length === 0) return parsed;
+  return { ...parsed, items: [...parsed.items, ...nativeCallItems(calls, reply.length, params)] };
 }

@@ -35,3 +35,11 @@ function paramsSchema(tool: Tool): Record<string, unknown> {
     additionalProperties: false,
   };
 }
+
+/** The parameter names a call of `tool` takes, for the fix shown when its arguments miss. */
+export function paramNames(tool: Tool | undefined): string[] | undefined {
+  if (tool === undefined) return undefined;
+  const props = tool.inputSchema?.['properties'];
+  if (typeof props === 'object' && props !== null) return Object.keys(props);
+  return tool.params.map((p) => p.name);
+}

@@ -401,6 +401,7 @@ function agentSettings(
     maxStepsPerTurn: config.maxStepsPerTurn,
     approval: { ...config.approval },
     sendReasoningInHistory: config.quirks.sendReasoningInHistory,
+    toolCalls: config.toolCalls,
     lang: resolveLanguage(config.language, env),
     // A local model's window is the context it is loaded with; remote ones are looked up.
     contextWindow:

@@ -1,6 +1,6 @@
 import { Agent, type AgentDeps, type AgentSettings } from '../agent/agent.js';
 import type { SessionFeeds } from '../agent/agentDeps.js';
-import type { AgentVerbs } from '../agent/verbs.js';
+import type { AgentVerbs } from '../agent/agentDeps.js';
 import { commandContext, type CommandEnv } from '../agent/commandContext.js';
 import { runCommand } from '../commands/runner.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -13,7 +13,6 @@ import { TokenCounter } from '../memory/tokenCounter.js';
 import { appPaths } from '../config/paths.js';
 import { updateConfigFile } from '../config/save.js';
 import { buildSystemPrompt } from '../prompt/systemPrompt.js';
-import { functionTools } from '../tools/functionSchemas.js';
 import type { Provider } from '../providers/types.js';
 import { createAgentStore, type AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -93,10 +92,6 @@ export function wireAgent(parts: AgentParts): WiredAgent {
       (k): k is string => typeof k === 'string',
     ),
     systemPrompt,
-    // Native calls: the tools go as JSON schemas made from the list the prompt would show.
-    ...(config.toolCalls === 'native'
-      ? { requestTools: () => functionTools(registry.list()) }
-      : {}),
     ...(parts.alwaysOn?.watch ? { watch: parts.alwaysOn.watch } : {}),
     ...(parts.alwaysOn?.idleSkip === false ? { idleSkip: false } : {}),
     ...(parts.alwaysOn?.timers ? { timers: parts.alwaysOn.timers } : {}),

@@ -121,9 +121,19 @@ describe('native function calls (-p)', () => {
     const step3 = afterPrompt(server.requests[2]!);
     expect(step3.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_c' });
     expect(step3.at(-1)!.content).toContain('notes.md');
-    // Saved and shown: the saved reply's call parts keep the server's ids.
-    expect(out).toMatch(/"native":\{"id":"call_a"/);
-    expect(out).toMatch(/"native":\{"id":"call_b"/);
+    // Saved and shown: the saved reply's call parts keep the server's ids, and the tool
+    // events carry the call's own id (`<replyId>#<index>`), the server's mapped to it.
+    const events = out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, any>); // eslint-disable-line @typescript-eslint/no-explicit-any
+    const parts = events
+      .filter((e) => e['type'] === 'message_added' && e['message'].parts !== undefined)
+      .flatMap((e) => e['message'].parts.items as { id: string; native?: { id: string } }[]);
+    const partOf = (server: string): string => parts.find((p) => p.native?.id === server)!.id;
+    const started = events.filter((e) => e['type'] === 'tool_start').map((e) => e['entry'].callId);
+    expect(started.slice(0, 2)).toEqual([partOf('call_a'), partOf('call_b')]);
+    expect(partOf('call_b')).toMatch(/#1$/);
   });
 
   it('malformed arguments, an unknown name and arguments that fit no parameter are answered to the model with the fix', async () => {

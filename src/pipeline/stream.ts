@@ -152,7 +152,9 @@ function streamEvent(
     case 'done':
       if (!usage.got) {
         // No usage from the server: account an estimate, so budgets still hold.
-        const completionTokens = countTokens(out.reasoning + out.reply);
+        // Native calls are the model's output too (they arrive before `done`).
+        const calls = (out.calls ?? []).map((c) => c.name + c.arguments).join('');
+        const completionTokens = countTokens(out.reasoning + out.reply + calls);
         const estimate = {
           promptTokens,
           completionTokens,

@@ -11,6 +11,7 @@ import { Compactor } from '../memory/compactor.js';
 import { createCompactHook, type CompactPort } from '../agent/compactHook.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import { appPaths } from '../config/paths.js';
+import { toolCallsOf } from '../config/schema.js';
 import { updateConfigFile } from '../config/save.js';
 import { buildSystemPrompt } from '../prompt/systemPrompt.js';
 import type { Provider } from '../providers/types.js';
@@ -128,7 +129,7 @@ function systemPromptOf({ config, personas, registry, workspace }: AgentParts): 
     buildSystemPrompt({
       workspaceRoot: workspace.root,
       toolList: registry.describeForPrompt(),
-      toolCalls: config.toolCalls,
+      toolCalls: toolCallsOf(config),
       persona: { name: personas.current.name, body: personas.current.prompt },
       ...(language ? { language } : {}),
     });

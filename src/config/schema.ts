@@ -239,6 +239,14 @@ export const configSchema = z
 /** Validated settings with defaults applied. */
 export type Config = z.output<typeof configSchema>;
 
+/**
+ * How calls are asked for: the local provider takes no tool schemas (node-llama-cpp renders
+ * the prompt itself), so it always gets the `[TOOL]` protocol.
+ */
+export function toolCallsOf(config: Pick<Config, 'provider' | 'toolCalls'>): 'text' | 'native' {
+  return config.provider === 'local' ? 'text' : config.toolCalls;
+}
+
 /** What may be written in `config.json` (everything optional). */
 export type ConfigInput = z.input<typeof configSchema>;
 

@@ -4,6 +4,7 @@
  * the `[TOOL]` protocol and the tool lines, and the text prompt keeps them.
  */
 import { describe, expect, it } from 'vitest';
+import { toolCallsOf } from '../../src/config/schema.js';
 import { buildSystemPrompt } from '../../src/prompt/systemPrompt.js';
 import { ToolRegistry } from '../../src/tools/registry.js';
 import { functionTools, paramNames } from '../../src/tools/functionSchemas.js';
@@ -72,5 +73,11 @@ describe('tools as JSON schemas', () => {
     expect(native).not.toContain('[TOOL]');
     expect(native).not.toContain(base.toolList);
     expect(native).toContain('function calling');
+  });
+
+  it('the local provider always gets the text protocol: it takes no tool schemas', () => {
+    expect(toolCallsOf({ provider: 'local', toolCalls: 'native' })).toBe('text');
+    expect(toolCallsOf({ provider: 'openai-compatible', toolCalls: 'native' })).toBe('native');
+    expect(toolCallsOf({ provider: 'openai-compatible', toolCalls: 'text' })).toBe('text');
   });
 });

@@ -231,7 +231,11 @@ export class AlwaysOn {
   }
 
   /** After an autonomous cycle: nothing new rests longer, anything new resets the pace. */
-  async afterCycle(trigger: TurnTrigger, result: Pick<TurnFacts, 'outcome' | 'results'>, inbox: number): Promise<void> {
+  async afterCycle(
+    trigger: TurnTrigger,
+    result: Pick<TurnFacts, 'outcome' | 'results'>,
+    inbox: number,
+  ): Promise<void> {
     if (result.outcome !== 'ok') return;
     if (trigger === 'user') {
       this.pacing.reset();

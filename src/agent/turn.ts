@@ -50,7 +50,7 @@ export interface TurnDeps {
   history: HistoryPort;
   readonly store: AgentStore;
   /** The agent's bus: the turn's events are the agent's events. */
-  readonly emit: (event: AgentEvent) => void;
+  readonly bus: { emit(event: AgentEvent): void };
   readonly registry: ToolRegistry;
   readonly workspace: Workspace;
   readonly secrets: readonly string[];
@@ -160,6 +160,8 @@ interface Turn {
   group?: string;
   /** The last prompt's size: it stays across steps until the next request reports one. */
   context?: number;
+  /** The last reply this turn saved (a command's turn saves none, and asks nothing). */
+  reply?: string;
 }
 
 /** Runs one turn for `trigger`; what the scheduler learns (a failure to back off from). */
@@ -217,7 +219,7 @@ function begin(trigger: TurnTrigger, d: TurnDeps, mem: TurnMemory): Turn {
   mem.controller = controller;
   const turnId = ++mem.turns;
   if (autonomous(trigger)) mem.cycle += 1;
-  d.emit({ type: 'turn_start', turnId, trigger, cycle: mem.cycle });
+  d.bus.emit({ type: 'turn_start', turnId, trigger, cycle: mem.cycle });
   return {
     d,
     mem,
@@ -225,7 +227,7 @@ function begin(trigger: TurnTrigger, d: TurnDeps, mem: TurnMemory): Turn {
     turnId,
     cycle: mem.cycle,
     signal: controller.signal,
-    saver: new TurnSaver(d.history, d.emit),
+    saver: new TurnSaver(d.history, (e) => d.bus.emit(e)),
     phases: [],
     startedAt: Date.now(),
     t0: performance.now(),
@@ -275,9 +277,10 @@ async function restore(tr: Turn): Promise<Outcome> {
     const report = await d.restore();
     tr.recoveryFailed = false;
     mem.recovered = true;
-    if (report.results > 0) d.emit({ type: 'messages_replaced', messages: d.history.messages() });
+    if (report.results > 0)
+      d.bus.emit({ type: 'messages_replaced', messages: d.history.messages() });
     const text = crashNotice(report, d.settings.lang);
-    if (text) d.emit({ type: 'notice', level: 'warn', text });
+    if (text) d.bus.emit({ type: 'notice', level: 'warn', text });
   }
   if (tr.trigger !== 'user') return 'next';
   const input = d.inputs.take();
@@ -329,7 +332,7 @@ async function run(tr: Turn): Promise<Outcome> {
         signal,
         turnId,
         redactor: d.safety.redactor,
-        emit: d.emit,
+        emit: (e) => d.bus.emit(e),
         countTokens: (text) => d.counter.count(text),
       },
       ran,
@@ -348,6 +351,7 @@ async function run(tr: Turn): Promise<Outcome> {
   ran.parsed = parsed;
   if (parsed.items.length === 0) return 'next';
   const replyId = tr.saver.replyAhead(ran.reply, ran.reasoning, parsed);
+  tr.reply = ran.reply;
   // The turn's changes are one group, whichever step made them: /undo takes the turn back.
   tr.group ??= replyId;
   const change = { turn: tr.group, reply: replyId, trigger: tr.trigger, callIndex: 0 };
@@ -417,13 +421,13 @@ async function end(tr: Turn, result: TurnFacts): Promise<void> {
     outcome: result.outcome,
   };
   const { turnId, outcome, wait } = result;
-  d.emit({ type: 'turn_end', turnId, outcome, wait, trace });
+  d.bus.emit({ type: 'turn_end', turnId, outcome, wait, trace });
 }
 
 /** The machine moves through the store (the only writer), then the event says so. */
 function move(d: TurnDeps, event: MachineEvent, reason?: string): void {
   const change = d.store.getState().dispatch(event, reason);
-  if (change) d.emit(change);
+  if (change) d.bus.emit(change);
 }
 
 /**
@@ -435,11 +439,11 @@ async function build(tr: Turn): Promise<Outcome> {
   const starting = d.toolsReady?.starting() ?? [];
   if (starting.length > 0) {
     const what = t(d.settings.lang, 'status.connectingMcp', { names: starting.join(', ') });
-    d.emit({ type: 'preparing', what });
+    d.bus.emit({ type: 'preparing', what });
     try {
       await d.toolsReady!.settled(signal);
     } finally {
-      d.emit({ type: 'preparing' });
+      d.bus.emit({ type: 'preparing' });
     }
   }
   if (signal.aborted) return 'aborted';
@@ -464,7 +468,7 @@ async function build(tr: Turn): Promise<Outcome> {
   if (blocked !== undefined) return 'blocked';
   // A request sent is the context's size until the server reports its own count.
   tr.context = request.promptTokens;
-  d.emit({ type: 'request_start', turnId: tr.turnId, promptTokens: request.promptTokens });
+  d.bus.emit({ type: 'request_start', turnId: tr.turnId, promptTokens: request.promptTokens });
   return 'next';
 }
 
@@ -473,7 +477,7 @@ function toolRunnerDeps(d: TurnDeps, saver: TurnSaver): ToolRunnerDeps {
   const settings = d.settings;
   return {
     registry: d.registry,
-    emit: d.emit,
+    emit: (e) => d.bus.emit(e),
     policy: (kind) => settings.approval[kind],
     lang: settings.lang,
     askApproval: (request, signal) => d.approvals.ask(request, signal),
@@ -508,6 +512,7 @@ async function save(tr: Turn): Promise<Outcome> {
   const native = { calls: ran.calls, registry: d.registry };
   const parsed =
     p ?? (await readReply(ran.reply, undefined, d.settings.maxToolCallsPerReply, native))!;
+  tr.reply = ran.reply;
   saver.reply({
     reply: ran.reply,
     parsed,
@@ -541,11 +546,11 @@ function decide(tr: Turn, facts: TurnFacts): { report: TurnReport; more: boolean
     recentCalls: mem.recentCalls,
     redact: (text) => d.safety.redactor.redact(text),
   });
-  for (const e of r.errors) d.emit(e);
+  for (const e of r.errors) d.bus.emit(e);
   if (r.countTokens) {
     const budget = d.alwaysOn.budget;
     budget.record(mem.unbudgetedTokens);
-    d.emit({
+    d.bus.emit({
       type: 'budget',
       usedLastHour: budget.used(HOUR_MS),
       usedLastDay: budget.used(DAY_MS),
@@ -557,9 +562,13 @@ function decide(tr: Turn, facts: TurnFacts): { report: TurnReport; more: boolean
   // The user may have moved the machine while the turn ended (stopped or paused it, or sent
   // a message): their move stands, and the policy's event no longer applies.
   if (r.event && can(d.store.getState().machine, r.event)) {
+    // The reply's [WAIT] gives the floor to the user: that is the open question (autonomous
+    // unless the turn answered the user), asked before the move so every front end sees both.
+    if (r.event === 'WAIT' && tr.reply !== undefined)
+      d.alwaysOn.question.asked(tr.reply, autonomous(tr.trigger));
     move(d, r.event, r.reason);
     if (r.event === 'AUTO_PAUSE' && r.reason)
-      d.emit({ type: 'notice', level: 'warn', text: r.reason });
+      d.bus.emit({ type: 'notice', level: 'warn', text: r.reason });
   }
   return { report: r.report, more: r.more };
 }

@@ -66,9 +66,11 @@ describe('the turn', () => {
       provider: scripted([say('hello')]),
       history: { messages: () => history, append: (m) => (history.push(m), { ok: true }) },
       store,
-      emit: (e) => {
-        store.getState().apply(e);
-        events.push(e);
+      bus: {
+        emit: (e) => {
+          store.getState().apply(e);
+          events.push(e);
+        },
       },
       registry: new ToolRegistry(createFileTools()),
       workspace,

@@ -5,7 +5,8 @@
  * answered to the model; in `toolCalls: "native"` mode the tools go as JSON schemas, the
  * prompt drops the `[TOOL]` protocol, and each request extends the one before byte for byte.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -166,6 +167,25 @@ describe('native function calls (-p)', () => {
     expect(byId('bad_key')).toMatch(/read has no parameter "file".*Expected: read\(\{"path"/s);
     for (const id of ['bad_json', 'bad_name', 'bad_key'])
       expect(byId(id)).not.toContain('alpha notes');
+  });
+
+  it('a native create is journaled like a text call: /undo takes it back', async () => {
+    server.push(
+      {
+        kind: 'stream',
+        toolCalls: [
+          { id: 'w1', name: 'create', arguments: ['{"path":"plan.md",', '"content":"# Plan"}'] },
+        ],
+      },
+      { kind: 'stream', content: 'Written. [WAIT]' },
+    );
+    const { code, out } = await run('write a plan');
+    expect(code, out).toBe(0);
+    expect(await readFile(path.join(ws, 'plan.md'), 'utf8')).toBe('# Plan');
+    const [id] = await readdir(path.join(home, 'data', 'sessions'));
+    const undo = await run('/undo', '--session', id!);
+    expect(undo.code, undo.out).toBe(0);
+    expect(existsSync(path.join(ws, 'plan.md'))).toBe(false);
   });
 
   it.each(['text', 'native'] as const)(

@@ -125,11 +125,12 @@ export function wireAgent(parts: AgentParts): WiredAgent {
 /** The system prompt, rebuilt on each call so a /persona switch shows in the next request. */
 function systemPromptOf({ config, personas, registry, workspace }: AgentParts): () => string {
   const language = config.language === 'auto' ? undefined : config.language;
+  const toolCalls = toolCallsOf(config);
   return () =>
     buildSystemPrompt({
       workspaceRoot: workspace.root,
       toolList: registry.describeForPrompt(),
-      toolCalls: toolCallsOf(config),
+      toolCalls,
       persona: { name: personas.current.name, body: personas.current.prompt },
       ...(language ? { language } : {}),
     });

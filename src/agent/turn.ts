@@ -160,6 +160,8 @@ interface Turn {
   group?: string;
   /** The last prompt's size: it stays across steps until the next request reports one. */
   context?: number;
+  /** The system prompt, made at the first BUILD (once the tools are ready) for the turn. */
+  prompt?: string;
   /** The last reply this turn saved (a command's turn saves none, and asks nothing). */
   reply?: string;
 }
@@ -179,10 +181,9 @@ export async function runTurn(
   let last: { facts: TurnFacts; report: TurnReport } | undefined;
 
   let out = await phase(tr, 'RESTORE', () => restore(tr));
-  for (;;) {
-    if (out === 'next') out = await phase(tr, 'COMPACT', () => compact(tr));
-    if (out === 'next' && tr.s.step === 1) out = await phase(tr, 'COMMAND', () => command(tr));
-    if (out === 'handled') break;
+  if (out === 'next') out = await phase(tr, 'COMPACT', () => compact(tr));
+  if (out === 'next') out = await phase(tr, 'COMMAND', () => command(tr));
+  while (out !== 'handled') {
     if (out === 'next') out = await phase(tr, 'BUILD', () => build(tr));
     if (out === 'next') out = await phase(tr, 'RUN', () => run(tr));
     // A request over a budget was not sent: nothing to save, RESPOND pauses.
@@ -436,7 +437,8 @@ function move(d: TurnDeps, event: MachineEvent, reason?: string): void {
  */
 async function build(tr: Turn): Promise<Outcome> {
   const { d, s, trigger, cycle, signal } = tr;
-  const starting = d.toolsReady?.starting() ?? [];
+  // The turn's tools and prompt are settled at its first request: later steps reuse them.
+  const starting = tr.prompt === undefined ? (d.toolsReady?.starting() ?? []) : [];
   if (starting.length > 0) {
     const what = t(d.settings.lang, 'status.connectingMcp', { names: starting.join(', ') });
     d.bus.emit({ type: 'preparing', what });
@@ -447,9 +449,10 @@ async function build(tr: Turn): Promise<Outcome> {
     }
   }
   if (signal.aborted) return 'aborted';
+  tr.prompt ??= d.systemPrompt();
   const history = d.history.messages();
   const request = buildTurnRequest({
-    systemPrompt: d.systemPrompt(),
+    systemPrompt: tr.prompt,
     history,
     cycle,
     trigger,

@@ -4,7 +4,7 @@ import { StreamRedactor, type Redactor } from '../core/redact.js';
 import type { AgentEvent } from '../api/events.js';
 import type { Provider } from '../providers/types.js';
 import { parseReplyYielding, type ParsedReply } from '../protocol/parser.js';
-import { callCap } from './callCap.js';
+import { callCap } from './toolRunner.js';
 import { withNativeCalls } from '../protocol/functionCalls.js';
 import { paramNames } from '../tools/functionSchemas.js';
 import type { ToolRegistry } from '../tools/registry.js';

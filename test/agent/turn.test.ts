@@ -130,7 +130,6 @@ describe('the turn', () => {
       '1:RUN:next',
       '1:SAVE:next',
       '1:RESPOND:step',
-      '2:COMPACT:next',
       '2:BUILD:next',
       '2:RUN:next',
       '2:SAVE:next',

@@ -5,7 +5,7 @@ import type {
   NativeToolCall,
 } from '../core/messages.js';
 import type { TokenCounter } from '../memory/tokenCounter.js';
-import type { TurnTrigger } from '../api/trace.js';
+import { autonomous, type TurnTrigger } from '../api/trace.js';
 
 /** The note the model sees on a reply the user cut short. */
 export const INTERRUPTED_NOTE = '[interrupted by the user]';
@@ -251,7 +251,7 @@ export function buildTurnRequest(input: {
   const { counter, systemPrompt } = input;
   // Only an autonomous turn says the user is away; most APIs want the last message to be the
   // user's, so other turns get a neutral cue when they need one at all.
-  const cue = input.trigger === 'timer' ? autonomousCue(input.cycle) : CONTINUE_CUE;
+  const cue = autonomous(input.trigger) ? autonomousCue(input.cycle) : CONTINUE_CUE;
   const budget = input.contextWindow - replyReserve(input.contextWindow);
   const tail = input.note ?? cue;
   const toolTokens = input.tools ? counter.count(JSON.stringify(input.tools)) : 0;

@@ -30,6 +30,8 @@ export interface AgentSettings {
   readonly toolResultBudgetChars: number;
   readonly approval: Readonly<Record<ToolKind, ApprovalPolicy>>;
   readonly sendReasoningInHistory: boolean;
+  /** `native`: the tools go with each request as JSON schemas (config `toolCalls`). */
+  readonly toolCalls?: 'text' | 'native';
   /** The model's context window in tokens; requests are fitted under it. */
   readonly contextWindow: number;
   /** The language of what the agent says to the user (pause reasons, command output). */

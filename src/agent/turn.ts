@@ -8,7 +8,7 @@
 import type { Phase, PhaseOutcome, PhaseRecord, TurnTrigger } from '../api/trace.js';
 import { autonomous } from '../api/trace.js';
 import type { AgentEvent } from '../api/events.js';
-import type { ChatMessage } from '../core/messages.js';
+import type { ChatMessage, FunctionTool } from '../core/messages.js';
 import { crashNotice } from '../journal/crashNotice.js';
 import type { RecoveryReport } from '../journal/recover.js';
 import { can, type MachineEvent } from '../machine/machine.js';
@@ -29,6 +29,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { OwnWrites } from '../watch/ownWrites.js';
 import { t } from '../i18n/messages.js';
+import { functionTools } from '../tools/functionSchemas.js';
 import type { AgentSettings, CommandHandler, CompactFn, ToolsReady } from './agentDeps.js';
 import type { AlwaysOn } from './alwaysOn.js';
 import type { ApprovalGate } from './approvalGate.js';
@@ -116,7 +117,12 @@ type Outcome = Exclude<PhaseOutcome, 'shortcut'> | 'handled' | 'blocked';
 interface Step {
   step: number;
   /** BUILD: the request (and why it was not sent, if it was not). */
-  built?: { messages: ChatMessage[]; promptTokens: number; blocked?: string };
+  built?: {
+    messages: ChatMessage[];
+    promptTokens: number;
+    tools?: readonly FunctionTool[];
+    blocked?: string;
+  };
   /** RUN: the streamed reply, its one reading (absent if cut short first), its calls' outcomes. */
   ran?: StreamedReply & { parsed?: ParsedReply; outcomes: CallOutcome[] };
   /** Why the step failed: the model's error, or a block that threw. */
@@ -316,6 +322,7 @@ async function run(tr: Turn): Promise<Outcome> {
         provider: d.provider,
         messages: built.messages,
         promptTokens: built.promptTokens,
+        tools: built.tools,
         signal,
         turnId,
         redactor: d.safety.redactor,
@@ -332,7 +339,8 @@ async function run(tr: Turn): Promise<Outcome> {
     return 'error';
   }
   if (signal.aborted) return 'aborted';
-  const parsed = await readReply(ran.reply, signal, d.settings.maxToolCallsPerReply);
+  const native = { calls: ran.calls, registry: d.registry };
+  const parsed = await readReply(ran.reply, signal, d.settings.maxToolCallsPerReply, native);
   if (parsed === undefined) return 'aborted';
   ran.parsed = parsed;
   if (parsed.items.length === 0) return 'next';
@@ -441,6 +449,8 @@ async function build(tr: Turn): Promise<Outcome> {
     // follows the results of its own calls, in the same turn.
     note: s.step === 1 ? d.alwaysOn.noteFor(trigger, cycle, history) : undefined,
     notes: d.alwaysOn.notes.map,
+    // Native calls: the tools as JSON schemas, from the list the prompt's tool lines are made of.
+    tools: d.settings.toolCalls === 'native' ? functionTools(d.registry.list()) : undefined,
   });
   const blocked = d.alwaysOn.budget.check(request.promptTokens)?.reason;
   s.built = blocked === undefined ? request : { ...request, blocked };
@@ -479,7 +489,7 @@ async function save(tr: Turn): Promise<Outcome> {
     saver.notRunResults(ran?.parsed?.items ?? []);
     return 'next';
   }
-  if (!ran || !(ran.reply || ran.reasoning)) return 'next';
+  if (!ran || !(ran.reply || ran.reasoning || ran.calls)) return 'next';
   // A reply that is only [WAIT] ends the turn silently: nothing empty is shown or stored.
   const p = ran.parsed;
   if (p && p.wait && p.text === '' && p.items.length === 0) return 'next';
@@ -487,7 +497,9 @@ async function save(tr: Turn): Promise<Outcome> {
   const interrupted = signal.aborted;
   // A reply cut short before RUN read it is read here, the one time (not stopped by the
   // abort that cut it short; it still yields, so a hostile reply cannot hold up the loop).
-  const parsed = p ?? (await readReply(ran.reply, undefined, d.settings.maxToolCallsPerReply))!;
+  const native = { calls: ran.calls, registry: d.registry };
+  const parsed =
+    p ?? (await readReply(ran.reply, undefined, d.settings.maxToolCallsPerReply, native))!;
   tr.reply = ran.reply;
   saver.reply({
     reply: ran.reply,

@@ -11,6 +11,7 @@ import { Compactor } from '../memory/compactor.js';
 import { createCompactHook, type CompactDeps } from '../agent/compactHook.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import { appPaths } from '../config/paths.js';
+import { toolCallsOf } from '../config/schema.js';
 import { updateConfigFile } from '../config/save.js';
 import { buildSystemPrompt } from '../prompt/systemPrompt.js';
 import type { Provider } from '../providers/types.js';
@@ -124,10 +125,12 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
 /** The system prompt, rebuilt on each call so a /persona switch shows in the next request. */
 function systemPromptOf({ config, personas, registry, workspace }: WireAgentDeps): () => string {
   const language = config.language === 'auto' ? undefined : config.language;
+  const toolCalls = toolCallsOf(config);
   return () =>
     buildSystemPrompt({
       workspaceRoot: workspace.root,
       toolList: registry.describeForPrompt(),
+      toolCalls,
       persona: { name: personas.current.name, body: personas.current.prompt },
       ...(language ? { language } : {}),
     });

@@ -79,6 +79,39 @@ export interface ReplyCall {
   readonly named?: readonly { readonly name: string; readonly value: PartArg }[];
   /** Why the call could not be read: it was answered with this error, not run. */
   readonly error?: string;
+  /**
+   * A native function call (the server's `tool_calls`): the server's own id and arguments
+   * as sent, so the call and its result go back in the form the server expects.
+   */
+  readonly native?: NativeCallRef;
+}
+
+/**
+ * What a native call keeps of the server's: its id and its arguments' JSON text as it is
+ * sent back (`{}` for arguments that were not a JSON object; `raw` keeps what came).
+ */
+export interface NativeCallRef {
+  readonly id: string;
+  readonly arguments: string;
+}
+
+/** One native function call as a server sent it (assembled from its streamed pieces). */
+export interface NativeToolCall {
+  /** The server's id (`call_…`); one is made up (`call_<index>`) when the server sent none. */
+  readonly id: string;
+  readonly name: string;
+  /** The arguments' JSON text, as sent (not yet parsed: it may be malformed). */
+  readonly arguments: string;
+}
+
+/** A tool offered to a server as a JSON schema (`tools` of a chat-completions request). */
+export interface FunctionTool {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: Readonly<Record<string, unknown>>;
+  };
 }
 
 export type ReplyPart = ReplyText | ReplyCall;
@@ -93,12 +126,19 @@ export interface ReplyParts {
   readonly moreCalls?: number;
 }
 
-/** What a provider receives: plain chat roles only. */
+/**
+ * What a provider receives: plain chat roles, plus the `tool` role only for the results of
+ * native calls (each right after the assistant message that carries its call).
+ */
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
   /** Sent back only for providers whose quirk settings ask for it. */
   reasoning?: string;
+  /** On an assistant message: the native calls it made, sent back as `tool_calls`. */
+  toolCalls?: NativeToolCall[];
+  /** On a `tool` message: the server's id of the call it answers. */
+  toolCallId?: string;
 }
 
 let lastStamp = 0;

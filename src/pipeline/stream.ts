@@ -1,10 +1,13 @@
-import type { ChatMessage } from '../core/messages.js';
+import type { ChatMessage, FunctionTool, NativeToolCall } from '../core/messages.js';
 import type { ProviderEvent, TurnError } from '../providers/types.js';
 import { StreamRedactor, type Redactor } from '../core/redact.js';
 import type { AgentEvent } from '../api/events.js';
 import type { Provider } from '../providers/types.js';
 import { parseReplyYielding, type ParsedReply } from '../protocol/parser.js';
 import { callCap } from './toolRunner.js';
+import { withNativeCalls } from '../protocol/functionCalls.js';
+import { paramNames } from '../tools/functionSchemas.js';
+import type { ToolRegistry } from '../tools/registry.js';
 
 export type { ParsedReply } from '../protocol/parser.js';
 
@@ -13,12 +16,17 @@ export type { ParsedReply } from '../protocol/parser.js';
  * [WAIT]. It yields while it reads, so a hostile reply cannot hold off an interrupt; undefined
  * when `signal` aborted it.
  */
-export function readReply(
+export async function readReply(
   reply: string,
   signal: AbortSignal | undefined,
   maxCallsPerReply: number | undefined,
+  /** The server's native calls: they follow the text's calls, read like them. */
+  native?: { calls?: readonly NativeToolCall[] | undefined; registry: ToolRegistry },
 ): Promise<ParsedReply | undefined> {
-  return parseReplyYielding(reply, signal, callCap(maxCallsPerReply));
+  const parsed = await parseReplyYielding(reply, signal, callCap(maxCallsPerReply));
+  if (parsed === undefined || native === undefined) return parsed;
+  const { registry } = native;
+  return withNativeCalls(parsed, reply, native.calls, (name) => paramNames(registry.get(name)));
 }
 
 /** What RUN streamed: the reply (redacted) as it came, its usage, or the error that ended it. */
@@ -30,6 +38,8 @@ export interface StreamedReply {
   /** The prompt's size as the server (or the estimate) reported it. */
   contextTokens?: number;
   error?: TurnError;
+  /** The server's native function calls, whole (arguments redacted like the text). */
+  calls?: NativeToolCall[];
 }
 
 /** What the stream reads: the request BUILD made, and where what it shows goes. */
@@ -37,6 +47,8 @@ export interface StreamInput {
   provider: Provider;
   messages: ChatMessage[];
   promptTokens: number;
+  /** The tools as JSON schemas (`toolCalls: "native"`). */
+  tools?: readonly FunctionTool[] | undefined;
   signal: AbortSignal;
   turnId: number;
   /** The model's own text is redacted before it is shown, stored or exported. */
@@ -58,8 +70,10 @@ export async function streamReply(input: StreamInput, out: StreamedReply): Promi
     for await (const ev of input.provider.stream({
       messages: input.messages,
       signal: input.signal,
+      ...(input.tools ? { tools: input.tools } : {}),
     })) {
-      if (ev.type === 'reasoning_delta') streams.reasoning(ev.text);
+      if (ev.type === 'tool_call') keepCall(out, ev.call, input.redactor);
+      else if (ev.type === 'reasoning_delta') streams.reasoning(ev.text);
       else if (ev.type === 'text_delta') streams.text(ev.text);
       else {
         // The tail held back for redaction belongs to the reply before usage is estimated.
@@ -70,6 +84,12 @@ export async function streamReply(input: StreamInput, out: StreamedReply): Promi
   } finally {
     streams.flush();
   }
+}
+
+/** A native call, kept for RUN to read; its arguments are the model's text, redacted alike. */
+function keepCall(out: StreamedReply, call: NativeToolCall, redactor?: Redactor): void {
+  const args = redactor ? redactor.redact(call.arguments) : call.arguments;
+  (out.calls ??= []).push({ ...call, arguments: args });
 }
 
 /** Sinks for the model's reasoning and text: redacted (across deltas), kept and emitted. */
@@ -128,7 +148,9 @@ function streamEvent(
     case 'done':
       if (!usage.got) {
         // No usage from the server: account an estimate, so budgets still hold.
-        const completionTokens = countTokens(out.reasoning + out.reply);
+        // Native calls are the model's output too (they arrive before `done`).
+        const calls = (out.calls ?? []).map((c) => c.name + c.arguments).join('');
+        const completionTokens = countTokens(out.reasoning + out.reply + calls);
         const estimate = {
           promptTokens,
           completionTokens,

@@ -121,6 +121,11 @@ export interface Tool {
   /** Optional: the call shape shown to the model, when `params` cannot express it. */
   readonly signature?: string;
   /**
+   * Optional: the inputs as a JSON Schema object, when `params` cannot express them (MCP
+   * tools): sent as the tool's schema when calls are native (`toolCalls: "native"`).
+   */
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
+  /**
    * Optional: the policy for this tool given its kind's policy (configured per tool or per
    * source, e.g. an untrusted MCP server asks). `reason` is shown when it asks or denies.
    */

@@ -1,18 +1,19 @@
 /**
- * The parts of a reply while it streams, before the turn has read it. Each read parses only
- * the text after the last settled place (a line after a blank line the scan reached in plain
- * text, `ParsedReply.settled`): what came before it cannot read differently however the reply
- * goes on, so its parts are kept. A long reply then costs a parse of its last paragraph or
- * so per frame, not of the whole reply.
+ * The turn's reader of a reply as it streams: it turns the text read so far into parts
+ * (text, calls, `[WAIT]`) once, and the `message_update` events carry them, so the store and
+ * the screen draw what the turn read and parse nothing.
  *
- * The saved message's parts come from the turn's own parse (RUN), never from here: this only
- * draws the reply in flight.
+ * Each read parses only the text after the last settled place (a line after a blank line the
+ * scan reached in plain text, `ParsedReply.settled`): what came before it cannot read
+ * differently however the reply goes on, so its parts are kept. A long reply then costs a
+ * parse of its last paragraph or so per piece, not of the whole reply; and an update carries
+ * only the parts that settled since the last one and the tail ({@link PartsUpdate}).
  */
-import type { ReplyPart, ReplyParts } from '../core/messages.js';
+import { joinParts, type PartsUpdate, type ReplyPart, type ReplyParts } from '../core/messages.js';
 import { parseReply } from './parser.js';
 import { partsOf } from './replyParts.js';
 
-/** The id the calls of a reply in flight are given (it has no message id yet). */
+/** The id the calls of a reply in flight are given when it has no message id yet. */
 const LIVE_ID = 'live';
 
 export class StreamingParts {
@@ -22,8 +23,24 @@ export class StreamingParts {
   private baseParts: ReplyPart[] = [];
   private baseCalls = 0;
   private last: ReplyParts = { items: [], wait: false };
+  /** What the last read changed: the parts it settled and the tail's parts. */
+  private lastUpdate: PartsUpdate = { settled: [], tail: [], wait: false };
   /** Characters parsed in all: what the bench and the tests measure. */
   parsedChars = 0;
+
+  /** @param replyId the id the calls are numbered under (`<replyId>#<index>`). */
+  constructor(private readonly replyId = LIVE_ID) {}
+
+  /** The parts of the text read so far. */
+  get parts(): ReplyParts {
+    return this.last;
+  }
+
+  /** Reads `delta`, the next piece of the reply: what it changed in the parts. */
+  push(delta: string): PartsUpdate {
+    this.read(this.text + delta);
+    return this.lastUpdate;
+  }
 
   /** The parts of `text`, a reply in flight (a text that does not go on from the last starts afresh). */
   read(text: string): ReplyParts {
@@ -33,25 +50,39 @@ export class StreamingParts {
     const tail = text.slice(this.base);
     const parsed = parseReply(tail);
     this.parsedChars += tail.length;
-    const tailParts = partsOf(LIVE_ID, tail, parsed, this.baseCalls);
+    const tailParts = partsOf(this.replyId, tail, parsed, this.baseCalls);
     this.last = {
-      items: joined(this.baseParts, tailParts.items),
+      items: joinParts(this.baseParts, tailParts.items),
       wait: parsed.wait,
     };
     const settled = parsed.settled;
-    if (settled !== undefined) {
-      const before = parsed.items.filter((item) => item.end <= settled);
-      const head = tail.slice(0, settled);
-      const parts = partsOf(
-        LIVE_ID,
-        head,
-        { items: before, wait: false, text: '' },
-        this.baseCalls,
-      );
-      this.baseParts = joined(this.baseParts, parts.items);
-      this.baseCalls += before.length;
-      this.base += settled;
+    if (settled === undefined) {
+      this.lastUpdate = { settled: [], tail: tailParts.items, wait: parsed.wait };
+      return this.last;
     }
+    const before = parsed.items.filter((item) => item.end <= settled);
+    const head = tail.slice(0, settled);
+    const parts = partsOf(
+      this.replyId,
+      head,
+      { items: before, wait: false, text: '' },
+      this.baseCalls,
+    );
+    this.baseParts = joinParts(this.baseParts, parts.items);
+    this.baseCalls += before.length;
+    this.base += settled;
+    // The tail as the next read will see it: the parts after the settled head.
+    const rest = text.slice(this.base);
+    const restParsed = { ...parsed, items: parsed.items.filter((i) => i.end > settled) };
+    const shifted = {
+      ...restParsed,
+      items: restParsed.items.map((i) => ({ ...i, start: i.start - settled, end: i.end - settled })),
+    };
+    this.lastUpdate = {
+      settled: parts.items,
+      tail: partsOf(this.replyId, rest, shifted, this.baseCalls).items,
+      wait: parsed.wait,
+    };
     return this.last;
   }
 
@@ -60,15 +91,6 @@ export class StreamingParts {
     this.base = 0;
     this.baseParts = [];
     this.baseCalls = 0;
+    this.lastUpdate = { settled: [], tail: [], wait: false };
   }
-}
-
-/** `a` then `b`, a stretch of text across the seam made one again (as one parse reads it). */
-function joined(a: readonly ReplyPart[], b: readonly ReplyPart[]): ReplyPart[] {
-  const last = a[a.length - 1];
-  const first = b[0];
-  if (last?.type === 'text' && first?.type === 'text') {
-    return [...a.slice(0, -1), { type: 'text', text: last.text + first.text }, ...b.slice(1)];
-  }
-  return [...a, ...b];
 }

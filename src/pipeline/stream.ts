@@ -2,6 +2,7 @@ import type { ChatMessage } from '../core/messages.js';
 import type { ProviderEvent, TurnError } from '../providers/types.js';
 import type { TurnDeps, TurnInput } from './turn.js';
 import type { Redactor } from '../core/redact.js';
+import { StreamingParts } from '../protocol/streamingParts.js';
 
 /**
  * Redaction for text that arrives in pieces (the model's streamed reply): a key split over
@@ -74,8 +75,10 @@ interface StreamInput {
 export async function streamReply(input: StreamInput, out: StreamedReply): Promise<void> {
   const { turn, deps } = input;
   // The model's own text is redacted before it is shown, stored or exported.
-  const streams = modelTextStreams(input, out);
+  const reader = new StreamingParts();
+  const streams = modelTextStreams(input, out, reader);
   const usage = { got: false };
+  deps.emit({ type: 'message_start', turnId: turn.turnId });
   try {
     for await (const ev of deps
       .provider()
@@ -90,6 +93,7 @@ export async function streamReply(input: StreamInput, out: StreamedReply): Promi
     }
   } finally {
     streams.flush();
+    deps.emit({ type: 'message_end', turnId: turn.turnId, parts: reader.parts });
   }
 }
 
@@ -97,6 +101,7 @@ export async function streamReply(input: StreamInput, out: StreamedReply): Promi
 function modelTextStreams(
   { turn, deps }: StreamInput,
   out: StreamedReply,
+  reader: StreamingParts,
 ): {
   reasoning(t: string): void;
   text(t: string): void;
@@ -113,7 +118,8 @@ function modelTextStreams(
   const addText = (t: string): void => {
     if (t === '') return;
     out.reply += t;
-    deps.emit({ type: 'text_delta', turnId: turn.turnId, text: t });
+    // The reply is read here, once, as it streams: the event carries what was read.
+    deps.emit({ type: 'message_update', turnId: turn.turnId, delta: t, parts: reader.push(t) });
   };
   // A switch of channel ends the other one's run: its tail, held back in case a secret
   // went on in the next delta, is shown now (reasoning does not stop mid-word while the

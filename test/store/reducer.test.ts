@@ -3,6 +3,7 @@ import type { ToolLogEntry } from '../../src/api/events.js';
 import { makeMessage } from '../../src/core/messages.js';
 import { createAgentStore } from '../../src/store/agentStore.js';
 import { MAX_NOTICES, MAX_TOOL_LOG, MAX_TRACES } from '../../src/store/reducer.js';
+import { replyUpdates } from '../helpers/replyParts.js';
 
 const entry = (id: number, status: ToolLogEntry['status'] = 'running'): ToolLogEntry => ({
   callId: `c${id}`,
@@ -30,8 +31,10 @@ describe('the store reduces agent events', () => {
     apply({ type: 'turn_start', turnId: 1, trigger: 'timer', cycle: 2 });
     apply({ type: 'request_start', turnId: 1, promptTokens: 900 });
     apply({ type: 'reasoning_delta', turnId: 1, text: 'hm' });
-    apply({ type: 'text_delta', turnId: 1, text: 'Hel' });
-    apply({ type: 'text_delta', turnId: 1, text: 'lo' });
+    const update = replyUpdates();
+    apply({ type: 'message_start', turnId: 1 });
+    apply(update('Hel'));
+    apply(update('lo'));
     expect(store.getState()).toMatchObject({
       streaming: true,
       liveReply: 'Hello',

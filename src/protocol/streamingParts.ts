@@ -76,7 +76,11 @@ export class StreamingParts {
     const restParsed = { ...parsed, items: parsed.items.filter((i) => i.end > settled) };
     const shifted = {
       ...restParsed,
-      items: restParsed.items.map((i) => ({ ...i, start: i.start - settled, end: i.end - settled })),
+      items: restParsed.items.map((i) => ({
+        ...i,
+        start: i.start - settled,
+        end: i.end - settled,
+      })),
     };
     this.lastUpdate = {
       settled: parts.items,

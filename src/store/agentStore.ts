@@ -68,12 +68,7 @@ export function createAgentStore(init: Partial<AgentViewState> = {}): AgentStore
 
 /** The plain data of a store's state (its functions left out): what `snapshot()` hands out. */
 export function snapshotOf(state: AgentStoreState): AgentSnapshot {
-  const {
-    apply: _apply,
-    dispatch: _dispatch,
-    follow: _follow,
-    ...view
-  } = state;
+  const { apply: _apply, dispatch: _dispatch, follow: _follow, ...view } = state;
   return structuredClone(view);
 }
 

@@ -1,4 +1,9 @@
-import { joinParts, type HistoryMessage, type ReplyPart, type ReplyParts } from '../core/messages.js';
+import {
+  joinParts,
+  type HistoryMessage,
+  type ReplyPart,
+  type ReplyParts,
+} from '../core/messages.js';
 import type { AgentEvent, ApprovalRequest, QueuedMessage, ToolLogEntry } from '../api/events.js';
 import type { MachineState } from '../machine/machine.js';
 import type { TurnTrace } from '../api/trace.js';

@@ -3,6 +3,7 @@
  * paragraph, and whatever the deltas, its parts are the ones one parse of the text gives.
  */
 import { describe, expect, it } from 'vitest';
+import { joinParts, type ReplyPart } from '../../src/core/messages.js';
 import { StreamingParts } from '../../src/protocol/streamingParts.js';
 import { parseReply } from '../../src/protocol/parser.js';
 import { partsOf } from '../../src/protocol/replyParts.js';
@@ -23,6 +24,23 @@ describe('the streaming reader', () => {
         expect(reader.read(text.slice(0, end)), `${style} at ${end}`).toEqual(
           once(text.slice(0, end)),
         );
+      }
+    }
+  });
+
+  it('its updates, joined as the store joins them, are the parts of one parse', () => {
+    const rng = mulberry32(27);
+    for (const { style, reply } of PROTOCOL_CORPUS) {
+      const text = `Intro.\n\n${reply}\n\nMore prose.\n\n${reply}\n\nEnd. [WAIT]`;
+      const reader = new StreamingParts();
+      let settled: ReplyPart[] = [];
+      for (let end = 0; end < text.length;) {
+        const next = Math.min(text.length, end + 1 + Math.floor(rng() * 40));
+        const u = reader.push(text.slice(end, next));
+        end = next;
+        settled = joinParts(settled, u.settled);
+        const joined = { items: joinParts(settled, u.tail), wait: u.wait };
+        expect(joined, `${style} at ${end}`).toEqual(once(text.slice(0, end)));
       }
     }
   });

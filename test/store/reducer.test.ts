@@ -35,9 +35,17 @@ describe('the store reduces agent events', () => {
     apply({ type: 'message_start', turnId: 1 });
     apply(update('Hel'));
     apply(update('lo'));
+    // The parts come with the events, joined, not read from the text.
+    apply(update(' [TOOL] ls(".") [/TOOL]\n\nDone'));
+    expect(
+      store.getState().liveParts.items.map((p) => (p.type === 'text' ? p.text : p.name)),
+    ).toEqual(['Hello ', 'ls', '\n\nDone']);
+    const ended = { items: [{ type: 'text' as const, text: 'Hello, ended' }], wait: false };
+    apply({ type: 'message_end', turnId: 1, parts: ended });
+    expect(store.getState()).toMatchObject({ liveParts: ended, liveEnded: true });
     expect(store.getState()).toMatchObject({
       streaming: true,
-      liveReply: 'Hello',
+      liveReply: 'Hello [TOOL] ls(".") [/TOOL]\n\nDone',
       liveReasoning: 'hm',
       cycle: 2,
       contextTokens: 900,
@@ -49,6 +57,8 @@ describe('the store reduces agent events', () => {
     expect(store.getState()).toMatchObject({
       streaming: false,
       liveReply: '',
+      liveParts: { items: [], wait: false },
+      liveEnded: false,
       liveReasoning: '',
       lastReasoning: 'hm',
     });

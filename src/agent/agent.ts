@@ -1,7 +1,7 @@
 import type { MachineEvent, MachineState } from '../machine/machine.js';
 import { ApprovalGate } from './approvalGate.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
-import type { HistoryPort } from '../pipeline/turn.js';
+import type { HistoryPort } from '../pipeline/saver.js';
 import type { Provider } from '../providers/types.js';
 import { realTimers, Scheduler } from '../scheduler/scheduler.js';
 import type { AgentStore } from '../store/agentStore.js';
@@ -17,10 +17,9 @@ import type { AgentDeps, AgentSettings, CommandHandler, CompactFn } from './agen
 import type { AgentCommand, SendResult } from '../api/commands.js';
 import { AgentControls } from './controls.js';
 import { snapshotOf, type AgentSnapshot } from '../store/agentStore.js';
-import type { TurnHost } from './turnDeps.js';
-import type { AgentVerbs } from './verbs.js';
+import type { AgentVerbs } from './agentDeps.js';
 import { InputQueue } from './inputQueue.js';
-import { TurnRunner } from './turnRunner.js';
+import { runTurn, TurnMemory, type TurnDeps } from './turn.js';
 import { seedBudget, wireFeeds } from './feeds.js';
 import { t } from '../i18n/messages.js';
 import { ActivityTracker, type ActivityFacts } from './activity.js';
@@ -49,7 +48,10 @@ export class Agent {
   );
   private readonly scheduler: Scheduler;
   private readonly inputs = new InputQueue((items) => this.emit({ type: 'queue_changed', items }));
-  private readonly turns: TurnRunner;
+  /** What the turns keep between them (cycle count, loop guard, the turn in flight). */
+  private readonly turns = new TurnMemory();
+  /** What every turn reads and acts through, built once. */
+  private readonly turnDeps: TurnDeps;
   private readonly approvals: ApprovalGate;
   private readonly controls: AgentControls;
   /** Redactor, read index and data boundary for this agent's whole session. */
@@ -60,8 +62,6 @@ export class Agent {
   readonly alwaysOn: AlwaysOn;
   /** Paths the agent's own write tools touch, so the watcher ignores them. */
   readonly ownWrites: OwnWrites;
-  private currentProvider: Provider;
-  private historyPort: HistoryPort;
   readonly settings: AgentSettings;
   readonly counter: TokenCounter;
   private readonly compact: CompactFn | undefined;
@@ -71,8 +71,6 @@ export class Agent {
   private readonly activity: ActivityTracker;
 
   constructor(private readonly deps: AgentDeps) {
-    this.currentProvider = deps.provider;
-    this.historyPort = deps.history;
     this.settings = deps.settings;
     this.counter = deps.counter ?? new TokenCounter();
     this.safety = new SessionSafety(deps.secrets ?? []);
@@ -104,18 +102,29 @@ export class Agent {
     const verbs = this.verbs();
     this.compact = deps.compact?.(verbs);
     const commands: CommandHandler | undefined = deps.commands?.(verbs);
-    this.turns = new TurnRunner({
-      host: this.turnHost(),
-      deps,
-      commands,
-      compact: this.compact,
+    this.turnDeps = {
+      settings: this.settings,
+      provider: deps.provider,
+      history: deps.history,
+      store: deps.store,
+      emit: (e) => this.emit(e),
+      registry: deps.registry,
+      workspace: deps.workspace,
+      secrets: deps.secrets ?? [],
+      safety: this.safety,
+      counter: this.counter,
+      ownWrites: this.ownWrites,
+      alwaysOn: this.alwaysOn,
       inputs: this.inputs,
       approvals: this.approvals,
       alwaysAllowed: new Set<string>(),
-      failures: () => this.scheduler.consecutiveFailures,
-      runUserTurn: () => this.scheduler.runUserTurn(),
-      move: (e, reason) => this.move(e, reason),
-    });
+      scheduler: this.scheduler,
+      systemPrompt: deps.systemPrompt,
+      restore: deps.restore,
+      commands,
+      compact: this.compact,
+      toolsReady: deps.toolsReady,
+    };
     this.controls = new AgentControls({
       state: () => this.state,
       busy: () => this.busy,
@@ -144,23 +153,6 @@ export class Agent {
       });
   }
 
-  /** What the turn runner reads and reports through (it writes none of the agent's fields). */
-  private turnHost(): TurnHost {
-    return {
-      settings: this.settings,
-      alwaysOn: this.alwaysOn,
-      counter: this.counter,
-      safety: this.safety,
-      ownWrites: this.ownWrites,
-      state: () => this.state,
-      provider: () => this.currentProvider,
-      history: () => this.historyPort,
-      emit: (e) => this.emit(e),
-      notice: (text, level) => this.notice(text, level),
-      listen: () => this.controls.listen(),
-    };
-  }
-
   /** The verbs the slash commands and the compactor get (see verbs.ts). */
   private verbs(): AgentVerbs {
     return {
@@ -177,9 +169,9 @@ export class Agent {
       clearScreen: () => this.emit({ type: 'messages_replaced', messages: [] }),
       historyReplaced: () => this.historyChanged(false),
       compactNow: async (signal) => (this.compact ? this.compact(signal, true) : undefined),
-      provider: () => this.currentProvider,
+      provider: () => this.turnDeps.provider,
       setProvider: (provider) => {
-        this.currentProvider = provider;
+        this.turnDeps.provider = provider;
         this.emit({ type: 'settings_changed', model: provider.model });
       },
       personaChanged: (id) => this.emit({ type: 'settings_changed', persona: id }),
@@ -192,7 +184,7 @@ export class Agent {
 
   private createScheduler(): Scheduler {
     return new Scheduler({
-      runTurn: (trigger) => this.turns.run(trigger),
+      runTurn: (trigger) => runTurn(trigger, this.turnDeps, this.turns),
       mayThink: () => this.state === 'THINKING',
       intervalMs: () => this.alwaysOn.pacing.interval(),
       backoff: () => this.settings.backoff,
@@ -228,12 +220,12 @@ export class Agent {
 
   /** The conversation the turns read and write (the current session). */
   get history(): HistoryPort {
-    return this.historyPort;
+    return this.turnDeps.history;
   }
 
   /** The model in use (a /model switch changes it). */
   get provider(): Provider {
-    return this.currentProvider;
+    return this.turnDeps.provider;
   }
 
   /** Events out: every event the agent emits, in order; returns the unsubscribe. */
@@ -290,7 +282,7 @@ export class Agent {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.emit({ type: 'history_loaded', messages: this.historyPort.messages() });
+    this.emit({ type: 'history_loaded', messages: this.history.messages() });
     this.emit({
       type: 'settings_changed',
       model: this.provider.model,
@@ -381,7 +373,7 @@ export class Agent {
   private historyChanged(loaded: boolean): void {
     this.emit({
       type: loaded ? 'history_loaded' : 'messages_replaced',
-      messages: this.historyPort.messages(),
+      messages: this.history.messages(),
     });
   }
 

@@ -2,7 +2,7 @@ import type { HistoryMessage } from '../core/messages.js';
 import type { Timers } from '../scheduler/scheduler.js';
 import type { Lang } from '../i18n/messages.js';
 import type { TurnTrigger } from '../api/trace.js';
-import type { TurnResult } from '../pipeline/turn.js';
+import type { TurnFacts } from './respond.js';
 import { Pacing } from '../scheduler/pacing.js';
 import { Reminders, type Reminder } from '../reminders/reminders.js';
 import { addChange, changeCount, emptyChanges, type WorkspaceChanges } from '../watch/changes.js';
@@ -231,7 +231,7 @@ export class AlwaysOn {
   }
 
   /** After an autonomous cycle: nothing new rests longer, anything new resets the pace. */
-  async afterCycle(trigger: TurnTrigger, result: TurnResult, inbox: number): Promise<void> {
+  async afterCycle(trigger: TurnTrigger, result: Pick<TurnFacts, 'outcome' | 'results'>, inbox: number): Promise<void> {
     if (result.outcome !== 'ok') return;
     if (trigger === 'user') {
       this.pacing.reset();
@@ -254,7 +254,7 @@ export class AlwaysOn {
 
 /** Whether a turn of this kind starts at the think interval again. */
 function paceResets(trigger: TurnTrigger, due: readonly Reminder[]): boolean {
-  if (trigger === 'timer' || trigger === 'start' || trigger === 'change') return false;
+  if (trigger === 'timer' || trigger === 'change') return false;
   if (trigger === 'schedule') return due.some((r) => r.by !== 'model');
   return true;
 }

@@ -11,7 +11,7 @@ import type { SessionStore } from '../history/index.js';
 import type { Journal } from '../journal/journal.js';
 import type { McpServerStatus } from '../mcp/status.js';
 import type { PersonaSet } from '../personas/personaSet.js';
-import type { AgentVerbs } from './verbs.js';
+import type { AgentVerbs } from './agentDeps.js';
 import { DAY_MS, HOUR_MS } from './budget.js';
 
 /** What the commands reach beyond the agent: the app's sessions, personas and folders. */

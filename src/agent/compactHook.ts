@@ -1,6 +1,6 @@
 import { t, type Lang } from '../i18n/messages.js';
 import type { CompactFn } from '../agent/agentDeps.js';
-import type { HistoryPort } from '../pipeline/turn.js';
+import type { HistoryPort } from '../pipeline/saver.js';
 import type { CompactableHistory, Compactor } from '../memory/compactor.js';
 
 /** A history the compactor can shrink and the agent can read. */

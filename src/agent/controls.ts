@@ -16,7 +16,7 @@ import type { Scheduler } from '../scheduler/scheduler.js';
 import type { AlwaysOn } from './alwaysOn.js';
 import type { ApprovalGate } from './approvalGate.js';
 import { isCommand, type InputQueue } from './inputQueue.js';
-import type { TurnRunner } from './turnRunner.js';
+import type { TurnMemory } from './turn.js';
 
 const OK: SendResult = { ok: true };
 /** A command that does not apply in this state: taken, and nothing done (no event). */
@@ -30,7 +30,7 @@ export interface ControlParts {
   /** The agent's one way to move the machine. */
   move(event: MachineEvent, reason?: string): void;
   notice(text: string, level: 'info' | 'warn'): void;
-  turns: Pick<TurnRunner, 'abort' | 'commandInFlight' | 'userSpoke' | 'resumed'>;
+  turns: Pick<TurnMemory, 'abort' | 'commandInFlight' | 'userSpoke' | 'resumed'>;
   scheduler: Pick<Scheduler, 'wake' | 'runUserTurn'>;
   inputs: InputQueue;
   alwaysOn: Pick<AlwaysOn, 'wakeUp'>;

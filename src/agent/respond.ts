@@ -1,6 +1,7 @@
 import { t } from '../i18n/messages.js';
 import type { MachineEvent } from '../machine/machine.js';
-import type { TurnFacts } from '../pipeline/turn.js';
+import type { TurnOutcomeKind } from '../api/trace.js';
+import type { TurnError } from '../providers/types.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
 import type { AgentEvent } from '../api/events.js';
 import {
@@ -18,6 +19,31 @@ const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
   'unavailable',
   'bad_request',
 ]);
+
+/**
+ * What RESPOND decides from: how the step ended and what it produced. In the turn's result,
+ * `calls`, `results` and `tokens.total` cover all of the turn's steps.
+ */
+export interface TurnFacts {
+  turnId: number;
+  /** The step (request) of the turn, from 1. */
+  step: number;
+  outcome: TurnOutcomeKind;
+  wait: boolean;
+  reply: string;
+  calls: string[];
+  error?: TurnError;
+  saveFailed?: string;
+  /** Why BUILD did not send the request (outcome `blocked`). */
+  blocked?: string;
+  /** Each call with the result the model saw, to tell a cycle that found something new. */
+  results: string[];
+  /**
+   * The tokens this step's request used (as reported, or estimated), and how full the
+   * context is: the last prompt's size, from this step or an earlier one (absent: none sent).
+   */
+  tokens: { total: number; context?: number };
+}
 
 /** What the guards know when a turn ends: their settings and the counts so far. */
 export interface RespondGuards extends GuardSettings {
@@ -49,7 +75,7 @@ export interface Response {
   more: boolean;
 }
 
-const goOn = (g: RespondGuards): Response => ({
+const endsHere = (g: RespondGuards): Response => ({
   more: false,
   errors: [],
   countTokens: false,
@@ -70,14 +96,14 @@ export function respond(result: TurnFacts, g: RespondGuards): Response {
   if (result.saveFailed) {
     const error = { kind: 'history_write', message: result.saveFailed };
     const reason = t(g.lang, 'pause.historyWrite', { error: result.saveFailed });
-    return { ...goOn(g), event: 'AUTO_PAUSE', reason, errors: [{ type: 'error', error }] };
+    return { ...endsHere(g), event: 'AUTO_PAUSE', reason, errors: [{ type: 'error', error }] };
   }
   if (result.outcome === 'error' && result.error) return respondToError(result, g);
   if (result.blocked !== undefined) {
-    return { ...goOn(g), event: 'AUTO_PAUSE', reason: result.blocked };
+    return { ...endsHere(g), event: 'AUTO_PAUSE', reason: result.blocked };
   }
-  if (result.outcome !== 'ok') return goOn(g);
-  if (result.wait) return { ...goOn(g), countTokens: true, event: 'WAIT' };
+  if (result.outcome !== 'ok') return endsHere(g);
+  if (result.wait) return { ...endsHere(g), countTokens: true, event: 'WAIT' };
   const loop = loopCheck(g, g.recentCalls, result.calls);
   const called = result.calls.length > 0;
   const reason =
@@ -85,7 +111,7 @@ export function respond(result: TurnFacts, g: RespondGuards): Response {
     (called ? stepLimitReason(g, result.step) : undefined) ??
     (called ? undefined : cycleLimitReason(g, g.cycle));
   return {
-    ...goOn(g),
+    ...endsHere(g),
     countTokens: true,
     recentCalls: loop.recent,
     more: called && reason === undefined,
@@ -104,7 +130,7 @@ function respondToError(result: TurnFacts, g: RespondGuards): Response {
     ? t(g.lang, 'pause.permanent', { error: error.message })
     : failuresReason(g, g.failures + 1, error.message);
   return {
-    ...goOn(g),
+    ...endsHere(g),
     errors: [{ type: 'error', turnId: result.turnId, error }],
     ...(reason ? { event: 'AUTO_PAUSE' as const, reason } : {}),
     report: { failed: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },

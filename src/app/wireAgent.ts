@@ -1,6 +1,6 @@
 import { Agent, type AgentDeps, type AgentSettings } from '../agent/agent.js';
 import type { SessionFeeds } from '../agent/agentDeps.js';
-import type { AgentVerbs } from '../agent/verbs.js';
+import type { AgentVerbs } from '../agent/agentDeps.js';
 import { commandContext, type CommandEnv } from '../agent/commandContext.js';
 import { runCommand } from '../commands/runner.js';
 import type { LoadedConfig } from '../config/load.js';

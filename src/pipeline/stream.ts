@@ -1,47 +1,25 @@
 import type { ChatMessage } from '../core/messages.js';
 import type { ProviderEvent, TurnError } from '../providers/types.js';
-import type { TurnDeps, TurnInput } from './turn.js';
-import type { Redactor } from '../core/redact.js';
+import { StreamRedactor, type Redactor } from '../core/redact.js';
+import type { AgentEvent } from '../api/events.js';
+import type { Provider } from '../providers/types.js';
+import { parseReplyYielding, type ParsedReply } from '../protocol/parser.js';
 import { StreamingParts } from '../protocol/streamingParts.js';
+import { callCap } from './callCap.js';
+
+export type { ParsedReply } from '../protocol/parser.js';
 
 /**
- * Redaction for text that arrives in pieces (the model's streamed reply): a key split over
- * two deltas must be caught too, so the tail that could still be the start of a secret is
- * held back until more text arrives or the stream ends.
+ * The reply read, once: its text, its calls (at most the per-reply cap, the rest counted) and
+ * [WAIT]. It yields while it reads, so a hostile reply cannot hold off an interrupt; undefined
+ * when `signal` aborted it.
  */
-/** Room for whitespace a key may be split with, on top of the key's own length. */
-const SLACK = 32;
-
-/** Feeds deltas through a {@link Redactor}; `push` and `flush` return what is safe to show. */
-export class StreamRedactor {
-  private pending = '';
-  private readonly hold: number;
-
-  constructor(private readonly redactor: Redactor) {
-    this.hold = redactor.empty ? 0 : redactor.longest + SLACK;
-  }
-
-  /** Adds a delta; returns the redacted text that can be shown now (maybe empty). */
-  push(delta: string): string {
-    if (this.hold === 0) return delta;
-    this.pending += delta;
-    let cut = this.pending.length - this.hold;
-    if (cut <= 0) return '';
-    // Never cut through a secret found in the buffer: hold it back whole.
-    for (const [a, b] of this.redactor.ranges(this.pending)) {
-      if (a < cut && cut < b) cut = a;
-    }
-    const ready = this.pending.slice(0, cut);
-    this.pending = this.pending.slice(cut);
-    return this.redactor.redact(ready);
-  }
-
-  /** The stream ended: the rest, redacted. */
-  flush(): string {
-    const rest = this.redactor.redact(this.pending);
-    this.pending = '';
-    return rest;
-  }
+export function readReply(
+  reply: string,
+  signal: AbortSignal | undefined,
+  maxCallsPerReply: number | undefined,
+): Promise<ParsedReply | undefined> {
+  return parseReplyYielding(reply, signal, callCap(maxCallsPerReply));
 }
 
 /** What RUN streamed: the reply (redacted) as it came, its usage, or the error that ended it. */
@@ -59,12 +37,18 @@ export function emptyReply(): StreamedReply {
   return { reply: '', reasoning: '', totalTokens: 0 };
 }
 
-/** What the stream reads: the turn, its deps and the request BUILD made. */
-interface StreamInput {
-  turn: TurnInput;
-  deps: TurnDeps;
+/** What the stream reads: the request BUILD made, and where what it shows goes. */
+export interface StreamInput {
+  provider: Provider;
   messages: ChatMessage[];
   promptTokens: number;
+  signal: AbortSignal;
+  turnId: number;
+  /** The model's own text is redacted before it is shown, stored or exported. */
+  redactor?: Redactor;
+  emit(event: AgentEvent): void;
+  /** Counts tokens of a text, for the usage estimate when the server sends none. */
+  countTokens(text: string): number;
 }
 
 /**
@@ -73,16 +57,16 @@ interface StreamInput {
  * what came for SAVE.
  */
 export async function streamReply(input: StreamInput, out: StreamedReply): Promise<void> {
-  const { turn, deps } = input;
-  // The model's own text is redacted before it is shown, stored or exported.
+  // The reply is read here, once, as it streams: the events carry what was read.
   const reader = new StreamingParts();
   const streams = modelTextStreams(input, out, reader);
   const usage = { got: false };
-  deps.emit({ type: 'message_start', turnId: turn.turnId });
+  input.emit({ type: 'message_start', turnId: input.turnId });
   try {
-    for await (const ev of deps
-      .provider()
-      .stream({ messages: input.messages, signal: turn.signal })) {
+    for await (const ev of input.provider.stream({
+      messages: input.messages,
+      signal: input.signal,
+    })) {
       if (ev.type === 'reasoning_delta') streams.reasoning(ev.text);
       else if (ev.type === 'text_delta') streams.text(ev.text);
       else {
@@ -93,13 +77,13 @@ export async function streamReply(input: StreamInput, out: StreamedReply): Promi
     }
   } finally {
     streams.flush();
-    deps.emit({ type: 'message_end', turnId: turn.turnId, parts: reader.parts });
+    input.emit({ type: 'message_end', turnId: input.turnId, parts: reader.parts });
   }
 }
 
 /** Sinks for the model's reasoning and text: redacted (across deltas), kept and emitted. */
 function modelTextStreams(
-  { turn, deps }: StreamInput,
+  { turnId, emit, redactor }: StreamInput,
   out: StreamedReply,
   reader: StreamingParts,
 ): {
@@ -107,19 +91,17 @@ function modelTextStreams(
   text(t: string): void;
   flush(): void;
 } {
-  const redactor = deps.tools.safety?.redactor;
   const reasoning = redactor ? new StreamRedactor(redactor) : undefined;
   const text = redactor ? new StreamRedactor(redactor) : undefined;
   const addReasoning = (t: string): void => {
     if (t === '') return;
     out.reasoning += t;
-    deps.emit({ type: 'reasoning_delta', turnId: turn.turnId, text: t });
+    emit({ type: 'reasoning_delta', turnId, text: t });
   };
   const addText = (t: string): void => {
     if (t === '') return;
     out.reply += t;
-    // The reply is read here, once, as it streams: the event carries what was read.
-    deps.emit({ type: 'message_update', turnId: turn.turnId, delta: t, parts: reader.push(t) });
+    emit({ type: 'message_update', turnId, delta: t, parts: reader.push(t) });
   };
   // A switch of channel ends the other one's run: its tail, held back in case a secret
   // went on in the next delta, is shown now (reasoning does not stop mid-word while the
@@ -143,7 +125,7 @@ function modelTextStreams(
 /** Usage and the end of the stream (the deltas go through {@link modelTextStreams}). */
 function streamEvent(
   ev: ProviderEvent,
-  { turn, deps, promptTokens }: StreamInput,
+  { turnId, emit, countTokens, promptTokens }: StreamInput,
   out: StreamedReply,
   usage: { got: boolean },
 ): void {
@@ -151,19 +133,19 @@ function streamEvent(
     case 'usage':
       usage.got = true;
       countUsage(out, ev.usage.promptTokens, ev.usage.totalTokens);
-      deps.emit({ type: 'usage', turnId: turn.turnId, usage: ev.usage, estimated: false });
+      emit({ type: 'usage', turnId, usage: ev.usage, estimated: false });
       break;
     case 'done':
       if (!usage.got) {
         // No usage from the server: account an estimate, so budgets still hold.
-        const completionTokens = deps.countTokens(out.reasoning + out.reply);
+        const completionTokens = countTokens(out.reasoning + out.reply);
         const estimate = {
           promptTokens,
           completionTokens,
           totalTokens: promptTokens + completionTokens,
         };
         countUsage(out, estimate.promptTokens, estimate.totalTokens);
-        deps.emit({ type: 'usage', turnId: turn.turnId, usage: estimate, estimated: true });
+        emit({ type: 'usage', turnId, usage: estimate, estimated: true });
       }
       if (ev.reason === 'error')
         out.error = ev.error ?? { kind: 'unknown', message: 'the model request failed' };

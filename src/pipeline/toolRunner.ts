@@ -3,6 +3,7 @@ import { SessionSafety } from '../tools/sessionSafety.js';
 import { capCalls, yieldToEventLoop } from './callCap.js';
 import { formatCall, quoteArg, truncateForModel } from '../protocol/format.js';
 import { readAsNote, resolveCall } from '../protocol/resolve.js';
+import { callIdOf } from '../protocol/replyParts.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type {
   ApprovalNeed,
@@ -57,8 +58,6 @@ export interface CallOutcome {
   body: string;
   truncatedChars: number;
 }
-
-let callCounter = 0;
 
 /** The result in Cogito's words: the data, or the error's kind and message. */
 function resultText(result: ToolResult): string {
@@ -117,7 +116,8 @@ export function resultHeadOf(item: CallItem, redact: (text: string) => string = 
 export async function runToolCalls(
   items: readonly CallItem[],
   ctx: ToolContext,
-  turnId: number,
+  /** The turn, and the saved reply whose calls these are: call `index` is `<replyId>#<index>`. */
+  of: { turnId: number; replyId: string },
   deps: ToolRunnerDeps,
   /** `[TOOL]` tags the parser counted past the cap without parsing them. */
   unparsed = 0,
@@ -138,8 +138,8 @@ export async function runToolCalls(
       : sharedCtx;
     const callText = redact(callTextOf(item));
     const entry: ToolLogEntry = {
-      callId: `c${++callCounter}`,
-      turnId,
+      callId: callIdOf(of.replyId, index),
+      turnId: of.turnId,
       name: item.name ?? '?',
       args: item.type === 'call' ? item.args : [],
       call: callText,

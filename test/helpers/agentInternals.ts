@@ -5,12 +5,11 @@
  */
 import type { Agent } from '../../src/agent/agent.js';
 import type { AgentEvent } from '../../src/api/events.js';
-import type { HistoryPort } from '../../src/pipeline/turn.js';
+import type { HistoryPort } from '../../src/pipeline/saver.js';
 import type { Provider } from '../../src/providers/types.js';
 
 interface Inside {
-  currentProvider: Provider;
-  historyPort: HistoryPort;
+  turnDeps: { provider: Provider; history: HistoryPort };
   emit(event: {
     type: 'messages_replaced';
     messages: HistoryPort extends { messages(): infer M } ? M : never;
@@ -21,7 +20,7 @@ const inside = (agent: Agent): Inside => agent as unknown as Inside;
 
 /** Points the agent at another model provider (what /model does, without the command). */
 export function swapProvider(agent: Agent, provider: Provider): void {
-  inside(agent).currentProvider = provider;
+  inside(agent).turnDeps.provider = provider;
 }
 
 /** Puts an event on the agent's bus as if the agent had emitted it (a bench's seed data). */
@@ -31,6 +30,6 @@ export function emitAsAgent(agent: Agent, event: AgentEvent): void {
 
 /** Makes the agent read and write another history, shown on the store as it is. */
 export function swapHistory(agent: Agent, history: HistoryPort): void {
-  inside(agent).historyPort = history;
+  inside(agent).turnDeps.history = history;
   inside(agent).emit({ type: 'messages_replaced', messages: history.messages() });
 }

@@ -77,7 +77,7 @@ export async function streamReply(input: StreamInput, out: StreamedReply): Promi
     }
   } finally {
     streams.flush();
-    input.emit({ type: 'message_end', turnId: input.turnId, parts: reader.parts });
+    input.emit({ type: 'message_end', turnId: input.turnId, parts: reader.finish() });
   }
 }
 

@@ -40,9 +40,35 @@ describe('the streaming reader', () => {
         end = next;
         settled = joinParts(settled, u.settled);
         const joined = { items: joinParts(settled, u.tail), wait: u.wait };
-        expect(joined, `${style} at ${end}`).toEqual(once(text.slice(0, end)));
+        // What the store holds is what the reader read; a short reply is read with every piece.
+        expect(joined, `${style} at ${end}`).toEqual(reader.parts);
+        if (end < 4096) expect(joined, `${style} at ${end}`).toEqual(once(text.slice(0, end)));
       }
+      expect(reader.finish(), style).toEqual(once(text));
     }
+  });
+
+  it('a hostile reply of 200,000 tags on one line costs linear work, a bounded tail per read', () => {
+    const text = '[TOOL] '.repeat(200_000);
+    const reader = new StreamingParts();
+    let settled: ReplyPart[] = [];
+    let worst = 0;
+    for (let end = 0; end < text.length; end += 100) {
+      const before = reader.parsedChars;
+      const u = reader.push(text.slice(end, end + 100));
+      worst = Math.max(worst, reader.parsedChars - before);
+      settled = joinParts(settled, u.settled);
+      // An update carries at most a tail of 32K characters (about 5,000 tags), not the reply.
+      expect(u.tail.length + u.settled.length).toBeLessThan(8_000);
+    }
+    expect(worst).toBeLessThanOrEqual(32 * 1024);
+    expect(reader.parsedChars).toBeLessThan(10 * text.length);
+    // All the text is there, as text or calls, in order.
+    const shown = reader
+      .finish()
+      .items.map((p) => (p.type === 'text' ? p.text : p.raw))
+      .join('');
+    expect(shown).toBe(text);
   });
 
   it('parses only the unsettled tail per read, however long the reply grows', () => {

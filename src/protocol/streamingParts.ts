@@ -28,26 +28,28 @@ const GROWTH = 1.25;
 const MAX_LIVE_TAIL = 32 * 1024;
 
 export class StreamingParts {
-  /** The text last read, and all the text so far (longer while a long tail waits). */
-  private text = '';
+  /** All the text so far (`read` compares against it; `push` only appends). */
   private full = '';
-  /** How much of `text` is settled, and its parts. */
+  /** The text after the settled place, kept apart so a piece never copies the whole reply. */
+  private tailText = '';
+  /** How much of `full` is settled, and its parts. */
   private base = 0;
   private baseParts: ReplyPart[] = [];
   private baseCalls = 0;
   /** The parts of the whole text, joined when asked for (not per piece: the base can be long). */
   private last: ReplyParts | undefined;
-  /** What the last read changed: the parts it settled and the tail's parts. */
+  /** What the last piece changed: the parts it settled and the tail's parts. */
   private lastUpdate: PartsUpdate = { settled: [], tail: [], wait: false };
+  /** How long the tail was when it was last read (-1: the tail now is not read yet). */
+  private readTail = 0;
+  private unread = false;
   /** Characters parsed in all: what the bench and the tests measure. */
   parsedChars = 0;
-  /** How long the unsettled tail was when it was last read. */
-  private readTail = 0;
 
   /** @param replyId the id the calls are numbered under (`<replyId>#<index>`). */
   constructor(private readonly replyId = LIVE_ID) {}
 
-  /** The parts of the text read so far. */
+  /** The parts of the text so far, as last read. */
   get parts(): ReplyParts {
     const u = this.lastUpdate;
     this.last ??= { items: joinParts(this.baseParts, u.tail), wait: u.wait };
@@ -60,15 +62,17 @@ export class StreamingParts {
    * is added to the tail as text, until the next read places it.
    */
   push(delta: string): PartsUpdate {
-    const text = (this.full += delta);
-    const tail = text.length - this.base;
+    this.full += delta;
+    this.tailText += delta;
+    const tail = this.tailText.length;
     if (tail <= SMALL_TAIL || (tail >= this.readTail * GROWTH && tail <= MAX_LIVE_TAIL)) {
-      this.read(text);
+      this.readTailText();
       return this.lastUpdate;
     }
     // Not read now: the piece goes on the tail as text.
     const items = joinParts(this.lastUpdate.tail, [{ type: 'text', text: delta }]);
     this.last = undefined;
+    this.unread = true;
     if (tail <= MAX_LIVE_TAIL) {
       this.lastUpdate = { settled: [], tail: items, wait: false };
       return this.lastUpdate;
@@ -76,9 +80,10 @@ export class StreamingParts {
     // Too long to read again: settled as it stands, and what comes next is read afresh.
     this.baseParts = joinParts(this.baseParts, items);
     this.baseCalls += items.filter((p) => p.type === 'call').length;
-    this.base = text.length;
-    this.text = text;
+    this.base += tail;
+    this.tailText = '';
     this.readTail = 0;
+    this.unread = false;
     this.lastUpdate = { settled: items, tail: [], wait: false };
     return this.lastUpdate;
   }
@@ -88,64 +93,68 @@ export class StreamingParts {
    * (then as the last read left them; the turn's own parse follows).
    */
   finish(): ReplyParts {
-    if (this.full.length - this.base <= MAX_LIVE_TAIL) this.read(this.full);
+    if (this.unread && this.tailText.length <= MAX_LIVE_TAIL) this.readTailText();
     return this.parts;
   }
 
   /** The parts of `text`, a reply in flight (a text that does not go on from the last starts afresh). */
   read(text: string): ReplyParts {
-    if (text === this.text) return this.parts;
-    if (!text.startsWith(this.text.slice(0, this.base))) this.reset();
-    this.text = text;
+    if (text === this.full && !this.unread) return this.parts;
+    if (!text.startsWith(this.full.slice(0, this.base))) this.reset();
     this.full = text;
-    const tail = text.slice(this.base);
+    this.tailText = text.slice(this.base);
+    this.readTailText();
+    return this.parts;
+  }
+
+  /** Reads the tail: its parts, and the settled place moved on when the scan found one. */
+  private readTailText(): void {
+    const tail = this.tailText;
     const parsed = parseReply(tail);
     this.parsedChars += tail.length;
     this.readTail = tail.length;
-    const tailParts = partsOf(this.replyId, tail, parsed, this.baseCalls);
+    this.unread = false;
     this.last = undefined;
     const settled = parsed.settled;
     if (settled === undefined) {
+      const tailParts = partsOf(this.replyId, tail, parsed, this.baseCalls);
       this.lastUpdate = { settled: [], tail: tailParts.items, wait: parsed.wait };
-      return this.parts;
+      return;
     }
     const before = parsed.items.filter((item) => item.end <= settled);
-    const head = tail.slice(0, settled);
     const parts = partsOf(
       this.replyId,
-      head,
+      tail.slice(0, settled),
       { items: before, wait: false, text: '' },
       this.baseCalls,
     );
     this.baseParts = joinParts(this.baseParts, parts.items);
     this.baseCalls += before.length;
     this.base += settled;
-    this.readTail = tail.length - settled;
+    this.tailText = tail.slice(settled);
+    this.readTail = this.tailText.length;
     // The tail as the next read will see it: the parts after the settled head.
-    const rest = text.slice(this.base);
-    const restParsed = { ...parsed, items: parsed.items.filter((i) => i.end > settled) };
     const shifted = {
-      ...restParsed,
-      items: restParsed.items.map((i) => ({
-        ...i,
-        start: i.start - settled,
-        end: i.end - settled,
-      })),
+      ...parsed,
+      items: parsed.items
+        .filter((i) => i.end > settled)
+        .map((i) => ({ ...i, start: i.start - settled, end: i.end - settled })),
     };
     this.lastUpdate = {
       settled: parts.items,
-      tail: partsOf(this.replyId, rest, shifted, this.baseCalls).items,
+      tail: partsOf(this.replyId, this.tailText, shifted, this.baseCalls).items,
       wait: parsed.wait,
     };
-    return this.parts;
   }
 
   private reset(): void {
-    this.text = '';
+    this.full = '';
+    this.tailText = '';
     this.base = 0;
     this.baseParts = [];
     this.baseCalls = 0;
     this.readTail = 0;
+    this.unread = false;
     this.last = undefined;
     this.lastUpdate = { settled: [], tail: [], wait: false };
   }

@@ -74,7 +74,8 @@ export class Agent {
     this.settings = deps.settings;
     this.counter = deps.counter ?? new TokenCounter();
     this.safety = new SessionSafety(deps.secrets ?? []);
-    this.emitter.subscribe((e) => deps.store.getState().apply(e));
+    // The store's reducer first, so the store is current when other listeners run.
+    this.emitter.subscribe(deps.store.getState().apply);
     ({ alwaysOn: this.alwaysOn, ownWrites: this.ownWrites } = createAlwaysOn(
       deps,
       () => this.settings,
@@ -89,6 +90,11 @@ export class Agent {
       () => this.activityFacts(),
       () => timers.now(),
       (activity) => this.emit({ type: 'activity', activity }),
+    );
+    // The wait watch and the activity hear only the events they act on, after every listener.
+    this.emitter.follow(['turn_start', 'turn_end', 'history_loaded'], (e) => this.waitWatch.see(e));
+    this.emitter.follow(['turn_start', 'turn_end', 'scheduled', 'state_changed'], (e) =>
+      this.activity.see(e),
     );
     // An autonomous question has waited watch.resumeAfterWaitMs: changes that came meanwhile
     // wake a look now.
@@ -107,7 +113,7 @@ export class Agent {
       provider: deps.provider,
       history: deps.history,
       store: deps.store,
-      emit: (e) => this.emit(e),
+      bus: this.emitter,
       registry: deps.registry,
       workspace: deps.workspace,
       secrets: deps.secrets ?? [],
@@ -251,14 +257,9 @@ export class Agent {
     return this.controls.send(command);
   }
 
-  /**
-   * The only way anything reaches the bus: the agent's own acts. The wait watch and the
-   * activity follow the agent's events after every listener has had them.
-   */
+  /** The only way anything reaches the bus: the agent's own acts (and its turns'). */
   private emit(event: AgentEvent): void {
     this.emitter.emit(event);
-    this.waitWatch.see(event);
-    this.activity.see(event);
   }
 
   /** What the activity is read from (the machine, the schedule, the rest, the question). */

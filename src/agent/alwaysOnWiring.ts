@@ -39,6 +39,7 @@ export function createAlwaysOn(
   const alwaysOn = new AlwaysOn({
     now,
     timers,
+    budget: settings(),
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
     settings: () => {
       const s = settings();

@@ -183,12 +183,4 @@ export class AgentControls {
     this.c.alwaysOn.wakeUp();
     this.c.scheduler.wake(0, 'resume');
   }
-
-  /**
-   * Gives the floor back to the user after an answering turn (a slash command that answered):
-   * WAIT when the machine allows it. Stopped or already waiting, the floor is theirs anyway.
-   */
-  listen(): void {
-    if (can(this.c.state(), 'WAIT')) this.c.move('WAIT');
-  }
 }

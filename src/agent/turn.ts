@@ -49,7 +49,7 @@ export interface TurnDeps {
   history: HistoryPort;
   readonly store: AgentStore;
   /** The agent's bus: the turn's events are the agent's events. */
-  readonly emit: (event: AgentEvent) => void;
+  readonly bus: { emit(event: AgentEvent): void };
   readonly registry: ToolRegistry;
   readonly workspace: Workspace;
   readonly secrets: readonly string[];
@@ -154,6 +154,10 @@ interface Turn {
   group?: string;
   /** The last prompt's size: it stays across steps until the next request reports one. */
   context?: number;
+  /** The system prompt, made at the first BUILD (once the tools are ready) for the turn. */
+  prompt?: string;
+  /** The last reply this turn saved (a command's turn saves none, and asks nothing). */
+  reply?: string;
 }
 
 /** Runs one turn for `trigger`; what the scheduler learns (a failure to back off from). */
@@ -171,10 +175,9 @@ export async function runTurn(
   let last: { facts: TurnFacts; report: TurnReport } | undefined;
 
   let out = await phase(tr, 'RESTORE', () => restore(tr));
-  for (;;) {
-    if (out === 'next') out = await phase(tr, 'COMPACT', () => compact(tr));
-    if (out === 'next' && tr.s.step === 1) out = await phase(tr, 'COMMAND', () => command(tr));
-    if (out === 'handled') break;
+  if (out === 'next') out = await phase(tr, 'COMPACT', () => compact(tr));
+  if (out === 'next') out = await phase(tr, 'COMMAND', () => command(tr));
+  while (out !== 'handled') {
     if (out === 'next') out = await phase(tr, 'BUILD', () => build(tr));
     if (out === 'next') out = await phase(tr, 'RUN', () => run(tr));
     // A request over a budget was not sent: nothing to save, RESPOND pauses.
@@ -211,7 +214,7 @@ function begin(trigger: TurnTrigger, d: TurnDeps, mem: TurnMemory): Turn {
   mem.controller = controller;
   const turnId = ++mem.turns;
   if (autonomous(trigger)) mem.cycle += 1;
-  d.emit({ type: 'turn_start', turnId, trigger, cycle: mem.cycle });
+  d.bus.emit({ type: 'turn_start', turnId, trigger, cycle: mem.cycle });
   return {
     d,
     mem,
@@ -219,7 +222,7 @@ function begin(trigger: TurnTrigger, d: TurnDeps, mem: TurnMemory): Turn {
     turnId,
     cycle: mem.cycle,
     signal: controller.signal,
-    saver: new TurnSaver(d.history, d.emit),
+    saver: new TurnSaver(d.history, (e) => d.bus.emit(e)),
     phases: [],
     startedAt: Date.now(),
     t0: performance.now(),
@@ -269,9 +272,10 @@ async function restore(tr: Turn): Promise<Outcome> {
     const report = await d.restore();
     tr.recoveryFailed = false;
     mem.recovered = true;
-    if (report.results > 0) d.emit({ type: 'messages_replaced', messages: d.history.messages() });
+    if (report.results > 0)
+      d.bus.emit({ type: 'messages_replaced', messages: d.history.messages() });
     const text = crashNotice(report, d.settings.lang);
-    if (text) d.emit({ type: 'notice', level: 'warn', text });
+    if (text) d.bus.emit({ type: 'notice', level: 'warn', text });
   }
   if (tr.trigger !== 'user') return 'next';
   const input = d.inputs.take();
@@ -322,7 +326,7 @@ async function run(tr: Turn): Promise<Outcome> {
         signal,
         turnId,
         redactor: d.safety.redactor,
-        emit: d.emit,
+        emit: (e) => d.bus.emit(e),
         countTokens: (text) => d.counter.count(text),
       },
       ran,
@@ -340,6 +344,7 @@ async function run(tr: Turn): Promise<Outcome> {
   ran.parsed = parsed;
   if (parsed.items.length === 0) return 'next';
   const replyId = tr.saver.replyAhead(ran.reply, ran.reasoning, parsed);
+  tr.reply = ran.reply;
   // The turn's changes are one group, whichever step made them: /undo takes the turn back.
   tr.group ??= replyId;
   const change = { turn: tr.group, reply: replyId, trigger: tr.trigger, callIndex: 0 };
@@ -409,13 +414,13 @@ async function end(tr: Turn, result: TurnFacts): Promise<void> {
     outcome: result.outcome,
   };
   const { turnId, outcome, wait } = result;
-  d.emit({ type: 'turn_end', turnId, outcome, wait, trace });
+  d.bus.emit({ type: 'turn_end', turnId, outcome, wait, trace });
 }
 
 /** The machine moves through the store (the only writer), then the event says so. */
 function move(d: TurnDeps, event: MachineEvent, reason?: string): void {
   const change = d.store.getState().dispatch(event, reason);
-  if (change) d.emit(change);
+  if (change) d.bus.emit(change);
 }
 
 /**
@@ -424,20 +429,22 @@ function move(d: TurnDeps, event: MachineEvent, reason?: string): void {
  */
 async function build(tr: Turn): Promise<Outcome> {
   const { d, s, trigger, cycle, signal } = tr;
-  const starting = d.toolsReady?.starting() ?? [];
+  // The turn's tools and prompt are settled at its first request: later steps reuse them.
+  const starting = tr.prompt === undefined ? (d.toolsReady?.starting() ?? []) : [];
   if (starting.length > 0) {
     const what = t(d.settings.lang, 'status.connectingMcp', { names: starting.join(', ') });
-    d.emit({ type: 'preparing', what });
+    d.bus.emit({ type: 'preparing', what });
     try {
       await d.toolsReady!.settled(signal);
     } finally {
-      d.emit({ type: 'preparing' });
+      d.bus.emit({ type: 'preparing' });
     }
   }
   if (signal.aborted) return 'aborted';
+  tr.prompt ??= d.systemPrompt();
   const history = d.history.messages();
   const request = buildTurnRequest({
-    systemPrompt: d.systemPrompt(),
+    systemPrompt: tr.prompt,
     history,
     cycle,
     trigger,
@@ -454,7 +461,7 @@ async function build(tr: Turn): Promise<Outcome> {
   if (blocked !== undefined) return 'blocked';
   // A request sent is the context's size until the server reports its own count.
   tr.context = request.promptTokens;
-  d.emit({ type: 'request_start', turnId: tr.turnId, promptTokens: request.promptTokens });
+  d.bus.emit({ type: 'request_start', turnId: tr.turnId, promptTokens: request.promptTokens });
   return 'next';
 }
 
@@ -463,7 +470,7 @@ function toolRunnerDeps(d: TurnDeps, saver: TurnSaver): ToolRunnerDeps {
   const settings = d.settings;
   return {
     registry: d.registry,
-    emit: d.emit,
+    emit: (e) => d.bus.emit(e),
     policy: (kind) => settings.approval[kind],
     lang: settings.lang,
     askApproval: (request, signal) => d.approvals.ask(request, signal),
@@ -496,6 +503,7 @@ async function save(tr: Turn): Promise<Outcome> {
   // A reply cut short before RUN read it is read here, the one time (not stopped by the
   // abort that cut it short; it still yields, so a hostile reply cannot hold up the loop).
   const parsed = p ?? (await readReply(ran.reply, undefined, d.settings.maxToolCallsPerReply))!;
+  tr.reply = ran.reply;
   saver.reply({
     reply: ran.reply,
     parsed,
@@ -529,11 +537,11 @@ function decide(tr: Turn, facts: TurnFacts): { report: TurnReport; more: boolean
     recentCalls: mem.recentCalls,
     redact: (text) => d.safety.redactor.redact(text),
   });
-  for (const e of r.errors) d.emit(e);
+  for (const e of r.errors) d.bus.emit(e);
   if (r.countTokens) {
     const budget = d.alwaysOn.budget;
     budget.record(mem.unbudgetedTokens);
-    d.emit({
+    d.bus.emit({
       type: 'budget',
       usedLastHour: budget.used(HOUR_MS),
       usedLastDay: budget.used(DAY_MS),
@@ -545,9 +553,13 @@ function decide(tr: Turn, facts: TurnFacts): { report: TurnReport; more: boolean
   // The user may have moved the machine while the turn ended (stopped or paused it, or sent
   // a message): their move stands, and the policy's event no longer applies.
   if (r.event && can(d.store.getState().machine, r.event)) {
+    // The reply's [WAIT] gives the floor to the user: that is the open question (autonomous
+    // unless the turn answered the user), asked before the move so every front end sees both.
+    if (r.event === 'WAIT' && tr.reply !== undefined)
+      d.alwaysOn.question.asked(tr.reply, autonomous(tr.trigger));
     move(d, r.event, r.reason);
     if (r.event === 'AUTO_PAUSE' && r.reason)
-      d.emit({ type: 'notice', level: 'warn', text: r.reason });
+      d.bus.emit({ type: 'notice', level: 'warn', text: r.reason });
   }
   return { report: r.report, more: r.more };
 }

@@ -14,15 +14,13 @@ export interface WaitWatchParts {
 }
 
 /**
- * Follows the agent's own events to keep its open question: a reply that ended with `[WAIT]`
- * asks it (autonomous unless the turn answered the user); a look that ran while an autonomous
- * question watches the workspace and ended plainly gives the floor back to the user, since
- * the question is still theirs to answer (unless more changes wait: the next look comes first).
+ * Follows the agent's turns to keep its open question (the turn asks it at its [WAIT]): a look
+ * that ran while an autonomous question watches the workspace and ended plainly gives the
+ * floor back to the user, since the question is still theirs to answer (unless more changes
+ * wait: the next look comes first); another session closes it.
  */
 export class WaitWatch {
   private trigger: TurnTrigger | undefined;
-  /** The reply this turn saved, if any (a command's turn saves none: it asks nothing). */
-  private reply: string | undefined;
 
   constructor(private readonly p: WaitWatchParts) {}
 
@@ -30,22 +28,6 @@ export class WaitWatch {
     switch (event.type) {
       case 'turn_start':
         this.trigger = event.trigger;
-        this.reply = undefined;
-        return;
-      case 'message_added':
-        if (event.message.role === 'assistant') this.reply = event.message.content;
-        return;
-      case 'state_changed':
-        // The reply's [WAIT] gave the floor to the user: that is the question (the move comes
-        // before the turn's end, so every front end sees it with the waiting).
-        if (
-          event.event === 'WAIT' &&
-          event.to === 'AWAITING_INPUT' &&
-          event.reason !== BACK_TO_WAITING
-        ) {
-          if (this.reply !== undefined)
-            this.p.alwaysOn.question.asked(this.reply, this.trigger !== 'user');
-        }
         return;
       case 'turn_end':
         this.lookEnded(event.wait);

@@ -131,9 +131,14 @@ export interface DueReminder {
   by: 'model' | 'user';
 }
 
-/** A tiny synchronous emitter; `subscribe` returns its own unsubscribe. */
+/**
+ * A tiny synchronous emitter; `subscribe` returns its own unsubscribe. A follower hears only
+ * the event types it names, after every listener has had the event (the agent's own parts
+ * that act on what was told, such as the open question's watch).
+ */
 export class AgentEmitter {
   private readonly listeners = new Set<AgentListener>();
+  private readonly followers: { types: ReadonlySet<string>; listener: AgentListener }[] = [];
 
   /**
    * @param onListenerError told when a listener throws. A broken listener (a UI bug) must not
@@ -148,6 +153,11 @@ export class AgentEmitter {
     return () => this.listeners.delete(listener);
   }
 
+  /** Hears the events of `types` only, after the listeners. */
+  follow(types: readonly AgentEvent['type'][], listener: AgentListener): void {
+    this.followers.push({ types: new Set(types), listener });
+  }
+
   emit(event: AgentEvent): void {
     for (const listener of this.listeners) {
       try {
@@ -156,5 +166,6 @@ export class AgentEmitter {
         this.onListenerError(err, event);
       }
     }
+    for (const f of this.followers) if (f.types.has(event.type)) f.listener(event);
   }
 }

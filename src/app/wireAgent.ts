@@ -201,8 +201,8 @@ function sessionFeeds(current: CurrentSession, parts: AgentParts): SessionFeeds 
       append: (record) => ledger?.append(record),
       recorder: (write) =>
         new CycleRecorder({
-          kindOf: (name) => parts.registry.get(name)?.kind,
-          now: timers ? () => timers.now() : Date.now,
+          tools: parts.registry,
+          clock: timers ?? Date,
           write,
         }).listener,
     },

@@ -3,7 +3,7 @@
  * the journal, and every call of the last reply whose result never reached the history gets
  * one now, saying what happened, so the model (and the user) see the truth.
  */
-import { resultHeadOf } from '../pipeline/toolRunner.js';
+import { resultHeadOf } from '../protocol/callText.js';
 import { callItemOf, callsOf, withParts } from '../protocol/replyParts.js';
 import { resultMessage } from '../protocol/resultMessage.js';
 import type { Workspace } from '../tools/workspace.js';

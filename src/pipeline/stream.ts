@@ -5,7 +5,7 @@ import type { AgentEvent } from '../api/events.js';
 import type { Provider } from '../providers/types.js';
 import { parseReplyYielding, type ParsedReply } from '../protocol/parser.js';
 import { StreamingParts } from '../protocol/streamingParts.js';
-import { callCap } from './callCap.js';
+import { callCap } from './toolRunner.js';
 
 export type { ParsedReply } from '../protocol/parser.js';
 

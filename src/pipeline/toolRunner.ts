@@ -1,7 +1,7 @@
 import type { CallItem } from '../protocol/parser.js';
 import { SessionSafety } from '../tools/sessionSafety.js';
-import { capCalls, yieldToEventLoop } from './callCap.js';
-import { formatCall, quoteArg, truncateForModel } from '../protocol/format.js';
+import { truncateForModel } from '../protocol/format.js';
+import { callTextOf, oneLine, resultHeadOf } from '../protocol/callText.js';
 import { readAsNote, resolveCall } from '../protocol/resolve.js';
 import { callIdOf } from '../protocol/replyParts.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -16,6 +16,7 @@ import type {
 } from '../tools/types.js';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, ToolLogEntry } from '../api/events.js';
 import { t, type Lang } from '../i18n/messages.js';
+import { DEFAULT_MAX_CALLS_PER_REPLY } from '../config/schema.js';
 
 export type ApprovalPolicy = ToolApprovalPolicy;
 
@@ -68,43 +69,6 @@ function resultText(result: ToolResult): string {
 /** What a failure quotes from outside (shown to the model as data), if anything. */
 function outsideText(result: ToolResult): string | undefined {
   return result.ok ? undefined : result.error.outside;
-}
-
-function oneLine(text: string, max = 120): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** A call as the tool log and the approval card show it (named arguments as `name=value`). */
-export function callTextOf(item: CallItem, shorten: (arg: ToolArg) => ToolArg = (a) => a): string {
-  if (item.type !== 'call') return oneLine(item.raw, 200);
-  const named = (item.named ?? []).map((n) => `${n.name}=${quoteArg(shorten(n.value))}`);
-  const text = formatCall(item.name, item.args.map(shorten));
-  return named.length === 0
-    ? text
-    : `${text.slice(0, -1)}${item.args.length > 0 ? ', ' : ''}${named.join(', ')})`;
-}
-
-/** Longer string arguments are cut in a result's header; the model wrote them, it has them. */
-const HEAD_ARG_MAX = 200;
-const HEAD_ARG_KEEP = 80;
-
-/**
- * A call as its result's header names it: a long string argument (a file's whole content)
- * keeps its start and says how much is left out, so the history does not carry it twice.
- */
-export function resultHeadOf(item: CallItem, redact: (text: string) => string = (t) => t): string {
-  const head = callTextOf(item, (value) => {
-    // Redacted before it is cut, so a cut cannot leave a piece of a key.
-    const arg = typeof value === 'string' ? redact(value) : value;
-    if (typeof arg !== 'string' || arg.length <= HEAD_ARG_MAX) return arg;
-    // Never cut a surrogate pair in two.
-    const keep = /[\uD800-\uDBFF]/.test(arg[HEAD_ARG_KEEP - 1]!)
-      ? HEAD_ARG_KEEP - 1
-      : HEAD_ARG_KEEP;
-    return `${arg.slice(0, keep)}… [${arg.length - keep} more characters]`;
-  });
-  return redact(head);
 }
 
 /**
@@ -313,4 +277,52 @@ async function toolNeed(
   } catch {
     return {};
   }
+}
+
+/**
+ * The per-reply call cap: a reply may ask for thousands of calls (10,000 `create` calls
+ * once made 10,000 files), so only the first `maxToolCallsPerReply` run and the rest come
+ * back to the model as one "not run" result that says why and what to do.
+ */
+
+/** The result block for the calls past the cap (shape of the runner's outcomes). */
+export interface NotRunOutcome {
+  call: string;
+  ok: false;
+  body: string;
+  truncatedChars: number;
+}
+
+/** Splits a reply's calls into those that run and one outcome for the rest, if any. */
+export function capCalls(
+  items: readonly CallItem[],
+  max: number = DEFAULT_MAX_CALLS_PER_REPLY,
+  unparsed = 0,
+): { run: readonly CallItem[]; notRun?: NotRunOutcome } {
+  const cap = callCap(max);
+  const total = items.length + unparsed;
+  if (total <= cap) return { run: items };
+  const skipped = total - cap;
+  return {
+    run: items.slice(0, cap),
+    notRun: {
+      call: `${skipped} more call${skipped === 1 ? '' : 's'}`,
+      ok: false,
+      truncatedChars: 0,
+      body:
+        `not run: this reply asked for ${total} tool calls and at most ${cap} run per ` +
+        `reply (config maxToolCallsPerReply). Calls ${cap + 1} to ${total} were not ` +
+        `run. Check the results above, then ask again for what is still needed.`,
+    },
+  };
+}
+
+/** The cap to apply: `max` when it is a positive whole number, else the default. */
+export function callCap(max: number | undefined): number {
+  return max !== undefined && Number.isInteger(max) && max > 0 ? max : DEFAULT_MAX_CALLS_PER_REPLY;
+}
+
+/** Gives pending I/O (a keypress, a signal) its turn before the next step. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

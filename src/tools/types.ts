@@ -90,7 +90,7 @@ interface ChangeContext {
   turn: string;
   /** The id of the assistant message holding the call (absent: the same as `turn`). */
   reply?: string;
-  /** What started the turn: `timer` (autonomous), `user` (an answer), `start`. */
+  /** What started the turn: `user` (an answer), or an autonomous one (`timer`, `change`, `schedule`, `resume`). */
   trigger: string;
   /** The call's index among the reply's calls. */
   callIndex: number;

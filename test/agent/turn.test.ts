@@ -66,9 +66,11 @@ describe('the turn', () => {
       provider: scripted([say('hello')]),
       history: { messages: () => history, append: (m) => (history.push(m), { ok: true }) },
       store,
-      emit: (e) => {
-        store.getState().apply(e);
-        events.push(e);
+      bus: {
+        emit: (e) => {
+          store.getState().apply(e);
+          events.push(e);
+        },
       },
       registry: new ToolRegistry(createFileTools()),
       workspace,
@@ -128,7 +130,6 @@ describe('the turn', () => {
       '1:RUN:next',
       '1:SAVE:next',
       '1:RESPOND:step',
-      '2:COMPACT:next',
       '2:BUILD:next',
       '2:RUN:next',
       '2:SAVE:next',

@@ -1,5 +1,5 @@
 import { Listeners } from '../core/listeners.js';
-import type { HistoryMessage } from '../core/messages.js';
+import type { HistoryMessage, PartsUpdate, ReplyParts } from '../core/messages.js';
 import type { MachineEvent, MachineState } from '../machine/machine.js';
 import type { TurnTrace, TurnTrigger, TurnOutcomeKind } from './trace.js';
 import type { TurnError, Usage } from '../providers/types.js';
@@ -72,7 +72,16 @@ export type AgentEvent =
   | { type: 'turn_start'; turnId: number; trigger: TurnTrigger; cycle: number }
   | { type: 'request_start'; turnId: number; promptTokens: number }
   | { type: 'reasoning_delta'; turnId: number; text: string }
-  | { type: 'text_delta'; turnId: number; text: string }
+  /**
+   * The reply is read once, by the turn, as it streams (like pi-mono's message events): its
+   * start, then per piece of text the piece (`delta`, redacted) and what it changed in the
+   * reply's parts (`parts`: the parts settled since the last update and the unsettled tail,
+   * so a long reply does not travel whole with every piece), then its end with all its
+   * parts. What the screen draws from them is what it draws once the reply is saved.
+   */
+  | { type: 'message_start'; turnId: number }
+  | { type: 'message_update'; turnId: number; delta: string; parts: PartsUpdate }
+  | { type: 'message_end'; turnId: number; parts: ReplyParts }
   | { type: 'usage'; turnId: number; usage: Usage; estimated: boolean }
   | { type: 'message_added'; message: HistoryMessage }
   | { type: 'messages_replaced'; messages: readonly HistoryMessage[] }

@@ -127,6 +127,31 @@ export interface ReplyParts {
 }
 
 /**
+ * What one streamed piece of a reply changed in its parts, as the turn's reader gives it
+ * (the `message_update` event): a reader of the events keeps the settled parts and joins the
+ * tail after them ({@link joinParts}), so it draws what the turn read and parses nothing.
+ * Only what changed travels, so a long reply costs its unsettled tail per piece, not itself.
+ */
+export interface PartsUpdate {
+  /** Parts that can no longer change, to append after those settled before. */
+  readonly settled: readonly ReplyPart[];
+  /** The parts of the text after all settled ones, as read so far (replacing the last tail). */
+  readonly tail: readonly ReplyPart[];
+  /** The text read so far ends with `[WAIT]`. */
+  readonly wait: boolean;
+}
+
+/** `a` then `b`, a stretch of text across the seam made one again (as one parse reads it). */
+export function joinParts(a: readonly ReplyPart[], b: readonly ReplyPart[]): ReplyPart[] {
+  const last = a[a.length - 1];
+  const first = b[0];
+  if (last?.type === 'text' && first?.type === 'text') {
+    return [...a.slice(0, -1), { type: 'text', text: last.text + first.text }, ...b.slice(1)];
+  }
+  return [...a, ...b];
+}
+
+/**
  * What a provider receives: plain chat roles, plus the `tool` role only for the results of
  * native calls (each right after the assistant message that carries its call).
  */

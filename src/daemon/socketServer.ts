@@ -21,7 +21,7 @@ import type { ScreenPresence } from '../notify/notifier.js';
 
 /**
  * A client that reads slower than this much queued output stops getting the streamed pieces
- * of a reply (`text_delta`, `reasoning_delta`: the finished message carries the whole text
+ * of a reply (`message_update`, `reasoning_delta`: the finished message carries the whole text
  * anyway), so a burst of them (a 1.2 MB reply is some 300,000 pieces) does not pile up.
  */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
@@ -32,7 +32,7 @@ const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
  */
 const MAX_QUEUED_HARD_BYTES = 64 * 1024 * 1024;
 /** Events a slow client can do without: each is part of a message sent whole after it. */
-const STREAMED = new Set(['text_delta', 'reasoning_delta']);
+const STREAMED = new Set(['message_update', 'reasoning_delta']);
 
 export interface SocketServerOptions {
   socketPath: string;

@@ -4,6 +4,7 @@ import { StreamRedactor, type Redactor } from '../core/redact.js';
 import type { AgentEvent } from '../api/events.js';
 import type { Provider } from '../providers/types.js';
 import { parseReplyYielding, type ParsedReply } from '../protocol/parser.js';
+import { StreamingParts } from '../protocol/streamingParts.js';
 import { callCap } from './toolRunner.js';
 import { withNativeCalls } from '../protocol/functionCalls.js';
 import { paramNames } from '../tools/functionSchemas.js';
@@ -64,8 +65,11 @@ export interface StreamInput {
  * what came for SAVE.
  */
 export async function streamReply(input: StreamInput, out: StreamedReply): Promise<void> {
-  const streams = modelTextStreams(input, out);
+  // The reply is read here, once, as it streams: the events carry what was read.
+  const reader = new StreamingParts();
+  const streams = modelTextStreams(input, out, reader);
   const usage = { got: false };
+  input.emit({ type: 'message_start', turnId: input.turnId });
   try {
     for await (const ev of input.provider.stream({
       messages: input.messages,
@@ -83,6 +87,7 @@ export async function streamReply(input: StreamInput, out: StreamedReply): Promi
     }
   } finally {
     streams.flush();
+    input.emit({ type: 'message_end', turnId: input.turnId, parts: reader.finish() });
   }
 }
 
@@ -96,6 +101,7 @@ function keepCall(out: StreamedReply, call: NativeToolCall, redactor?: Redactor)
 function modelTextStreams(
   { turnId, emit, redactor }: StreamInput,
   out: StreamedReply,
+  reader: StreamingParts,
 ): {
   reasoning(t: string): void;
   text(t: string): void;
@@ -111,7 +117,7 @@ function modelTextStreams(
   const addText = (t: string): void => {
     if (t === '') return;
     out.reply += t;
-    emit({ type: 'text_delta', turnId, text: t });
+    emit({ type: 'message_update', turnId, delta: t, parts: reader.push(t) });
   };
   // A switch of channel ends the other one's run: its tail, held back in case a secret
   // went on in the next delta, is shown now (reasoning does not stop mid-word while the

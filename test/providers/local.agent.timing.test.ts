@@ -83,7 +83,7 @@ describe('local provider in the agent', () => {
     swapProvider(h.agent, provider);
     let textDeltas = 0;
     h.agent.subscribe((e) => {
-      if (e.type === 'text_delta') textDeltas += 1;
+      if (e.type === 'message_update') textDeltas += 1;
     });
 
     h.agent.start();

@@ -78,7 +78,7 @@ describe("the key in the model's own reply", () => {
     h = await createHarness({ config: { apiKey: KEY } });
     const shown: string[] = [];
     h.agent.subscribe((e) => {
-      if (e.type === 'text_delta') shown.push(e.text);
+      if (e.type === 'message_update') shown.push(e.delta);
     });
     h.server.push({
       kind: 'stream',

@@ -12,20 +12,6 @@ import { fileCircles } from '../helpers/fileCircles.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/**
- * TEMPORARY, until the turn refactor of issue 39 lands: the only circles left are the turn's
- * own two, which that work removes. The lead tightens this to 0 circles at merge
- * (`expect(fileCircles(ROOT, ['src', 'components'])).toEqual([])`).
- */
-const TURN_CIRCLES: readonly (readonly string[])[] = [
-  [
-    'src/pipeline/stream.ts',
-    'src/pipeline/phaseHandlers.ts',
-    'src/pipeline/facts.ts',
-    'src/pipeline/turn.ts',
-  ],
-  ['src/agent/verbs.ts', 'src/agent/agentDeps.ts'],
-];
 
 let tmp: string | undefined;
 afterEach(() => {
@@ -63,11 +49,8 @@ describe('file import circles', () => {
     ]);
   });
 
-  it('src and components hold none but the turn circles that the issue 39 refactor removes', () => {
-    const circles = fileCircles(ROOT, ['src', 'components']);
-    const outside = circles.filter(
-      (set) => !TURN_CIRCLES.some((turn) => set.every((file) => turn.includes(file))),
-    );
-    expect(outside).toEqual([]);
+  it('src and components hold none', () => {
+    expect(fileCircles(ROOT, ['src', 'components'])).toEqual([]);
   });
+
 });

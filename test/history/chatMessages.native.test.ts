@@ -4,7 +4,7 @@
  * calls of the same reply keep their user-role results; no cue follows the tool messages.
  */
 import { describe, expect, test } from 'vitest';
-import { buildChatMessages, NOT_RUN_RESULT } from '../../src/agent/request.js';
+import { buildChatMessages, NOT_RUN_RESULT } from '../../src/history/chatMessages.js';
 import { makeMessage, type HistoryMessage } from '../../src/core/messages.js';
 import { nativeCallItems } from '../../src/protocol/functionCalls.js';
 import { parseReply } from '../../src/protocol/parser.js';

@@ -6,7 +6,7 @@ import type { TurnFacts } from './respond.js';
 import { Pacing } from '../scheduler/pacing.js';
 import { Reminders, type Reminder } from '../reminders/reminders.js';
 import { addChange, changeCount, emptyChanges, type WorkspaceChanges } from '../watch/changes.js';
-import { TokenBudget, type BudgetSettings } from './budget.js';
+import { TokenBudget, type BudgetSettings } from '../memory/tokenBudget.js';
 import { ChangeWakes, DEFAULT_CHANGE_WAKES, type ChangeWakeSettings } from './changeWakes.js';
 import { Novelty } from './novelty.js';
 import { OpenQuestion } from './openQuestion.js';

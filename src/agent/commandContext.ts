@@ -12,7 +12,7 @@ import type { Journal } from '../journal/journal.js';
 import type { McpServerStatus } from '../mcp/status.js';
 import type { PersonaSet } from '../personas/personaSet.js';
 import type { AgentVerbs } from './agentDeps.js';
-import { DAY_MS, HOUR_MS } from './budget.js';
+import { DAY_MS, HOUR_MS } from '../memory/tokenBudget.js';
 
 /** What the commands reach beyond the agent: the app's sessions, personas and folders. */
 export interface CommandDeps {

@@ -33,7 +33,7 @@ import { functionTools } from '../tools/functionSchemas.js';
 import type { AgentSettings, CommandHandler, CompactFn, ToolsReady } from './agentDeps.js';
 import type { AlwaysOn } from './alwaysOn.js';
 import type { ApprovalGate } from './approvalGate.js';
-import { DAY_MS, HOUR_MS } from './budget.js';
+import { DAY_MS, HOUR_MS } from '../memory/tokenBudget.js';
 import type { InputQueue } from './inputQueue.js';
 import { buildTurnRequest } from './request.js';
 import { respond, type TurnFacts } from './respond.js';

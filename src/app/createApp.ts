@@ -33,7 +33,7 @@ import { McpManager } from '../mcp/manager.js';
 import type { Reminders } from '../reminders/reminders.js';
 import { openReminders } from '../reminders/reminderFile.js';
 import { recentSpend } from '../ledger/homeSpend.js';
-import { DAY_MS } from '../agent/budget.js';
+import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
 
 export interface AppOptions {

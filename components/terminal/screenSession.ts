@@ -170,7 +170,7 @@ function listenForEndings(
 }
 
 /** The Ink tree shown now (one at a time) and the promise of its `show`. */
-interface TreeHost {
+interface ShownTree {
   show<T>(
     build: (finish: (value: T) => void) => React.ReactElement,
     end: (code: number, error?: unknown) => void,
@@ -181,7 +181,7 @@ interface TreeHost {
   ended(code: number): void;
 }
 
-function createTreeHost(io: ScreenSessionDeps, frames: FrameWriter): TreeHost {
+function createTreeHost(io: ScreenSessionDeps, frames: FrameWriter): ShownTree {
   let instance: ReturnType<typeof inkRender> | undefined;
   let stopResize: (() => void) | undefined;
   let pending: ((shown: Shown<never>) => void) | undefined;

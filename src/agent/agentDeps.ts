@@ -1,7 +1,7 @@
 import type { Lang } from '../i18n/messages.js';
 import type { RecoveryReport } from '../journal/recover.js';
 import type { TokenCounter } from '../memory/tokenCounter.js';
-import type { HistoryPort } from '../pipeline/saver.js';
+import type { TurnHistory } from '../pipeline/saver.js';
 import type { Provider } from '../providers/types.js';
 import type { BackoffSettings } from '../core/backoff.js';
 import type { Timers } from '../scheduler/scheduler.js';
@@ -94,7 +94,7 @@ export interface AgentDeps {
   provider: Provider;
   registry: ToolRegistry;
   workspace: Workspace;
-  history: HistoryPort;
+  history: TurnHistory;
   settings: AgentSettings;
   systemPrompt(): string;
   /**

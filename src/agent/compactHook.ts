@@ -1,10 +1,10 @@
 import { t, type Lang } from '../i18n/messages.js';
 import type { CompactFn } from '../agent/agentDeps.js';
-import type { HistoryPort } from '../pipeline/saver.js';
+import type { TurnHistory } from '../pipeline/saver.js';
 import type { CompactableHistory, Compactor } from '../memory/compactor.js';
 
 /** A history the compactor can shrink and the agent can read. */
-export type CompactedHistory = CompactableHistory & HistoryPort;
+export type CompactedHistory = CompactableHistory & TurnHistory;
 
 /** What the compactor needs from the agent around it: nothing more. */
 export interface CompactDeps {

@@ -13,7 +13,7 @@ import { crashNotice } from '../journal/crashNotice.js';
 import type { RecoveryReport } from '../journal/recover.js';
 import { can, type MachineEvent } from '../machine/machine.js';
 import type { TokenCounter } from '../memory/tokenCounter.js';
-import { TurnSaver, type HistoryPort } from '../pipeline/saver.js';
+import { TurnSaver, type TurnHistory } from '../pipeline/saver.js';
 import {
   readReply,
   streamReply,
@@ -46,7 +46,7 @@ import { respond, type TurnFacts } from './respond.js';
 export interface TurnDeps {
   settings: AgentSettings;
   provider: Provider;
-  history: HistoryPort;
+  history: TurnHistory;
   readonly store: AgentStore;
   /** The agent's bus: the turn's events are the agent's events. */
   readonly bus: { emit(event: AgentEvent): void };

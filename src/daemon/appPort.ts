@@ -1,13 +1,13 @@
 /**
- * The socket's {@link AgentPort} for a built app: the agent's own API, and its facts, read
+ * The socket's {@link AgentDoor} for a built app: the agent's own API, and its facts, read
  * from what the agent shows (its store: the last budget report, its language), never from
  * its parts.
  */
 import type { App } from '../app/createApp.js';
 import { activityText } from '../agent/activityText.js';
-import type { AgentPort } from './agentPort.js';
+import type { AgentDoor } from './agentPort.js';
 
-export function appPort(app: App): AgentPort {
+export function appPort(app: App): AgentDoor {
   const { agent } = app;
   return {
     send: (command) => agent.send(command),

@@ -12,7 +12,7 @@ import { agentLogFile, socketPathFor } from './places.js';
 import { removeEntry, writeEntry, type RegistryEntry } from './registry.js';
 import { startSocketServer, type SocketServer } from './socketServer.js';
 import { appPort } from './appPort.js';
-import type { PortEvent } from './agentPort.js';
+import type { DoorEvent } from './agentPort.js';
 import { stripTerminalControls } from '../safety/terminalFilter.js';
 import { attachNotifier } from '../notify/attach.js';
 import { guardCrashes } from './crashGuard.js';
@@ -141,7 +141,7 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentDeps): P
 }
 
 /** The log's line for an event worth a line, without terminal controls. */
-function logLine(e: PortEvent): string | undefined {
+function logLine(e: DoorEvent): string | undefined {
   const clean = (v: unknown): string => stripTerminalControls(String(v));
   switch (e.type) {
     case 'state_changed':

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import type { AgentPort, PortEvent } from './agentPort.js';
+import type { AgentDoor, DoorEvent } from './agentPort.js';
 import { encodeFrames, LineSplitter } from './frames.js';
 import {
   parseClientLine,
@@ -36,7 +36,7 @@ const STREAMED = new Set(['message_update', 'reasoning_delta']);
 
 export interface SocketServerOptions {
   socketPath: string;
-  port: AgentPort;
+  port: AgentDoor;
   workspace: string;
   started: Date;
   /** A client asked the agent to quit (after the reply went out). */
@@ -117,11 +117,11 @@ async function clearStaleSocket(socketPath: string): Promise<void> {
 }
 
 /** The state, since when, and the last activity, as the agent's events tell them. */
-function trackActivity(port: AgentPort, started: Date) {
+function trackActivity(port: AgentDoor, started: Date) {
   let since = started.toISOString();
   let lastActivity = since;
   let state = port.facts().state;
-  const stop = port.subscribe((e: PortEvent) => {
+  const stop = port.subscribe((e: DoorEvent) => {
     const now = new Date().toISOString();
     if (e.type === 'state_changed' && typeof e.to === 'string') {
       if (e.to !== state) since = now;

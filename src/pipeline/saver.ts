@@ -8,7 +8,7 @@ import { resultMessage } from '../protocol/resultMessage.js';
 import { autonomous, type TurnTrigger } from '../api/trace.js';
 
 /** How the pipeline persists; `append` never throws and reports write failures. */
-export interface HistoryPort {
+export interface TurnHistory {
   messages(): readonly HistoryMessage[];
   append(message: HistoryMessage): { ok: true } | { ok: false; error: { message: string } };
 }
@@ -42,7 +42,7 @@ export class TurnSaver {
   failed: string | undefined;
 
   constructor(
-    private readonly history: HistoryPort,
+    private readonly history: TurnHistory,
     private readonly emit: (event: AgentEvent) => void,
   ) {}
 

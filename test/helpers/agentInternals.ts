@@ -11,7 +11,7 @@ import type { SettingsPatch } from '../../src/agent/settings.js';
 import type { AgentDeps } from '../../src/agent/agentDeps.js';
 import type { AgentEvent } from '../../src/api/events.js';
 import type { TokenCounter } from '../../src/memory/tokenCounter.js';
-import type { HistoryPort } from '../../src/pipeline/saver.js';
+import type { TurnHistory } from '../../src/pipeline/saver.js';
 import type { Provider } from '../../src/providers/types.js';
 import type { ToolRegistry } from '../../src/tools/registry.js';
 import type { SessionSafety } from '../../src/tools/sessionSafety.js';
@@ -23,7 +23,7 @@ interface Inside {
   safety: SessionSafety;
   counter: TokenCounter;
   deps: AgentDeps;
-  turnDeps: { provider: Provider; history: HistoryPort; settings: AgentSettings };
+  turnDeps: { provider: Provider; history: TurnHistory; settings: AgentSettings };
   emitter: { emit(event: AgentEvent): void };
   changeSettings(patch: SettingsPatch): void;
 }
@@ -35,7 +35,7 @@ export interface AgentInside {
   /** The settings in force now (a frozen value). */
   readonly settings: AgentSettings;
   readonly alwaysOn: AlwaysOn;
-  readonly history: HistoryPort;
+  readonly history: TurnHistory;
   readonly provider: Provider;
   readonly registry: ToolRegistry;
   readonly safety: SessionSafety;
@@ -86,7 +86,7 @@ export function emitAsAgent(agent: Agent, event: AgentEvent): void {
 }
 
 /** Makes the agent read and write another history, shown on the store as it is. */
-export function swapHistory(agent: Agent, history: HistoryPort): void {
+export function swapHistory(agent: Agent, history: TurnHistory): void {
   inside(agent).turnDeps.history = history;
   inside(agent).emitter.emit({ type: 'messages_replaced', messages: history.messages() });
 }

@@ -33,7 +33,7 @@ function fitHistory(
         id: `${m.id}~stub`,
         role: m.role,
         at: m.at,
-        // A native call's result stays paired with its call (agent/context.ts).
+        // A native call's result stays paired with its call (history/chatMessages.ts).
         ...(m.callId !== undefined ? { callId: m.callId } : {}),
         content: `[${role === 'tool' ? 'older tool results' : 'older reply'} left out to fit the context: ${m.content.length} characters]`,
       };

@@ -12,7 +12,6 @@ import { fileCircles } from '../helpers/fileCircles.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-
 let tmp: string | undefined;
 afterEach(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
@@ -52,5 +51,4 @@ describe('file import circles', () => {
   it('src and components hold none', () => {
     expect(fileCircles(ROOT, ['src', 'components'])).toEqual([]);
   });
-
 });

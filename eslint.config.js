@@ -36,12 +36,12 @@ const LAYERS = [
     memory: ['core', 'history', 'i18n', 'providers', 'safety'],
   },
   // the Agent API: the plain data that crosses the agent's boundary
-  { api: ['core', 'machine', 'providers', 'tools'] },
+  { api: ['core', 'i18n', 'machine', 'providers', 'tools'] },
   // the turn and what it records
   {
     scheduler: ['api', 'core'],
     ledger: ['api', 'i18n', 'protocol', 'tools'],
-    store: ['api', 'core', 'machine', 'protocol'],
+    store: ['api', 'core', 'i18n', 'machine', 'protocol'],
     pipeline: ['api', 'config', 'core', 'i18n', 'protocol', 'providers', 'scheduler', 'tools'],
     journal: ['core', 'i18n', 'pipeline', 'protocol', 'tools'],
   },

@@ -1,6 +1,6 @@
 /**
  * The reply pane's parse of a streaming reply: before, every frame parsed the whole reply so
- * far; now the store's reader (src/protocol/streamingParts.ts) parses only what follows the
+ * far; now the turn's reader (src/protocol/streamingParts.ts) parses only what follows the
  * last settled paragraph. Streams a long reply (prose paragraphs, Chinese and English, a
  * tool call every few paragraphs) in deltas, one read per delta (a frame at most reads once),
  * and counts the characters parsed and the time, both ways.

@@ -112,7 +112,7 @@ export const render: Bench = {
       let eluStream: number | undefined;
       const onEvent = (e: AgentEvent): void => {
         if (e.type === 'history_loaded') loadedMessages = e.messages.length;
-        if (e.type === 'text_delta') {
+        if (e.type === 'message_update') {
           deltas += 1;
           if (firstDelta === undefined) {
             firstDelta = performance.now();

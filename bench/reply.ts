@@ -74,7 +74,7 @@ export const reply: Bench = {
       let onDone!: () => void;
       const done = new Promise<void>((r) => (onDone = r));
       const onEvent = (e: AgentEvent): void => {
-        if (e.type === 'text_delta') first ??= performance.now();
+        if (e.type === 'message_update') first ??= performance.now();
         if (e.type === 'message_added' && e.message.role === 'assistant' && end === undefined) {
           end = performance.now();
           onDone();

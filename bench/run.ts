@@ -14,6 +14,7 @@ import { install } from './install.js';
 import { journal } from './journal.js';
 import { interrupt } from './interrupt.js';
 import { mcp } from './mcp.js';
+import { nativeCalls } from './nativeCalls.js';
 import { memory } from './memory.js';
 import { render } from './render.js';
 import { reply } from './reply.js';
@@ -47,6 +48,7 @@ const ALL: Bench[] = [
   journal,
   cards,
   mcp,
+  nativeCalls,
   watch,
   idleWatch,
   documents,

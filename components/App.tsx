@@ -5,7 +5,7 @@ import { completeCommand } from '../src/commands/runner.js';
 import type { AgentController, AgentLoop } from './controller.js';
 import { useWindowSize } from './hooks/useWindowSize.js';
 import { LangContext } from './i18n.js';
-import { Screen } from './Screen.js';
+import { Screen, type ScreenProps } from './Screen.js';
 
 /**
  * Starts the agent's background loop when the screen mounts and stops it when it unmounts.
@@ -21,7 +21,18 @@ function useAgentLoop(loop: AgentLoop | undefined): void {
   }, [loop]);
 }
 
-export interface AppProps {
+/** What the root hands to the screen as it is, described once, on the screen's props. */
+type PassedToScreen =
+  | 'onDetach'
+  | 'away'
+  | 'onRedraw'
+  | 'noticeTtlMs'
+  | 'approvalDelayMs'
+  | 'now'
+  | 'mouse'
+  | 'onMouse';
+
+export interface AppProps extends Pick<ScreenProps, PassedToScreen> {
   controller: AgentController;
   /** Started on mount, stopped on unmount (the real app passes the agent). */
   loop?: AgentLoop;
@@ -39,21 +50,6 @@ export interface AppProps {
    * Defaults to Ink's exit.
    */
   onExit?(): void;
-  /** Ctrl+D, /detach: the host leaves the agent running without this screen. */
-  onDetach?(): void;
-  /** Opens with the "while you were away" digest of this span (a screen attaching late). */
-  away?: { since: number; until: number };
-  /** Ctrl+L: clear the real terminal before the frame is written again. */
-  onRedraw?(): void;
-  /** How long a notice stays in the status bar (default 8 s; it stays in the conversation). */
-  noticeTtlMs?: number;
-  /** How long the approval prompt shows, with no typing, before y / n / a answer it (400 ms). */
-  approvalDelayMs?: number;
-  /** The clock for that delay; tests pass their own. */
-  now?(): number;
-  /** The `mouse` setting (default on) and the terminal switch for it (see Screen). */
-  mouse?: boolean;
-  onMouse?(on: boolean, toggled: boolean): void;
 }
 
 /** The root: window size, language, the background loop, and exit. */

@@ -44,9 +44,9 @@ export interface ScreenProps {
   onDetach?(): void;
   /** Opens with the "while you were away" digest of this span (a screen attaching late). */
   away?: { since: number; until: number };
-  /** How long a notice stays in the status bar. */
+  /** How long a notice stays in the status bar (default 8 s; it stays in the conversation). */
   noticeTtlMs?: number;
-  /** How long the approval prompt shows, with no typing, before keys answer it. */
+  /** How long the approval prompt shows, with no typing, before y / n / a answer it (400 ms). */
   approvalDelayMs?: number;
   /** The clock for that delay (tests pass their own). */
   now?(): number;

@@ -6,12 +6,12 @@
  */
 import type { CliFlags } from '../src/cli/args.js';
 import type { StartFlags } from '../src/daemon/commandArgs.js';
-import type { DaemonIo } from '../src/daemon/startCommand.js';
+import type { DaemonDeps } from '../src/daemon/startCommand.js';
 import { t, type Lang } from '../src/i18n/messages.js';
 import type { AgentController } from './controller.js';
 
 /** Starts the folder's background agent; the real one is `runStart` (src/daemon). */
-export type StartBackground = (flags: StartFlags, io: DaemonIo) => Promise<number>;
+export type StartBackground = (flags: StartFlags, io: DaemonDeps) => Promise<number>;
 
 /**
  * Calls `go` once no turn is in flight: at once when idle, otherwise after the turn ends
@@ -63,7 +63,7 @@ export function startFlagsOf(flags: CliFlags, workspace: string): StartFlags {
 export async function startInBackground(
   start: StartBackground,
   flags: StartFlags,
-  io: DaemonIo & { lang: Lang },
+  io: DaemonDeps & { lang: Lang },
 ): Promise<number> {
   const workspace = flags.workspace ?? '';
   io.stdout.write(`${t(io.lang, 'detach.handover', { workspace })}\n`);

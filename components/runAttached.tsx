@@ -9,11 +9,11 @@ import React from 'react';
 import type { AgentCommand } from '../src/api/commands.js';
 import { attachTo, type Attachment } from '../src/daemon/attach.js';
 import type { RegistryEntry } from '../src/daemon/registry.js';
-import type { NotifyConfig } from '../src/config/notifySchema.js';
+import type { NotifySettings } from '../src/config/notifySchema.js';
 import { t } from '../src/i18n/messages.js';
 import { App } from './App.js';
 import type { AgentController } from './controller.js';
-import type { TuiRun } from './runTui.js';
+import type { TuiRun } from './tuiRun.js';
 import { notifyOnScreen } from './screenNotifier.js';
 
 /** How the screen ended: left (the agent runs on), stopped it, or lost the agent. */
@@ -23,7 +23,7 @@ type Ending = { how: 'detached' } | { how: 'stopped' } | { how: 'lost'; why: str
 export async function runAttached(
   run: TuiRun,
   entry: RegistryEntry,
-  notify?: NotifyConfig,
+  notify?: NotifySettings,
 ): Promise<number> {
   const { workspace, pid } = entry;
   let a: Attachment;

@@ -18,14 +18,18 @@ import { App } from './App.js';
 import { ConfirmSession } from './ConfirmSession.js';
 import type { AgentController, AgentLoop } from './controller.js';
 import { SetupWizard, type SetupOutcome } from './setup/SetupWizard.js';
-import { openScreenSession, type ScreenSession, type SessionIo } from './terminal/screenSession.js';
+import {
+  openScreenSession,
+  type ScreenSession,
+  type ScreenSessionDeps,
+} from './terminal/screenSession.js';
 import { inkDoor, inkNotice, type InkDoor } from './terminal/inkInternals.js';
-import type { NotifyConfig } from '../src/config/notifySchema.js';
+import type { NotifySettings } from '../src/config/notifySchema.js';
 import type { AgentListener } from '../src/api/events.js';
 import { notifyOnScreen } from './screenNotifier.js';
 import type { BackgroundAgent } from '../src/daemon/attach.js';
-import type { StartFlags } from '../src/daemon/commandArgs.js';
 import { runAttached } from './runAttached.js';
+import type { TuiRun } from './tuiRun.js';
 import { startFlagsOf, startInBackground, whenTurnDone, type StartBackground } from './handOver.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
@@ -35,7 +39,7 @@ export interface TuiApp {
       /** The agent's events, for notifications (src/notify); without it, none are sent. */
       subscribe?(listener: AgentListener): () => void;
     };
-  config: { workspace: string; language: Lang | 'auto'; mouse?: boolean; notify?: NotifyConfig };
+  config: { workspace: string; language: Lang | 'auto'; mouse?: boolean; notify?: NotifySettings };
   warnings: readonly string[];
   /** Stops the app; resolves with the stops that failed (reported on stderr). */
   close(): Promise<readonly StopFailure[] | void>;
@@ -101,31 +105,6 @@ async function realServices(plan: Extract<SetupPlan, { run: true }>): Promise<Se
   return (await import('../src/setup/services.js')).createSetupServices({ home: plan.home });
 }
 
-/**
- * One run of the screen: its streams, the language of its messages, the screen session
- * (entered on first use) and the disposer stack that everything started registers on.
- */
-export interface TuiRun {
-  readonly stdin: NodeJS.ReadStream;
-  readonly stdout: NodeJS.WriteStream;
-  readonly stderr: NodeJS.WritableStream;
-  readonly env: NodeJS.ProcessEnv;
-  /** Before the app's config is known, the wizard's or the environment's; then the app's. */
-  lang: Lang;
-  readonly root: DisposerStack;
-  /** Whether the screen session has been entered. */
-  readonly entered: boolean;
-  /** The screen session, entered on first use; ending it is on the root stack. */
-  screen(): ScreenSession;
-  isTerminal(): boolean;
-  /** The one quit: ends the screen at once (the terminal comes back); `runTui` then closes the stack. */
-  exit(code: number): void;
-  /** The code `exit` was called with, if it was. */
-  readonly exitedWith: number | undefined;
-  /** /detach asked for a background agent to take over once the app has closed. */
-  handOver?: StartFlags;
-}
-
 function startRun(flags: CliFlags, deps: TuiDeps, lang: Lang): TuiRun {
   const stdin = deps.stdin ?? process.stdin;
   const stdout = deps.stdout ?? process.stdout;
@@ -144,7 +123,7 @@ function startRun(flags: CliFlags, deps: TuiDeps, lang: Lang): TuiRun {
     },
     screen() {
       if (session) return session;
-      const io: SessionIo = {
+      const io: ScreenSessionDeps = {
         stdin,
         stdout,
         stderr,

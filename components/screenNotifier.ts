@@ -4,14 +4,14 @@
  * nothing while the user looks at the screen (src/notify/notifier.ts decides).
  */
 import { attachNotifier, type NotifiedAgent } from '../src/notify/attach.js';
-import { notifySchema, type NotifyConfig } from '../src/config/notifySchema.js';
+import { notifySchema, type NotifySettings } from '../src/config/notifySchema.js';
 import { createTerminalChannel } from '../src/notify/terminalChannel.js';
 import type { ScreenSession } from './terminal/screenSession.js';
 
 export interface ScreenNotifierOptions {
   agent: NotifiedAgent;
   /** The `notify` settings; absent (an app built without them): the defaults. */
-  config: NotifyConfig | undefined;
+  config: NotifySettings | undefined;
   workspace: string;
   session: Pick<ScreenSession, 'focus'>;
   stdout: { write(chunk: string): unknown };

@@ -8,6 +8,7 @@ import { SessionStore } from '../../src/history/index.js';
 import { startScriptedServer, type RecordedRequest } from '../../test/helpers/scriptedServer.js';
 import { COGITO, ROOT, makeHome } from './appEnv.js';
 import type { FaultRow } from './faultKit.js';
+import { internalsOf } from '../../test/helpers/agentInternals.js';
 
 /** The crash-test writer, SIGKILLed once it has acknowledged `atLeast` appends. */
 async function killWriter(
@@ -149,7 +150,11 @@ export async function sigkillApp(): Promise<FaultRow> {
         detail: 'could not start again',
       };
     }
-    const have = new Set(made.app.agent.history.messages().map((m) => m.id));
+    const have = new Set(
+      internalsOf(made.app.agent)
+        .history.messages()
+        .map((m) => m.id),
+    );
     const warnings = made.app.warnings;
     await made.app.close();
     const lost = saved.filter((id) => !have.has(id)).length;

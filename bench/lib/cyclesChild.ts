@@ -8,6 +8,7 @@
 import { Writable } from 'node:stream';
 import { createApp } from '../../src/app/createApp.js';
 import { runPrintMode } from '../../src/cli/printMode.js';
+import { internalsOf } from '../../test/helpers/agentInternals.js';
 
 const [home, baseURL, cyclesArg] = process.argv.slice(2);
 const cycles = Number(cyclesArg);
@@ -55,6 +56,6 @@ const run = runPrintMode(app.agent, {
 const result = await run.done;
 await app.close();
 process.stdout.write(
-  `${JSON.stringify({ turns: result.turns, reason: result.reason, samples, compactions, historyMessages: app.agent.history.messages().length })}\n`,
+  `${JSON.stringify({ turns: result.turns, reason: result.reason, samples, compactions, historyMessages: internalsOf(app.agent).history.messages().length })}\n`,
 );
 process.exit(0);

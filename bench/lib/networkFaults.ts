@@ -1,5 +1,5 @@
 /** Faults on the way to the model: HTTP errors, broken streams, a host that does not resolve. */
-import { swapProvider } from '../../test/helpers/agentInternals.js';
+import { swapProvider, internalsOf } from '../../test/helpers/agentInternals.js';
 import { createProvider } from '../../src/providers/fromConfig.js';
 import type { Step } from '../../test/helpers/scriptedServer.js';
 import { startCore, visibleText } from './core.js';
@@ -19,7 +19,7 @@ export async function providerFault(
     const req = await core.server.waitForRequest(0, 10_000);
     const err = await core.waitFor(isError, 'the error');
     const ok = await core.waitFor(isOkEnd, 'a successful turn', { timeoutMs: 30_000 });
-    const inMemory = core.app.agent.history.messages();
+    const inMemory = internalsOf(core.app.agent).history.messages();
     // A reply cut short by a failure is kept, marked `failed` (or `interrupted` by the user).
     const partial = inMemory.find((m) => m.role === 'assistant' && (m.failed || m.interrupted));
     await core.close();
@@ -64,7 +64,7 @@ export async function unresolvableHost(): Promise<FaultRow> {
     core.server.setDefault({ kind: 'stream', content: 'Reachable now. [WAIT]' });
     core.app.agent.send({ type: 'resume' });
     const ok = await core.waitFor(isOkEnd, 'a successful turn after the fix');
-    const inMemory = core.app.agent.history.messages();
+    const inMemory = internalsOf(core.app.agent).history.messages();
     await core.close();
     return {
       fault: 'unresolvable host',

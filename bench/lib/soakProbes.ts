@@ -3,6 +3,7 @@
  * the soak records beside RSS, so growth can be pinned on a structure.
  */
 import type { App } from '../../src/app/createApp.js';
+import { internalsOf } from '../../test/helpers/agentInternals.js';
 
 /** Size of a private Map/Set/array field, read without widening the class's API. */
 function sizeOf(owner: unknown, field: string): number | undefined {
@@ -15,12 +16,12 @@ function sizeOf(owner: unknown, field: string): number | undefined {
 export function soakProbes(app: App): Record<string, number | undefined> {
   const s = app.agent.store.getState();
   return {
-    historyMessages: app.agent.history.messages().length,
+    historyMessages: internalsOf(app.agent).history.messages().length,
     storeMessages: s.messages.length,
     toolLog: s.toolLog.length,
     traces: s.traces.length,
     ledger: s.ledger.length,
     notices: s.notices.length,
-    tokenCache: sizeOf(app.agent.counter, 'cache'),
+    tokenCache: sizeOf(internalsOf(app.agent).counter, 'cache'),
   };
 }

@@ -1,5 +1,5 @@
 /** Faults in the session files: a damaged history at start-up, a disk that fills up. */
-import { swapHistory } from '../../test/helpers/agentInternals.js';
+import { swapHistory, internalsOf } from '../../test/helpers/agentInternals.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SessionStore } from '../../src/history/index.js';
@@ -27,14 +27,14 @@ export async function corruptHistory(
     onCreated: (ms) => (createMs = ms),
   });
   try {
-    const loaded = core.app.agent.history.messages().length;
+    const loaded = internalsOf(core.app.agent).history.messages().length;
     const warning = core.app.warnings[0] ?? '(no warning)';
     // Still works: a message is answered and saved.
     core.app.agent.start();
     core.server.setDefault({ kind: 'stream', content: 'Fine. [WAIT]' });
     core.app.agent.send({ type: 'submit', text: 'still there?' });
     await core.waitFor(isOkEnd, 'a turn after the repair');
-    const inMemory = core.app.agent.history.messages();
+    const inMemory = internalsOf(core.app.agent).history.messages();
     await core.close();
     const aside = fs.readdirSync(path.dirname(file)).filter((f) => f.includes('.corrupt-'));
     const lostNow = await lostFromDisk(core.home, inMemory);

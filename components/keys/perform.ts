@@ -9,7 +9,7 @@ import type { AgentController } from '../controller.js';
 import { LINE_EDITS, WHEEL_LINES, type LineEdit, type UiAction } from '../ui/uiReducer.js';
 import type { Action, Resolved } from './bindings.js';
 
-interface PerformEnv {
+interface PerformDeps {
   controller: AgentController;
   /** Hands a UI action to the screen's store (measured against the last frame). */
   dispatch(action: UiAction): void;
@@ -74,7 +74,7 @@ const ANSWERS: Partial<Record<Action, ApprovalAnswer>> = {
 
 const isLineEdit = (a: Action): a is LineEdit => Object.hasOwn(LINE_EDITS, a);
 
-export function perform(r: Resolved, env: PerformEnv): void {
+export function perform(r: Resolved, env: PerformDeps): void {
   const c = env.controller;
   if (isLineEdit(r.action)) return env.dispatch({ type: 'edit', edit: r.action });
   const ui = UI[r.action];
@@ -147,7 +147,7 @@ export function perform(r: Resolved, env: PerformEnv): void {
  * anew, so what was typed is never lost. (The store, not `send`'s result: a screen attached
  * over a socket gets no result back.)
  */
-function queueMessage(env: PerformEnv): void {
+function queueMessage(env: PerformDeps): void {
   const text = env.input();
   const id = env.editing();
   const waiting = env.controller.store.getState().queued.some((q) => q.id === id);
@@ -160,7 +160,7 @@ function queueMessage(env: PerformEnv): void {
  * ↑/↓ on the queue line: the queued message before (-1) or after (+1) the one picked (↑ from
  * a new message picks the last); past the last, back to a new message.
  */
-function pick(env: PerformEnv, step: -1 | 1): { id: string; text: string } | undefined {
+function pick(env: PerformDeps, step: -1 | 1): { id: string; text: string } | undefined {
   const queued = env.controller.store.getState().queued;
   const at = queued.findIndex((q) => q.id === env.editing());
   let next: number;

@@ -114,6 +114,12 @@ function definitionsIn(tokens: readonly Token[], known: Readonly<Links>): Links 
   return out;
 }
 
+/**
+ * Labels match case-insensitively by Unicode case folding: `[ẞ]` uses a definition
+ * `[SS]` (lower then upper case folds ß and ẞ to SS alike).
+ */
+const caseFold = (s: string): string => s.toLowerCase().toUpperCase();
+
 /** The settled part of a stream: its text (a prefix of every later text) and its lines. */
 interface Settled {
   text: string;
@@ -189,10 +195,10 @@ export class MarkdownStream {
 
   /** Whether the tail defines a label the settled text may already use. */
   private laterDefinitionUsed(links: Readonly<Links>): boolean {
-    const settledText = this.settled.text.toLowerCase();
+    const settledText = caseFold(this.settled.text);
     if (!settledText.includes('[')) return false;
     return newDefinitions(this.settled.drawnWith, links).some((label) =>
-      settledText.includes(label.split(/\s+/)[0]!),
+      settledText.includes(caseFold(label.split(/\s+/)[0]!)),
     );
   }
 

@@ -1,24 +1,20 @@
 import React from 'react';
 import { Box } from 'ink';
-import type { AgentStore } from '../../src/store/agentStore.js';
 import { t } from '../../src/i18n/messages.js';
 import { useSpinner } from '../hooks/useSpinner.js';
-import { useThrottledStore } from '../hooks/useThrottledStore.js';
 import { useLang } from '../i18n.js';
 import { PaneRows, TitleRule } from './PaneRows.js';
 import type { Row } from './rows.js';
+import type { ToolLogView } from './toolLogView.js';
 import { toolRow } from './toolRows.js';
 
 interface ToolLogPaneProps {
-  store: AgentStore;
+  /** The window and selection, computed at the top (useToolLogView). */
+  view: ToolLogView;
   width: number;
   height: number;
   title: boolean;
   focused: boolean;
-  /** The selected call's id; undefined follows the newest calls. */
-  selected: string | undefined;
-  /** First visible entry while one is selected. */
-  top: number;
 }
 
 /**
@@ -27,25 +23,12 @@ interface ToolLogPaneProps {
  */
 export function ToolLogPane(p: ToolLogPaneProps): React.JSX.Element {
   const lang = useLang();
-  const log = useThrottledStore(p.store, (s) => s.toolLog);
-  const spinner = useSpinner(log.some((e) => e.status === 'running'));
-  const selIdx = p.selected === undefined ? -1 : log.findIndex((e) => e.callId === p.selected);
-  const h = Math.max(0, p.height);
-  // Following the newest: the tail. With a selection: the remembered window, moved just
-  // enough to keep the selection in view.
-  let start = Math.max(0, log.length - h);
-  if (selIdx !== -1) {
-    start = Math.max(0, Math.min(p.top, start));
-    if (selIdx < start) start = selIdx;
-    if (selIdx >= start + h) start = selIdx - h + 1;
-  }
+  const { entries, selected, count, running } = p.view;
+  const spinner = useSpinner(running);
   const rows: Row[] =
-    log.length === 0
+    count === ''
       ? [{ text: t(lang, 'tool.noCalls'), tone: 'dim' }]
-      : log
-          .slice(start, start + h)
-          .map((e, i) => toolRow(e, p.width, p.focused && start + i === selIdx, spinner));
-  const count = log.length > 0 ? `${selIdx === -1 ? log.length : selIdx + 1}/${log.length}` : '';
+      : entries.map((e, i) => toolRow(e, p.width, p.focused && i === selected, spinner));
   return (
     <Box flexDirection="column" width={p.width}>
       {p.title && (
@@ -56,7 +39,7 @@ export function ToolLogPane(p: ToolLogPaneProps): React.JSX.Element {
           right={count}
         />
       )}
-      <PaneRows rows={rows} height={h} width={p.width} />
+      <PaneRows rows={rows} height={Math.max(0, p.height)} width={p.width} />
     </Box>
   );
 }

@@ -18,8 +18,9 @@ export class LiveRows {
   private adopted = 0;
 
   /**
-   * The rows of `text` (read into `parts` by the store's streaming reader) at `width`, with
-   * the streaming cursor when `cursor`.
+   * The rows of `text` (read into `parts` by the turn's reader) at `width`, with the
+   * streaming cursor when `cursor`. Without it the reply is not growing any more (it has
+   * all come, or was cut short): drawn whole, as the saved message will be.
    */
   rows(text: string, parts: ReplyParts, width: number, lang: Lang, cursor: boolean): Row[] {
     const l = this.last;
@@ -30,7 +31,7 @@ export class LiveRows {
       this.streams = [];
     }
     const rows = agentRows(parts, width, { lang, cursor }, (t, w, i) =>
-      (this.streams[i] ??= new MarkdownStream()).lines(t, w),
+      (this.streams[i] ??= new MarkdownStream()).lines(t, w, !cursor),
     );
     this.last = { text, cursor, lang, width, rows };
     return rows;

@@ -43,6 +43,9 @@ export function useReplyView(
   const messages = useThrottledStore(store, (s) => s.messages);
   const notices = useThrottledStore(store, (s) => s.notices);
   const liveReply = useThrottledStore(store, (s) => s.liveReply);
+  // The parts the turn read (message_update); the pane parses nothing.
+  const liveParts = useThrottledStore(store, (s) => s.liveParts);
+  const liveEnded = useThrottledStore(store, (s) => s.liveEnded);
   const streaming = useThrottledStore(store, (s) => s.streaming);
   const hl = useHighlighter();
   // Each message is parsed and wrapped once per width (messages never change once added).
@@ -59,12 +62,13 @@ export function useReplyView(
               kind: 'live',
               key: 'live',
               text: liveReply,
-              parts: store.getState().liveParts(liveReply),
-              streaming,
+              parts: liveParts,
+              // Once it has all come it is drawn as it will be saved: whole, no cursor.
+              streaming: streaming && !liveEnded,
             },
           ]
         : blocks,
-    [store, blocks, liveReply, streaming],
+    [blocks, liveReply, liveParts, liveEnded, streaming],
   );
   const rowsOf = useCallback(
     (b: Block): Row[] =>

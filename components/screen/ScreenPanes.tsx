@@ -28,7 +28,7 @@ const Away = memo(AwayDigest);
 interface ScreenPanesProps {
   store: AgentStore;
   view: ScreenView;
-  ui: Pick<UiState, 'overlay' | 'toolSel' | 'toolTop' | 'away'>;
+  ui: Pick<UiState, 'overlay' | 'away'>;
   /** The focus as shown (a hidden pane's focus shows on the input). */
   focus: Focus;
 }
@@ -68,14 +68,7 @@ export function ScreenPanes({ store, view, ui, focus }: ScreenPanesProps): React
         <Reply {...titled} view={view.reply} height={layout.reply} focused={focus === 'reply'} />
       )}
       {layout.tools > 0 && (
-        <Tools
-          {...titled}
-          store={store}
-          height={layout.tools}
-          focused={focus === 'tools'}
-          selected={ui.toolSel}
-          top={ui.toolTop}
-        />
+        <Tools {...titled} view={view.tools} height={layout.tools} focused={focus === 'tools'} />
       )}
     </>
   );

@@ -22,7 +22,7 @@ import { useKeys } from '../keys/useKeys.js';
 import type { UiAction } from '../ui/uiReducer.js';
 import type { UiStore } from '../ui/uiStore.js';
 
-interface ScreenKeysEnv {
+interface ScreenKeysDeps {
   controller: AgentController;
   ui: UiStore;
   /** The UI store's dispatch, measured against the last frame (useUiDispatch). */
@@ -31,9 +31,9 @@ interface ScreenKeysEnv {
   complete(prefix: string): string[];
   redraw(): void;
   toggleMouse(): void;
-  /** The quit keys (see PerformEnv.quit). */
+  /** The quit keys (see PerformDeps.quit). */
   quit(): void;
-  /** Ctrl+D, /detach (see PerformEnv.detach). */
+  /** Ctrl+D, /detach (see PerformDeps.detach). */
   detach?(): void;
   now(): number;
 }
@@ -49,7 +49,7 @@ function isBusy(controller: AgentController, machine: MachineState, streaming: b
 
 /** What `resolveKey` needs, read now (a key may come before the next frame). */
 export function keyContext(
-  env: Pick<ScreenKeysEnv, 'controller' | 'ui' | 'guard'> & { layout: Layout },
+  env: Pick<ScreenKeysDeps, 'controller' | 'ui' | 'guard'> & { layout: Layout },
 ): KeyContext {
   const s = env.controller.store.getState();
   const cur = env.ui.getState();
@@ -66,7 +66,7 @@ export function keyContext(
   };
 }
 
-export function useScreenKeys(env: ScreenKeysEnv & { layout: Layout }): void {
+export function useScreenKeys(env: ScreenKeysDeps & { layout: Layout }): void {
   // The first key after AWAY_AFTER_MS without one opens the digest of what happened since.
   const lastKeyAt = useRef(env.now());
   const { dispatch } = env;

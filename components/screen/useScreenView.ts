@@ -15,6 +15,7 @@ import { computeLayout, type Layout } from '../layout.js';
 import { useOverlayRows, type OverlayRows } from '../overlayView.js';
 import { useReasoningView, type ReasoningView } from '../panes/reasoningView.js';
 import { useReplyView, type PaneView } from '../panes/replyView.js';
+import { useToolLogView, type ToolLogView } from '../panes/toolLogView.js';
 import type { Row } from '../panes/rows.js';
 import type { ScrollView, UiView } from '../ui/uiReducer.js';
 import type { Scroller, UiState } from '../ui/uiState.js';
@@ -23,6 +24,7 @@ export interface ScreenView {
   layout: Layout;
   reply: PaneView;
   reasoning: ReasoningView;
+  tools: ToolLogView;
   /** The open scrolling overlay's rows, and the window of them shown. */
   overlay: (OverlayRows & { offset: number; max: number }) | undefined;
   /** The approval card's rows and the first one shown, while a call waits. */
@@ -68,6 +70,7 @@ export function useScreenView(
     { width: w, height: layout.reasoning },
     ui.scroll.reasoning,
   );
+  const tools = useToolLogView(store, layout.tools, ui.toolSel, ui.toolTop);
   const open = useOverlayRows(store, ui, w, lang, complete);
   const toolIds = useThrottledStore(store, (s) => s.toolLog.map((e) => e.callId), sameIds);
   const body = Math.max(0, layout.panes - 1);
@@ -99,7 +102,7 @@ export function useScreenView(
       card: at('card', win.start, win.max),
     },
   };
-  return { layout, reply, reasoning, overlay, card, ui: view };
+  return { layout, reply, reasoning, tools, overlay, card, ui: view };
 }
 
 function overlayOffset(ui: UiState): number {

@@ -16,7 +16,7 @@
  * Every cache is bounded (`BoundedCache`), so memory stays flat over a day.
  *
  * Nothing here imports Ink: `composeFrame` reads the operations of an `Output` whose private
- * shape the door declares.
+ * shape inkOutputShape.ts declares.
  */
 import {
   styledCharsFromTokens,
@@ -27,7 +27,11 @@ import {
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
 import { BoundedCache } from './boundedCache.js';
-import type { InkClip as Clip, InkOperation as Operation, InkOutputState } from './inkInternals.js';
+import type {
+  InkClip as Clip,
+  InkOperation as Operation,
+  InkOutputState,
+} from './inkOutputShape.js';
 
 /** What `Output.get()` returns: the frame's rows joined by newlines, and its height. */
 export type FrameResult = { output: string; height: number };

@@ -2,7 +2,8 @@
  * The one door into Ink's internals. Everything the screen does with Ink beyond its public
  * API goes through here, and only while the installed Ink is the one it was written for:
  * - the frame step: `Output.prototype.get` replaced by `composeFrame` (fastOutput.ts), which
- *   reads the `Output`'s private operations (their shape is declared below, once);
+ *   reads the `Output`'s private operations (their shape is declared once, in
+ *   inkOutputShape.ts);
  * - `encodeRow`: a row of styled text encoded the way Ink encodes frame rows (the echo paints
  *   rows that must match the next frame byte for byte);
  * - `inkInputEvents`/`emitKeyToInk`: the raw input events behind `useStdin()`, where keys
@@ -30,22 +31,7 @@ import wrapText from '../../node_modules/ink/build/wrap-text.js';
 import inkPackage from '../../node_modules/ink/package.json' with { type: 'json' };
 import { t, type Lang } from '../../src/i18n/messages.js';
 import { composeFrame, type FrameResult } from './fastOutput.js';
-
-/*
- * Ink's private `Output` state, as 6.8 keeps it (`operations` is private in Ink's types):
- * declared here once, read only through `composeFrame` and only while the door is open.
- */
-type Transformer = (line: string, index: number) => string;
-export type InkClip = { x1?: number; x2?: number; y1?: number; y2?: number };
-export type InkOperation =
-  | { type: 'write'; x: number; y: number; text: string; transformers: Transformer[] }
-  | { type: 'clip'; clip: InkClip }
-  | { type: 'unclip' };
-export interface InkOutputState {
-  width: number;
-  height: number;
-  operations: InkOperation[];
-}
+import type { InkOutputState } from './inkOutputShape.js';
 
 /** The Ink versions whose internals this door was written against and tested with. */
 export const INK_RANGE = Object.freeze({ major: 6, minor: 8, label: '6.8.x' });

@@ -16,7 +16,7 @@ import { createFocusState, FocusReportContext, type FocusState } from './focusRe
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 
-export interface SessionIo {
+export interface ScreenSessionDeps {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WritableStream;
@@ -62,7 +62,7 @@ const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;
  * disposer stack as it starts; `end` closes it, so the terminal comes back whatever ends the
  * stay. The stops are synchronous: the screen is restored before `end` returns.
  */
-export function openScreenSession(io: SessionIo): ScreenSession {
+export function openScreenSession(io: ScreenSessionDeps): ScreenSession {
   // Before the first frame: Ink's output step, with its work kept from frame to frame (only on
   // the Ink it was written for; on another, runTui shows the door's notice).
   const door = io.inkDoor ?? inkDoor();
@@ -170,7 +170,7 @@ function listenForEndings(
 }
 
 /** The Ink tree shown now (one at a time) and the promise of its `show`. */
-interface TreeHost {
+interface ShownTree {
   show<T>(
     build: (finish: (value: T) => void) => React.ReactElement,
     end: (code: number, error?: unknown) => void,
@@ -181,7 +181,7 @@ interface TreeHost {
   ended(code: number): void;
 }
 
-function createTreeHost(io: SessionIo, frames: FrameWriter): TreeHost {
+function createTreeHost(io: ScreenSessionDeps, frames: FrameWriter): ShownTree {
   let instance: ReturnType<typeof inkRender> | undefined;
   let stopResize: (() => void) | undefined;
   let pending: ((shown: Shown<never>) => void) | undefined;
@@ -239,7 +239,7 @@ function createTreeHost(io: SessionIo, frames: FrameWriter): TreeHost {
 }
 
 function renderTree(
-  io: SessionIo,
+  io: ScreenSessionDeps,
   frames: FrameWriter,
   tree: React.ReactElement,
 ): ReturnType<typeof inkRender> {

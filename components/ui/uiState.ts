@@ -108,6 +108,22 @@ export function cycleFocus(current: Focus, visible: readonly Focus[], step: 1 | 
 }
 
 /**
+ * The tool log's window: the first of `count` entries shown in `height` rows. Following the
+ * newest (no selection, `sel` -1): the tail. With the entry `sel` selected: the remembered
+ * `top`, moved just enough to keep the selection in view. The one place the window is worked
+ * out: the pane's view draws it, and a move of the selection remembers it.
+ */
+export function toolWindowStart(count: number, sel: number, top: number, height: number): number {
+  const h = Math.max(1, height);
+  const tail = Math.max(0, count - h);
+  if (sel === -1) return tail;
+  let start = Math.max(0, Math.min(top, tail));
+  if (sel < start) start = sel;
+  if (sel >= start + h) start = sel - h + 1;
+  return start;
+}
+
+/**
  * Moves the tool-log selection by `delta` entries (clamped), keeping it inside a window of
  * `height` rows. With nothing selected, the first move selects the newest entry.
  */
@@ -121,11 +137,9 @@ export function moveToolSelection(
   const cur = ui.toolSel === undefined ? -1 : ids.indexOf(ui.toolSel);
   const from = cur === -1 ? ids.length - 1 : cur;
   const idx = cur === -1 ? from : Math.max(0, Math.min(ids.length - 1, from + delta));
-  const h = Math.max(1, height);
-  let top = cur === -1 ? Math.max(0, ids.length - h) : ui.toolTop;
-  if (idx < top) top = idx;
-  if (idx >= top + h) top = idx - h + 1;
-  return { ...ui, toolSel: ids[idx], toolTop: Math.max(0, top) };
+  // Nothing was selected: the window was the tail (an unbounded top is clamped to it).
+  const top = toolWindowStart(ids.length, idx, cur === -1 ? Infinity : ui.toolTop, height);
+  return { ...ui, toolSel: ids[idx], toolTop: top };
 }
 
 /** The longest common prefix of the candidates (for Tab completion). */

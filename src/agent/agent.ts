@@ -1,11 +1,8 @@
 import type { MachineEvent, MachineState } from '../machine/machine.js';
 import { ApprovalGate } from './approvalGate.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
-import type { HistoryPort } from '../pipeline/turn.js';
-import type { Provider } from '../providers/types.js';
 import { realTimers, Scheduler } from '../scheduler/scheduler.js';
 import type { AgentStore } from '../store/agentStore.js';
-import type { ToolRegistry } from '../tools/registry.js';
 import { AgentEmitter, type AgentEvent, type AgentListener } from '../api/events.js';
 import { SessionSafety } from '../tools/sessionSafety.js';
 import type { AlwaysOn } from './alwaysOn.js';
@@ -17,14 +14,14 @@ import type { AgentDeps, AgentSettings, CommandHandler, CompactFn } from './agen
 import type { AgentCommand, SendResult } from '../api/commands.js';
 import { AgentControls } from './controls.js';
 import { snapshotOf, type AgentSnapshot } from '../store/agentStore.js';
-import type { TurnHost } from './turnDeps.js';
-import type { AgentVerbs } from './verbs.js';
+import type { AgentVerbs } from './agentDeps.js';
 import { InputQueue } from './inputQueue.js';
-import { TurnRunner } from './turnRunner.js';
+import { runTurn, TurnMemory, type TurnDeps } from './turn.js';
 import { seedBudget, wireFeeds } from './feeds.js';
 import { t } from '../i18n/messages.js';
 import { ActivityTracker, type ActivityFacts } from './activity.js';
 import { WaitWatch } from './waitWatch.js';
+import { frozenSettings, patchedSettings, type SettingsPatch } from './settings.js';
 
 export type { AgentDeps, AgentSettings, CommandHandler } from './agentDeps.js';
 export type { AgentCommand, SendResult } from '../api/commands.js';
@@ -48,22 +45,26 @@ export class Agent {
     }),
   );
   private readonly scheduler: Scheduler;
-  private readonly inputs = new InputQueue((items) => this.emit({ type: 'queue_changed', items }));
-  private readonly turns: TurnRunner;
+  private readonly inputs = new InputQueue((items) =>
+    this.emitter.emit({ type: 'queue_changed', items }),
+  );
+  /** What the turns keep between them (cycle count, loop guard, the turn in flight). */
+  private readonly turns = new TurnMemory();
+  /** What every turn reads and acts through, built once. */
+  private readonly turnDeps: TurnDeps;
   private readonly approvals: ApprovalGate;
   private readonly controls: AgentControls;
   /** Redactor, read index and data boundary for this agent's whole session. */
-  readonly safety: SessionSafety;
+  private readonly safety: SessionSafety;
   private started = false;
   private watcher: WorkspaceWatcher | undefined;
   /** Pacing, budgets, reminders, per-turn notes and pending workspace changes. */
-  readonly alwaysOn: AlwaysOn;
+  private readonly alwaysOn: AlwaysOn;
   /** Paths the agent's own write tools touch, so the watcher ignores them. */
-  readonly ownWrites: OwnWrites;
-  private currentProvider: Provider;
-  private historyPort: HistoryPort;
-  readonly settings: AgentSettings;
-  readonly counter: TokenCounter;
+  private readonly ownWrites: OwnWrites;
+  /** The current settings: a frozen value, replaced whole by `changeSettings`. */
+  private settings: AgentSettings;
+  private readonly counter: TokenCounter;
   private readonly compact: CompactFn | undefined;
   /** The open question ([WAIT]) and the looks it allows while it waits. */
   private readonly waitWatch: WaitWatch;
@@ -71,12 +72,11 @@ export class Agent {
   private readonly activity: ActivityTracker;
 
   constructor(private readonly deps: AgentDeps) {
-    this.currentProvider = deps.provider;
-    this.historyPort = deps.history;
-    this.settings = deps.settings;
+    this.settings = frozenSettings(deps.settings);
     this.counter = deps.counter ?? new TokenCounter();
     this.safety = new SessionSafety(deps.secrets ?? []);
-    this.emitter.subscribe((e) => deps.store.getState().apply(e));
+    // The store's reducer first, so the store is current when other listeners run.
+    this.emitter.subscribe(deps.store.getState().apply);
     ({ alwaysOn: this.alwaysOn, ownWrites: this.ownWrites } = createAlwaysOn(
       deps,
       () => this.settings,
@@ -90,13 +90,18 @@ export class Agent {
     this.activity = new ActivityTracker(
       () => this.activityFacts(),
       () => timers.now(),
-      (activity) => this.emit({ type: 'activity', activity }),
+      (activity) => this.emitter.emit({ type: 'activity', activity }),
+    );
+    // The wait watch and the activity hear only the events they act on, after every listener.
+    this.emitter.follow(['turn_start', 'turn_end', 'history_loaded'], (e) => this.waitWatch.see(e));
+    this.emitter.follow(['turn_start', 'turn_end', 'scheduled', 'state_changed'], (e) =>
+      this.activity.see(e),
     );
     // An autonomous question has waited watch.resumeAfterWaitMs: changes that came meanwhile
     // wake a look now.
     this.alwaysOn.question.onWatch(() => this.changeWake());
     this.approvals = new ApprovalGate({
-      emit: (e) => this.emit(e),
+      emit: (e) => this.emitter.emit(e),
       move: (e) => this.move(e),
       state: () => this.state,
     });
@@ -104,18 +109,29 @@ export class Agent {
     const verbs = this.verbs();
     this.compact = deps.compact?.(verbs);
     const commands: CommandHandler | undefined = deps.commands?.(verbs);
-    this.turns = new TurnRunner({
-      host: this.turnHost(),
-      deps,
-      commands,
-      compact: this.compact,
+    this.turnDeps = {
+      settings: this.settings,
+      provider: deps.provider,
+      history: deps.history,
+      store: deps.store,
+      bus: this.emitter,
+      registry: deps.registry,
+      workspace: deps.workspace,
+      secrets: deps.secrets ?? [],
+      safety: this.safety,
+      counter: this.counter,
+      ownWrites: this.ownWrites,
+      alwaysOn: this.alwaysOn,
       inputs: this.inputs,
       approvals: this.approvals,
       alwaysAllowed: new Set<string>(),
-      failures: () => this.scheduler.consecutiveFailures,
-      runUserTurn: () => this.scheduler.runUserTurn(),
-      move: (e, reason) => this.move(e, reason),
-    });
+      scheduler: this.scheduler,
+      systemPrompt: deps.systemPrompt,
+      restore: deps.restore,
+      commands,
+      compact: this.compact,
+      toolsReady: deps.toolsReady,
+    };
     this.controls = new AgentControls({
       state: () => this.state,
       busy: () => this.busy,
@@ -129,42 +145,26 @@ export class Agent {
     });
     this.alwaysOn.reminders.onAdded(() => this.scheduler.refresh());
     this.alwaysOn.reminders.onDue((due) =>
-      this.emit({
+      this.emitter.emit({
         type: 'reminders_due',
         reminders: due.map(({ id, at, what, by }) => ({ id, at, what, by })),
       }),
     );
-    if (deps.spentBefore) seedBudget(this.alwaysOn.budget, deps.spentBefore, (e) => this.emit(e));
+    if (deps.spentBefore)
+      seedBudget(this.alwaysOn.budget, deps.spentBefore, (e) => this.emitter.emit(e));
     if (deps.feeds)
       wireFeeds(deps.feeds, {
-        emit: (e) => this.emit(e),
+        emit: (e) => this.emitter.emit(e),
         notice: (text) => this.notice(text, 'warn'),
         subscribe: (listener) => this.subscribe(listener),
         historyChanged: () => this.historyChanged(true),
       });
   }
 
-  /** What the turn runner reads and reports through (it writes none of the agent's fields). */
-  private turnHost(): TurnHost {
-    return {
-      settings: this.settings,
-      alwaysOn: this.alwaysOn,
-      counter: this.counter,
-      safety: this.safety,
-      ownWrites: this.ownWrites,
-      state: () => this.state,
-      provider: () => this.currentProvider,
-      history: () => this.historyPort,
-      emit: (e) => this.emit(e),
-      notice: (text, level) => this.notice(text, level),
-      listen: () => this.controls.listen(),
-    };
-  }
-
   /** The verbs the slash commands and the compactor get (see verbs.ts). */
   private verbs(): AgentVerbs {
     return {
-      settings: this.settings,
+      settings: () => this.settings,
       registry: this.deps.registry,
       workspace: this.deps.workspace,
       store: this.deps.store,
@@ -174,30 +174,29 @@ export class Agent {
       resume: () => this.controls.resume(),
       quit: () => this.quit(),
       detach: () => this.detach(),
-      clearScreen: () => this.emit({ type: 'messages_replaced', messages: [] }),
+      clearScreen: () => this.emitter.emit({ type: 'messages_replaced', messages: [] }),
       historyReplaced: () => this.historyChanged(false),
       compactNow: async (signal) => (this.compact ? this.compact(signal, true) : undefined),
-      provider: () => this.currentProvider,
+      provider: () => this.turnDeps.provider,
       setProvider: (provider) => {
-        this.currentProvider = provider;
-        this.emit({ type: 'settings_changed', model: provider.model });
+        this.turnDeps.provider = provider;
+        this.emitter.emit({ type: 'settings_changed', model: provider.model });
       },
-      personaChanged: (id) => this.emit({ type: 'settings_changed', persona: id }),
-      setApproval: (kind, policy) => {
-        this.settings.approval[kind] = policy;
-      },
+      personaChanged: (id) => this.emitter.emit({ type: 'settings_changed', persona: id }),
+      setApproval: (kind, policy) => this.changeSettings({ approval: { [kind]: policy } }),
       remind: (at, what) => this.alwaysOn.reminders.add(at, what, 'user'),
     };
   }
 
   private createScheduler(): Scheduler {
     return new Scheduler({
-      runTurn: (trigger) => this.turns.run(trigger),
+      runTurn: (trigger) => runTurn(trigger, this.turnDeps, this.turns),
       mayThink: () => this.state === 'THINKING',
       intervalMs: () => this.alwaysOn.pacing.interval(),
       backoff: () => this.settings.backoff,
       // Absent, not undefined: an event keeps its shape through JSON.
-      onScheduled: (at) => this.emit({ type: 'scheduled', ...(at !== undefined ? { at } : {}) }),
+      onScheduled: (at) =>
+        this.emitter.emit({ type: 'scheduled', ...(at !== undefined ? { at } : {}) }),
       nextDueAt: () => this.alwaysOn.nextDueAt(),
       // A reminder is something the user or the model asked for: it ends a [WAIT].
       mayWakeForSchedule: () => {
@@ -218,22 +217,8 @@ export class Agent {
     return this.deps.store;
   }
 
-  get registry(): ToolRegistry {
-    return this.deps.registry;
-  }
-
   get busy(): boolean {
     return this.scheduler.isRunning;
-  }
-
-  /** The conversation the turns read and write (the current session). */
-  get history(): HistoryPort {
-    return this.historyPort;
-  }
-
-  /** The model in use (a /model switch changes it). */
-  get provider(): Provider {
-    return this.currentProvider;
   }
 
   /** Events out: every event the agent emits, in order; returns the unsubscribe. */
@@ -259,16 +244,6 @@ export class Agent {
     return this.controls.send(command);
   }
 
-  /**
-   * The only way anything reaches the bus: the agent's own acts. The wait watch and the
-   * activity follow the agent's events after every listener has had them.
-   */
-  private emit(event: AgentEvent): void {
-    this.emitter.emit(event);
-    this.waitWatch.see(event);
-    this.activity.see(event);
-  }
-
   /** What the activity is read from (the machine, the schedule, the rest, the question). */
   private activityFacts(): Omit<ActivityFacts, 'inTurn' | 'scheduledAt' | 'stateSince'> {
     const question = this.alwaysOn.question;
@@ -282,23 +257,40 @@ export class Agent {
     };
   }
 
+  /**
+   * The settings command: the next settings value replaces the current one (which stays as
+   * it was for whoever holds it), and the screen hears what it shows of them.
+   */
+  private changeSettings(patch: SettingsPatch): void {
+    this.settings = patchedSettings(this.settings, patch);
+    // The turn reads the value in force when each call starts (its deps hold the current one).
+    this.turnDeps.settings = this.settings;
+    this.emitter.emit(this.settingsEvent());
+  }
+
+  /** What the store shows of the settings, as a `settings_changed` event. */
+  private settingsEvent(): Extract<AgentEvent, { type: 'settings_changed' }> {
+    const s = this.settings;
+    return {
+      type: 'settings_changed',
+      lang: s.lang,
+      contextWindow: s.contextWindow,
+      maxCycles: s.maxAutonomousCycles,
+      budgetPerHour: s.tokenBudgetPerHour,
+      budgetPerDay: s.tokenBudgetPerDay ?? 0,
+    };
+  }
+
   private notice(text: string, level: 'info' | 'warn' = 'info'): void {
-    this.emit({ type: 'notice', level, text });
+    this.emitter.emit({ type: 'notice', level, text });
   }
 
   /** Loads the history into the store and starts thinking (if the machine is THINKING). */
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.emit({ type: 'history_loaded', messages: this.historyPort.messages() });
-    this.emit({
-      type: 'settings_changed',
-      model: this.provider.model,
-      contextWindow: this.settings.contextWindow,
-      maxCycles: this.settings.maxAutonomousCycles,
-      budgetPerHour: this.settings.tokenBudgetPerHour,
-      budgetPerDay: this.settings.tokenBudgetPerDay ?? 0,
-    });
+    this.emitter.emit({ type: 'history_loaded', messages: this.turnDeps.history.messages() });
+    this.emitter.emit({ ...this.settingsEvent(), model: this.turnDeps.provider.model });
     this.activity.refresh();
     this.scheduler.start(0);
     if (this.deps.watch) {
@@ -371,7 +363,7 @@ export class Agent {
    */
   private move(event: MachineEvent, reason?: string): void {
     const change = this.deps.store.getState().dispatch(event, reason);
-    if (change) this.emit(change);
+    if (change) this.emitter.emit(change);
   }
 
   /**
@@ -379,9 +371,9 @@ export class Agent {
    * it shows of one) or the same session's messages replaced (a compression).
    */
   private historyChanged(loaded: boolean): void {
-    this.emit({
+    this.emitter.emit({
       type: loaded ? 'history_loaded' : 'messages_replaced',
-      messages: this.historyPort.messages(),
+      messages: this.turnDeps.history.messages(),
     });
   }
 

@@ -1,11 +1,11 @@
 import type { Lang } from '../i18n/messages.js';
 import type { RecoveryReport } from '../journal/recover.js';
 import type { TokenCounter } from '../memory/tokenCounter.js';
-import type { HistoryPort } from '../pipeline/turn.js';
+import type { TurnHistory } from '../pipeline/saver.js';
 import type { Provider } from '../providers/types.js';
 import type { BackoffSettings } from '../core/backoff.js';
 import type { Timers } from '../scheduler/scheduler.js';
-import type { Reminders } from '../reminders/reminders.js';
+import type { Reminder, Reminders } from '../reminders/reminders.js';
 import type { AgentStore } from '../store/agentStore.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ToolKind } from '../tools/types.js';
@@ -14,35 +14,42 @@ import type { CommandOutcome } from '../commands/context.js';
 import type { ApprovalPolicy } from '../pipeline/toolRunner.js';
 import type { CycleRecord } from '../api/ledger.js';
 import type { AgentListener } from '../api/events.js';
-import type { AgentVerbs } from './verbs.js';
+import type { AlwaysOn } from './alwaysOn.js';
 
+/**
+ * What the user set for the agent (config, flags, /approve): one frozen value. The agent
+ * replaces it whole through its settings command (see settings.ts); nothing writes it in
+ * place, so a reference taken earlier keeps what it saw.
+ */
 export interface AgentSettings {
-  thinkIntervalMs: number;
-  maxAutonomousCycles: number;
-  tokenBudgetPerHour: number;
-  maxConsecutiveFailures: number;
-  backoff: BackoffSettings;
-  toolResultBudgetChars: number;
-  approval: Record<ToolKind, ApprovalPolicy>;
-  sendReasoningInHistory: boolean;
+  readonly thinkIntervalMs: number;
+  readonly maxAutonomousCycles: number;
+  readonly tokenBudgetPerHour: number;
+  readonly maxConsecutiveFailures: number;
+  readonly backoff: Readonly<BackoffSettings>;
+  readonly toolResultBudgetChars: number;
+  readonly approval: Readonly<Record<ToolKind, ApprovalPolicy>>;
+  readonly sendReasoningInHistory: boolean;
+  /** `native`: the tools go with each request as JSON schemas (config `toolCalls`). */
+  readonly toolCalls?: 'text' | 'native';
   /** The model's context window in tokens; requests are fitted under it. */
-  contextWindow: number;
+  readonly contextWindow: number;
   /** The language of what the agent says to the user (pause reasons, command output). */
-  lang: Lang;
+  readonly lang: Lang;
   /** pacing.maxIntervalMs: the longest rest between looks (default 30 minutes). */
-  maxIntervalMs?: number;
+  readonly maxIntervalMs?: number;
   /** 0 = no daily budget (the default: none, for tests; the config has its own default). */
-  tokenBudgetPerDay?: number;
+  readonly tokenBudgetPerDay?: number;
   /** Tool calls run per reply at most; the rest come back as not run (default 25). */
-  maxToolCallsPerReply?: number;
+  readonly maxToolCallsPerReply?: number;
   /** pacing.cacheTtlSeconds in ms: the prompt-cache lifetime pacing respects (absent: none). */
-  cacheTtlMs?: number;
+  readonly cacheTtlMs?: number;
   /** watch.minWakeIntervalMs and watch.maxWakesPerHour (absent: 30 s and 20 an hour). */
-  changeWakes?: { minIntervalMs: number; maxPerHour: number };
+  readonly changeWakes?: { readonly minIntervalMs: number; readonly maxPerHour: number };
   /** watch.resumeAfterWaitMs (absent: 0, an autonomous question waits for the user alone). */
-  resumeAfterWaitMs?: number;
+  readonly resumeAfterWaitMs?: number;
   /** Requests one turn's tool chain may make before it pauses (default 25). */
-  maxStepsPerTurn?: number;
+  readonly maxStepsPerTurn?: number;
 }
 
 /**
@@ -87,7 +94,7 @@ export interface AgentDeps {
   provider: Provider;
   registry: ToolRegistry;
   workspace: Workspace;
-  history: HistoryPort;
+  history: TurnHistory;
   settings: AgentSettings;
   systemPrompt(): string;
   /**
@@ -141,4 +148,42 @@ export interface AgentDeps {
   idleSkip?: boolean;
   /** The reminders the `remind` tool writes to (the `schedule` wake-up). */
   reminders?: Reminders;
+}
+
+/**
+ * The verbs the agent hands to the parts the root builds around it (the slash commands, the
+ * compactor): what they may read and the few things they may ask. Each verb is the agent's
+ * own act, so these parts never emit events, write settings or move the machine themselves.
+ */
+export interface AgentVerbs {
+  /** The settings in force now (a frozen value; `setApproval` replaces it). */
+  settings(): AgentSettings;
+  readonly registry: ToolRegistry;
+  readonly workspace: Workspace;
+  /** Read only: what the screen shows (traces, the ledger, token counts). */
+  readonly store: AgentStore;
+  readonly alwaysOn: AlwaysOn;
+  /** Tells the user something (a notice). */
+  notice(text: string, level?: 'info' | 'warn'): void;
+  pause(): void;
+  resume(): void;
+  /** Asks the host to quit (/exit). */
+  quit(): void;
+  /** Asks the host to leave the agent running without its screen (/detach). */
+  detach(): void;
+  /** Empties the conversation on screen (/clear); the history stays. */
+  clearScreen(): void;
+  /** The history was replaced in place (a compression): the screen shows it as it is now. */
+  historyReplaced(): void;
+  /** Forces compression now (/compact); the text the compactor has not said. */
+  compactNow(signal: AbortSignal): Promise<string | undefined>;
+  provider(): Provider;
+  /** Swaps the model provider (/model); the next request uses it. */
+  setProvider(provider: Provider): void;
+  /** The persona in use changed (/persona): the status bar shows it. */
+  personaChanged(id: string): void;
+  /** Sets one tool kind's approval policy (/approve); the next call follows it. */
+  setApproval(kind: ToolKind, policy: ApprovalPolicy): void;
+  /** Sets a reminder (/remind); the text of what is wrong, if anything. */
+  remind(at: number, what: string): Reminder | string;
 }

@@ -2,11 +2,11 @@ import type { HistoryMessage } from '../core/messages.js';
 import type { Timers } from '../scheduler/scheduler.js';
 import type { Lang } from '../i18n/messages.js';
 import type { TurnTrigger } from '../api/trace.js';
-import type { TurnResult } from '../pipeline/turn.js';
+import type { TurnFacts } from './respond.js';
 import { Pacing } from '../scheduler/pacing.js';
 import { Reminders, type Reminder } from '../reminders/reminders.js';
 import { addChange, changeCount, emptyChanges, type WorkspaceChanges } from '../watch/changes.js';
-import { TokenBudget } from './budget.js';
+import { TokenBudget, type BudgetSettings } from '../memory/tokenBudget.js';
 import { ChangeWakes, DEFAULT_CHANGE_WAKES, type ChangeWakeSettings } from './changeWakes.js';
 import { Novelty } from './novelty.js';
 import { OpenQuestion } from './openQuestion.js';
@@ -22,6 +22,8 @@ const PRUNE_AT = 2000;
  */
 class TurnNotes {
   private readonly byAnchor = new Map<string, string[]>();
+  /** The notes by anchor, as `buildChatMessages` takes them. */
+  readonly map: ReadonlyMap<string, readonly string[]> = this.byAnchor;
   private count = 0;
 
   /** Pins `note` after the last message of `history` (or before all of them when empty). */
@@ -32,11 +34,6 @@ class TurnNotes {
     else this.byAnchor.set(anchor, [note]);
     this.count += 1;
     if (this.count > PRUNE_AT) this.prune(history);
-  }
-
-  /** The notes by anchor, as `buildChatMessages` takes them. */
-  get map(): ReadonlyMap<string, readonly string[]> {
-    return this.byAnchor;
   }
 
   /** Forgets everything (a new session, or a compaction that rewrote the history). */
@@ -74,6 +71,8 @@ export interface AlwaysOnSettings {
 
 export interface AlwaysOnDeps {
   settings(): AlwaysOnSettings;
+  /** The agent's settings object, as the budgets read it before each request. */
+  budget: Readonly<BudgetSettings>;
   now(): number;
   /** The clock the change wake-ups' one timer runs on (the scheduler's). */
   timers: Timers;
@@ -107,7 +106,7 @@ export class AlwaysOn {
   constructor(private readonly deps: AlwaysOnDeps) {
     this.pacing = new Pacing(() => deps.settings());
     this.reminders = deps.reminders ?? new Reminders();
-    this.budget = new TokenBudget(() => deps.settings(), deps.now);
+    this.budget = new TokenBudget(deps.budget, deps.timers);
     this.changeWakes = new ChangeWakes(
       () => deps.settings().changeWakes ?? DEFAULT_CHANGE_WAKES,
       deps.timers,
@@ -231,7 +230,11 @@ export class AlwaysOn {
   }
 
   /** After an autonomous cycle: nothing new rests longer, anything new resets the pace. */
-  async afterCycle(trigger: TurnTrigger, result: TurnResult, inbox: number): Promise<void> {
+  async afterCycle(
+    trigger: TurnTrigger,
+    result: Pick<TurnFacts, 'outcome' | 'results'>,
+    inbox: number,
+  ): Promise<void> {
     if (result.outcome !== 'ok') return;
     if (trigger === 'user') {
       this.pacing.reset();
@@ -254,7 +257,7 @@ export class AlwaysOn {
 
 /** Whether a turn of this kind starts at the think interval again. */
 function paceResets(trigger: TurnTrigger, due: readonly Reminder[]): boolean {
-  if (trigger === 'timer' || trigger === 'start' || trigger === 'change') return false;
+  if (trigger === 'timer' || trigger === 'change') return false;
   if (trigger === 'schedule') return due.some((r) => r.by !== 'model');
   return true;
 }

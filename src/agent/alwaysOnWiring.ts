@@ -11,7 +11,7 @@ import { watchWorkspace, type WorkspaceWatcher } from '../watch/workspaceWatcher
 import { AlwaysOn, type AlwaysOnSettings } from './alwaysOn.js';
 
 /** What the agent's always-on parts are built from (a subset of the agent's deps). */
-export interface AlwaysOnParts {
+export interface AlwaysOnWiringDeps {
   workspace: Workspace;
   timers?: Timers;
   reminders?: Reminders;
@@ -29,7 +29,7 @@ type SettingsSource = () => Omit<AlwaysOnSettings, 'maxIntervalMs' | 'tokenBudge
 
 /** Builds the pacing/budget/reminder state and the own-writes record for one agent. */
 export function createAlwaysOn(
-  parts: AlwaysOnParts,
+  parts: AlwaysOnWiringDeps,
   settings: SettingsSource,
 ): { alwaysOn: AlwaysOn; ownWrites: OwnWrites } {
   const timers = parts.timers ?? realTimers;
@@ -39,6 +39,7 @@ export function createAlwaysOn(
   const alwaysOn = new AlwaysOn({
     now,
     timers,
+    budget: settings(),
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
     settings: () => {
       const s = settings();

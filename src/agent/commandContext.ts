@@ -11,11 +11,11 @@ import type { SessionStore } from '../history/index.js';
 import type { Journal } from '../journal/journal.js';
 import type { McpServerStatus } from '../mcp/status.js';
 import type { PersonaSet } from '../personas/personaSet.js';
-import type { AgentVerbs } from './verbs.js';
-import { DAY_MS, HOUR_MS } from './budget.js';
+import type { AgentVerbs } from './agentDeps.js';
+import { DAY_MS, HOUR_MS } from '../memory/tokenBudget.js';
 
 /** What the commands reach beyond the agent: the app's sessions, personas and folders. */
-export interface CommandEnv {
+export interface CommandDeps {
   sessions: Pick<SessionStore, 'list' | 'create'>;
   personas: PersonaSet;
   config: LoadedConfig;
@@ -34,10 +34,10 @@ export interface CommandEnv {
 }
 
 /** The context for one command call (the language is the one in use at that moment). */
-export function commandContext(agent: AgentVerbs, env: CommandEnv): CommandContext {
+export function commandContext(agent: AgentVerbs, env: CommandDeps): CommandContext {
   const { current, personas } = env;
   return {
-    lang: agent.settings.lang,
+    lang: agent.settings().lang,
     say: (text) => agent.notice(text),
     pause: () => agent.pause(),
     resume: () => agent.resume(),
@@ -60,7 +60,7 @@ export function commandContext(agent: AgentVerbs, env: CommandEnv): CommandConte
     setProvider: (provider) => agent.setProvider(provider),
     config: env.config,
     modelsDir: env.modelsDir,
-    approval: () => agent.settings.approval,
+    approval: () => agent.settings().approval,
     setApproval: (kind, policy) => agent.setApproval(kind, policy),
     tools: {
       list: () => agent.registry.list(),
@@ -75,8 +75,8 @@ export function commandContext(agent: AgentVerbs, env: CommandEnv): CommandConte
         cachedTokens: s.sessionCachedTokens,
         lastHour: agent.alwaysOn.budget.used(HOUR_MS),
         lastDay: agent.alwaysOn.budget.used(DAY_MS),
-        perHour: agent.settings.tokenBudgetPerHour,
-        perDay: agent.settings.tokenBudgetPerDay ?? 0,
+        perHour: agent.settings().tokenBudgetPerHour,
+        perDay: agent.settings().tokenBudgetPerDay ?? 0,
       };
     },
     reminders: {

@@ -1,13 +1,13 @@
 import { t, type Lang } from '../i18n/messages.js';
 import type { CompactFn } from '../agent/agentDeps.js';
-import type { HistoryPort } from '../pipeline/turn.js';
+import type { TurnHistory } from '../pipeline/saver.js';
 import type { CompactableHistory, Compactor } from '../memory/compactor.js';
 
 /** A history the compactor can shrink and the agent can read. */
-export type CompactedHistory = CompactableHistory & HistoryPort;
+export type CompactedHistory = CompactableHistory & TurnHistory;
 
 /** What the compactor needs from the agent around it: nothing more. */
-export interface CompactPort {
+export interface CompactDeps {
   /** The current session's history (the one the next request is built from). */
   history(): CompactedHistory;
   /** Shows `history` as it is now (after a compression: the summary and the recent part). */
@@ -23,7 +23,7 @@ export interface CompactPort {
  * "nothing to compact" answer to /compact). After a compression the screen shows what the
  * model now sees; the originals are in the archive.
  */
-export function createCompactHook(compactor: Pick<Compactor, 'run'>, port: CompactPort): CompactFn {
+export function createCompactHook(compactor: Pick<Compactor, 'run'>, port: CompactDeps): CompactFn {
   return async (signal: AbortSignal, force: boolean) => {
     const history = port.history();
     const out = await compactor.run(history, signal, force);

@@ -16,21 +16,21 @@ import type { Scheduler } from '../scheduler/scheduler.js';
 import type { AlwaysOn } from './alwaysOn.js';
 import type { ApprovalGate } from './approvalGate.js';
 import { isCommand, type InputQueue } from './inputQueue.js';
-import type { TurnRunner } from './turnRunner.js';
+import type { TurnMemory } from './turn.js';
 
 const OK: SendResult = { ok: true };
-/** A command that does not apply in this state: taken, and nothing done (no event). */
+/** A command that does not apply in this state: refused with the problem, nothing done, no event. */
 const NOTHING = (what: string): SendResult => ({ ok: false, problem: `${what}; nothing done` });
 
 /** What the controls act on, handed over by the agent. */
-export interface ControlParts {
+export interface ControlsDeps {
   state(): MachineState;
   /** True while a turn runs. */
   busy(): boolean;
   /** The agent's one way to move the machine. */
   move(event: MachineEvent, reason?: string): void;
   notice(text: string, level: 'info' | 'warn'): void;
-  turns: Pick<TurnRunner, 'abort' | 'commandInFlight' | 'userSpoke' | 'resumed'>;
+  turns: Pick<TurnMemory, 'abort' | 'commandInFlight' | 'userSpoke' | 'resumed'>;
   scheduler: Pick<Scheduler, 'wake' | 'runUserTurn'>;
   inputs: InputQueue;
   alwaysOn: Pick<AlwaysOn, 'wakeUp'>;
@@ -38,13 +38,9 @@ export interface ControlParts {
 }
 
 export class AgentControls {
-  constructor(private readonly c: ControlParts) {}
+  constructor(private readonly c: ControlsDeps) {}
 
-  /**
-   * Commands in: the one way the screen, print mode, a socket client and the tests drive the
-   * agent. What it did shows in the events and the store; the result only says whether the
-   * command was taken, and if not, the problem.
-   */
+  /** The body of `Agent.send` (described there): each command to what acts on it. */
   send(command: AgentCommand): SendResult {
     switch (command.type) {
       case 'submit':
@@ -182,13 +178,5 @@ export class AgentControls {
     this.c.turns.resumed();
     this.c.alwaysOn.wakeUp();
     this.c.scheduler.wake(0, 'resume');
-  }
-
-  /**
-   * Gives the floor back to the user after an answering turn (a slash command that answered):
-   * WAIT when the machine allows it. Stopped or already waiting, the floor is theirs anyway.
-   */
-  listen(): void {
-    if (can(this.c.state(), 'WAIT')) this.c.move('WAIT');
   }
 }

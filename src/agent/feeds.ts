@@ -4,7 +4,7 @@
  * these at construction and hands them its private emit; nothing else speaks on its bus.
  */
 import type { SessionFeeds } from './agentDeps.js';
-import { DAY_MS, HOUR_MS, type TokenBudget } from './budget.js';
+import { DAY_MS, HOUR_MS, type TokenBudget } from '../memory/tokenBudget.js';
 import type { AgentEvent, AgentListener } from '../api/events.js';
 
 /** What the feeds get from the agent that wires them. */

@@ -1,5 +1,4 @@
 import type { QueuedMessage } from '../api/events.js';
-import type { TakenInput } from '../pipeline/turn.js';
 
 /** A slash command, as opposed to text (`//` escapes a leading slash). */
 export function isCommand(text: string): boolean {
@@ -21,6 +20,12 @@ interface Pending extends QueuedMessage {
  * ids so the user can edit or drop them before a turn takes them; `onChange` is told the
  * queued list after every change to it (to emit `queue_changed`).
  */
+/** The user's input a turn takes: one slash command, or the messages to answer. */
+export interface TakenInput {
+  command?: string;
+  messages: readonly string[];
+}
+
 export class InputQueue {
   private readonly pending: Pending[] = [];
   private nextId = 1;

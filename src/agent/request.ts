@@ -1,7 +1,7 @@
-import type { ChatMessage, HistoryMessage } from '../core/messages.js';
+import type { ChatMessage, FunctionTool, HistoryMessage } from '../core/messages.js';
+import { buildChatMessages } from '../history/chatMessages.js';
 import type { TokenCounter } from '../memory/tokenCounter.js';
-import type { TurnTrigger } from '../api/trace.js';
-import { buildChatMessages } from './context.js';
+import { autonomous, type TurnTrigger } from '../api/trace.js';
 
 /** Messages at the end that are always sent whole: the turn in progress. */
 const PROTECTED_TAIL = 2;
@@ -33,6 +33,8 @@ function fitHistory(
         id: `${m.id}~stub`,
         role: m.role,
         at: m.at,
+        // A native call's result stays paired with its call (history/chatMessages.ts).
+        ...(m.callId !== undefined ? { callId: m.callId } : {}),
         content: `[${role === 'tool' ? 'older tool results' : 'older reply'} left out to fit the context: ${m.content.length} characters]`,
       };
       total += count(stub) - count(m);
@@ -73,14 +75,17 @@ export function buildTurnRequest(input: {
   notes?: ReadonlyMap<string, readonly string[]>;
   /** This turn's own note, already in `notes`: counted in the request's size. */
   note?: string | undefined;
-}): { messages: ChatMessage[]; promptTokens: number } {
+  /** The tools as JSON schemas (`toolCalls: "native"`): sent, and counted in the size. */
+  tools?: readonly FunctionTool[] | undefined;
+}): { messages: ChatMessage[]; promptTokens: number; tools?: readonly FunctionTool[] } {
   const { counter, systemPrompt } = input;
   // Only an autonomous turn says the user is away; most APIs want the last message to be the
   // user's, so other turns get a neutral cue when they need one at all.
-  const cue = input.trigger === 'timer' ? autonomousCue(input.cycle) : CONTINUE_CUE;
+  const cue = autonomous(input.trigger) ? autonomousCue(input.cycle) : CONTINUE_CUE;
   const budget = input.contextWindow - replyReserve(input.contextWindow);
   const tail = input.note ?? cue;
-  const fixed = counter.count(systemPrompt) + counter.count(tail) + 16;
+  const toolTokens = input.tools ? counter.count(JSON.stringify(input.tools)) : 0;
+  const fixed = counter.count(systemPrompt) + counter.count(tail) + 16 + toolTokens;
   const fitted = fitHistory(input.history, budget, (m) => counter.countMessage(m), fixed);
   const messages = buildChatMessages(systemPrompt, fitted.messages, {
     autonomousCue: cue,
@@ -88,10 +93,12 @@ export function buildTurnRequest(input: {
     ...(input.notes ? { notes: input.notes } : {}),
   });
   const last = messages[messages.length - 1];
-  const promptTokens = counter.countContext(
-    systemPrompt,
-    fitted.messages,
-    input.note ?? (last?.content === cue ? cue : ''),
-  );
-  return { messages, promptTokens };
+  const promptTokens =
+    toolTokens +
+    counter.countContext(
+      systemPrompt,
+      fitted.messages,
+      input.note ?? (last?.content === cue ? cue : ''),
+    );
+  return { messages, promptTokens, ...(input.tools ? { tools: input.tools } : {}) };
 }

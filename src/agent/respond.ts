@@ -1,15 +1,10 @@
-import { t } from '../i18n/messages.js';
 import type { MachineEvent } from '../machine/machine.js';
-import type { TurnFacts } from '../pipeline/turn.js';
+import type { TurnOutcomeKind } from '../api/trace.js';
+import type { TurnError } from '../providers/types.js';
 import type { TurnReport } from '../scheduler/scheduler.js';
 import type { AgentEvent } from '../api/events.js';
-import {
-  cycleLimitReason,
-  failuresReason,
-  loopCheck,
-  stepLimitReason,
-  type GuardSettings,
-} from './guards.js';
+import { DEFAULT_MAX_STEPS_PER_TURN } from '../config/schema.js';
+import { t, type Lang } from '../i18n/messages.js';
 
 /** Errors that retrying cannot fix. */
 const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
@@ -18,6 +13,31 @@ const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
   'unavailable',
   'bad_request',
 ]);
+
+/**
+ * What RESPOND decides from: how the step ended and what it produced. In the turn's result,
+ * `calls`, `results` and `tokens.total` cover all of the turn's steps.
+ */
+export interface TurnFacts {
+  turnId: number;
+  /** The step (request) of the turn, from 1. */
+  step: number;
+  outcome: TurnOutcomeKind;
+  wait: boolean;
+  reply: string;
+  calls: string[];
+  error?: TurnError;
+  saveFailed?: string;
+  /** Why BUILD did not send the request (outcome `blocked`). */
+  blocked?: string;
+  /** Each call with the result the model saw, to tell a cycle that found something new. */
+  results: string[];
+  /**
+   * The tokens this step's request used (as reported, or estimated), and how full the
+   * context is: the last prompt's size, from this step or an earlier one (absent: none sent).
+   */
+  tokens: { total: number; context?: number };
+}
 
 /** What the guards know when a turn ends: their settings and the counts so far. */
 export interface RespondGuards extends GuardSettings {
@@ -49,7 +69,7 @@ export interface Response {
   more: boolean;
 }
 
-const goOn = (g: RespondGuards): Response => ({
+const endsHere = (g: RespondGuards): Response => ({
   more: false,
   errors: [],
   countTokens: false,
@@ -70,14 +90,14 @@ export function respond(result: TurnFacts, g: RespondGuards): Response {
   if (result.saveFailed) {
     const error = { kind: 'history_write', message: result.saveFailed };
     const reason = t(g.lang, 'pause.historyWrite', { error: result.saveFailed });
-    return { ...goOn(g), event: 'AUTO_PAUSE', reason, errors: [{ type: 'error', error }] };
+    return { ...endsHere(g), event: 'AUTO_PAUSE', reason, errors: [{ type: 'error', error }] };
   }
   if (result.outcome === 'error' && result.error) return respondToError(result, g);
   if (result.blocked !== undefined) {
-    return { ...goOn(g), event: 'AUTO_PAUSE', reason: result.blocked };
+    return { ...endsHere(g), event: 'AUTO_PAUSE', reason: result.blocked };
   }
-  if (result.outcome !== 'ok') return goOn(g);
-  if (result.wait) return { ...goOn(g), countTokens: true, event: 'WAIT' };
+  if (result.outcome !== 'ok') return endsHere(g);
+  if (result.wait) return { ...endsHere(g), countTokens: true, event: 'WAIT' };
   const loop = loopCheck(g, g.recentCalls, result.calls);
   const called = result.calls.length > 0;
   const reason =
@@ -85,7 +105,7 @@ export function respond(result: TurnFacts, g: RespondGuards): Response {
     (called ? stepLimitReason(g, result.step) : undefined) ??
     (called ? undefined : cycleLimitReason(g, g.cycle));
   return {
-    ...goOn(g),
+    ...endsHere(g),
     countTokens: true,
     recentCalls: loop.recent,
     more: called && reason === undefined,
@@ -104,9 +124,76 @@ function respondToError(result: TurnFacts, g: RespondGuards): Response {
     ? t(g.lang, 'pause.permanent', { error: error.message })
     : failuresReason(g, g.failures + 1, error.message);
   return {
-    ...goOn(g),
+    ...endsHere(g),
     errors: [{ type: 'error', turnId: result.turnId, error }],
     ...(reason ? { event: 'AUTO_PAUSE' as const, reason } : {}),
     report: { failed: true, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
   };
+}
+
+/**
+ * The cost and loop controls that stop autonomy by themselves. Each check is a pure function
+ * returning the reason to pause (shown to the user) or undefined.
+ */
+export interface GuardSettings {
+  /** The language of the reasons shown to the user. */
+  lang: Lang;
+  /** 0 = unlimited */
+  maxAutonomousCycles: number;
+  maxConsecutiveFailures: number;
+  /** Requests one turn may make for its tool chain (absent: {@link DEFAULT_MAX_STEPS_PER_TURN}). */
+  maxStepsPerTurn?: number;
+}
+
+const REPEAT_LIMIT = 3;
+
+/** The autonomous-cycle limit: the reason to pause once `cycle` reaches it. */
+export function cycleLimitReason(s: GuardSettings, cycle: number): string | undefined {
+  const max = s.maxAutonomousCycles;
+  return max > 0 && cycle >= max ? t(s.lang, 'pause.cycleLimit', { max }) : undefined;
+}
+
+/**
+ * The per-turn step limit: the reason to end the turn once its `step`-th reply still called
+ * tools. A runaway chain stops here instead of calling tools without end.
+ */
+export function stepLimitReason(s: GuardSettings, step: number): string | undefined {
+  const max = s.maxStepsPerTurn ?? DEFAULT_MAX_STEPS_PER_TURN;
+  return step >= max ? t(s.lang, 'pause.stepLimit', { max }) : undefined;
+}
+
+/** Repeated API failures: the reason to pause after `consecutive` failures in a row. */
+export function failuresReason(
+  s: GuardSettings,
+  consecutive: number,
+  lastError: string,
+): string | undefined {
+  const max = s.maxConsecutiveFailures;
+  if (max > 0 && consecutive >= max) {
+    return t(s.lang, 'pause.apiFailures', { count: consecutive, error: lastError });
+  }
+  return undefined;
+}
+
+/**
+ * The loop guard: the same tool call with the same arguments three times in a row. Takes the
+ * calls remembered so far and returns what to remember next (emptied once it fires), so the
+ * check itself stays pure. Near-identical replies do not pause: they count as "nothing new",
+ * and pacing rests longer instead.
+ */
+export function loopCheck(
+  s: GuardSettings,
+  recent: readonly string[],
+  calls: readonly string[],
+): { reason?: string; recent: readonly string[] } {
+  const kept = [...recent];
+  for (const call of calls) {
+    kept.push(call);
+    if (kept.length > REPEAT_LIMIT) kept.shift();
+    if (kept.length === REPEAT_LIMIT && kept.every((c) => c === call)) {
+      const reason = t(s.lang, 'pause.loopGuard', { count: REPEAT_LIMIT, call: call.slice(0, 80) });
+      return { reason, recent: [] };
+    }
+  }
+  return { recent: kept };
 }

@@ -7,45 +7,27 @@ import type { AlwaysOn } from './alwaysOn.js';
 export const BACK_TO_WAITING = 'the question stays open';
 
 /** What the wait watch reads and moves, handed over by the agent. */
-export interface WaitWatchParts {
+export interface WaitWatchDeps {
   state(): MachineState;
   move(event: MachineEvent, reason?: string): void;
   alwaysOn: Pick<AlwaysOn, 'question' | 'pendingChanges'>;
 }
 
 /**
- * Follows the agent's own events to keep its open question: a reply that ended with `[WAIT]`
- * asks it (autonomous unless the turn answered the user); a look that ran while an autonomous
- * question watches the workspace and ended plainly gives the floor back to the user, since
- * the question is still theirs to answer (unless more changes wait: the next look comes first).
+ * Follows the agent's turns to keep its open question (the turn asks it at its [WAIT]): a look
+ * that ran while an autonomous question watches the workspace and ended plainly gives the
+ * floor back to the user, since the question is still theirs to answer (unless more changes
+ * wait: the next look comes first); another session closes it.
  */
 export class WaitWatch {
   private trigger: TurnTrigger | undefined;
-  /** The reply this turn saved, if any (a command's turn saves none: it asks nothing). */
-  private reply: string | undefined;
 
-  constructor(private readonly p: WaitWatchParts) {}
+  constructor(private readonly p: WaitWatchDeps) {}
 
   see(event: AgentEvent): void {
     switch (event.type) {
       case 'turn_start':
         this.trigger = event.trigger;
-        this.reply = undefined;
-        return;
-      case 'message_added':
-        if (event.message.role === 'assistant') this.reply = event.message.content;
-        return;
-      case 'state_changed':
-        // The reply's [WAIT] gave the floor to the user: that is the question (the move comes
-        // before the turn's end, so every front end sees it with the waiting).
-        if (
-          event.event === 'WAIT' &&
-          event.to === 'AWAITING_INPUT' &&
-          event.reason !== BACK_TO_WAITING
-        ) {
-          if (this.reply !== undefined)
-            this.p.alwaysOn.question.asked(this.reply, this.trigger !== 'user');
-        }
         return;
       case 'turn_end':
         this.lookEnded(event.wait);

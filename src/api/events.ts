@@ -1,10 +1,12 @@
-import type { HistoryMessage } from '../core/messages.js';
+import { Listeners } from '../core/listeners.js';
+import type { HistoryMessage, PartsUpdate, ReplyParts } from '../core/messages.js';
 import type { MachineEvent, MachineState } from '../machine/machine.js';
 import type { TurnTrace, TurnTrigger, TurnOutcomeKind } from './trace.js';
 import type { TurnError, Usage } from '../providers/types.js';
 import type { ToolArg, ToolErrorKind, ToolKind } from '../tools/types.js';
 import type { CycleRecord } from './ledger.js';
 import type { Activity } from './activity.js';
+import type { Lang } from '../i18n/messages.js';
 
 export interface ApprovalRequest {
   id: number;
@@ -70,7 +72,16 @@ export type AgentEvent =
   | { type: 'turn_start'; turnId: number; trigger: TurnTrigger; cycle: number }
   | { type: 'request_start'; turnId: number; promptTokens: number }
   | { type: 'reasoning_delta'; turnId: number; text: string }
-  | { type: 'text_delta'; turnId: number; text: string }
+  /**
+   * The reply is read once, by the turn, as it streams (like pi-mono's message events): its
+   * start, then per piece of text the piece (`delta`, redacted) and what it changed in the
+   * reply's parts (`parts`: the parts settled since the last update and the unsettled tail,
+   * so a long reply does not travel whole with every piece), then its end with all its
+   * parts. What the screen draws from them is what it draws once the reply is saved.
+   */
+  | { type: 'message_start'; turnId: number }
+  | { type: 'message_update'; turnId: number; delta: string; parts: PartsUpdate }
+  | { type: 'message_end'; turnId: number; parts: ReplyParts }
   | { type: 'usage'; turnId: number; usage: Usage; estimated: boolean }
   | { type: 'message_added'; message: HistoryMessage }
   | { type: 'messages_replaced'; messages: readonly HistoryMessage[] }
@@ -88,6 +99,8 @@ export type AgentEvent =
   | {
       type: 'settings_changed';
       model?: string;
+      /** The language the agent speaks to the user in. */
+      lang?: Lang;
       persona?: string;
       contextWindow?: number;
       maxCycles?: number;
@@ -122,30 +135,27 @@ export interface DueReminder {
   by: 'model' | 'user';
 }
 
-/** A tiny synchronous emitter; `subscribe` returns its own unsubscribe. */
-export class AgentEmitter {
-  private readonly listeners = new Set<AgentListener>();
+/**
+ * The agent's listeners: the core's one listener set (src/core/listeners.ts), where a listener
+ * that throws is told to `onListenerError` and the others still run. A broken listener (a UI
+ * bug) must not take the agent down, and must not print over a full-screen UI either. A
+ * follower hears only the event types it names, after every listener has had the event (the
+ * agent's own parts that act on what was told, such as the open question's watch).
+ */
+export class AgentEmitter extends Listeners<[event: AgentEvent]> {
+  private readonly followers: { types: ReadonlySet<string>; listener: AgentListener }[] = [];
 
-  /**
-   * @param onListenerError told when a listener throws. A broken listener (a UI bug) must not
-   * take the agent down, and must not print over a full-screen UI either.
-   */
-  constructor(
-    private readonly onListenerError: (err: unknown, event: AgentEvent) => void = () => {},
-  ) {}
-
-  subscribe(listener: AgentListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  constructor(onListenerError: (err: unknown, event: AgentEvent) => void = () => {}) {
+    super(onListenerError);
   }
 
-  emit(event: AgentEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (err) {
-        this.onListenerError(err, event);
-      }
-    }
+  /** Hears the events of `types` only, after the listeners. */
+  follow(types: readonly AgentEvent['type'][], listener: AgentListener): void {
+    this.followers.push({ types: new Set(types), listener });
+  }
+
+  override emit(event: AgentEvent): void {
+    super.emit(event);
+    for (const f of this.followers) if (f.types.has(event.type)) f.listener(event);
   }
 }

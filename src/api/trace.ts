@@ -1,7 +1,7 @@
 /**
  * A turn's trace as plain data: the phase names, how each phase ended, and the record of a
- * whole turn that /trace shows and the agent's `turn_done` event carries. The phase table
- * itself (which phase follows which) is the pipeline's, in pipeline/phases.ts.
+ * whole turn that /trace shows and the agent's `turn_end` event carries (src/agent/turn.ts
+ * records it).
  */
 export const PHASES = [
   'RESTORE',
@@ -17,8 +17,7 @@ export type Phase = (typeof PHASES)[number];
 
 /**
  * How a phase ended, as the trace shows it: `next` goes on, `shortcut` is COMMAND handling the
- * turn itself or BUILD not sending a request (the turn names these two apart internally:
- * pipeline/phaseHandlers.ts), `step` is RESPOND starting the turn's next step.
+ * turn itself or BUILD not sending a request, `step` is RESPOND starting the turn's next step.
  */
 export type PhaseOutcome = 'next' | 'shortcut' | 'step' | 'aborted' | 'error';
 
@@ -49,6 +48,14 @@ export interface TurnTrace {
  * Why a turn started (its wake-up reason): the user wrote, the think interval passed, the
  * workspace changed, a reminder came due, or autonomy was resumed.
  */
-export type TurnTrigger = 'timer' | 'user' | 'start' | 'change' | 'schedule' | 'resume';
+export type TurnTrigger = 'timer' | 'user' | 'change' | 'schedule' | 'resume';
+
+/**
+ * A turn the user did not ask for: it counts as a cycle, its request says the user is away,
+ * and its reply is saved with its cycle number.
+ */
+export function autonomous(trigger: TurnTrigger): boolean {
+  return trigger !== 'user';
+}
 /** `blocked`: BUILD found that the request would exceed a token budget and did not send it. */
 export type TurnOutcomeKind = 'ok' | 'command' | 'aborted' | 'error' | 'blocked';

@@ -5,6 +5,7 @@ import { resolveLanguage } from '../i18n/messages.js';
 import { loadConfig, type ConfigFlags, type LoadedConfig } from '../config/load.js';
 import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
+import { toolCallsOf } from '../config/schema.js';
 import { SessionStore, type Session } from '../history/index.js';
 import { openWorkspaceSession, type ForeignSession } from './openWorkspaceSession.js';
 import { acquireFolderLock, LOCK_FILE, type LockKind } from '../history/lock.js';
@@ -32,7 +33,7 @@ import { McpManager } from '../mcp/manager.js';
 import type { Reminders } from '../reminders/reminders.js';
 import { openReminders } from '../reminders/reminderFile.js';
 import { recentSpend } from '../ledger/homeSpend.js';
-import { DAY_MS } from '../agent/budget.js';
+import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
 
 export interface AppOptions {
@@ -401,6 +402,7 @@ function agentSettings(
     maxStepsPerTurn: config.maxStepsPerTurn,
     approval: { ...config.approval },
     sendReasoningInHistory: config.quirks.sendReasoningInHistory,
+    toolCalls: toolCallsOf(config),
     lang: resolveLanguage(config.language, env),
     // A local model's window is the context it is loaded with; remote ones are looked up.
     contextWindow:

@@ -27,14 +27,14 @@ export function attachDebugLog(
       // A debug log must never break the agent.
     }
   };
-  write({
-    type: 'debug_start',
-    pid: process.pid,
-    node: process.version,
-    model: agent.provider.model,
-  });
+  // The model in use: the agent's snapshot, then each /model switch its events report.
+  let model = agent.snapshot().model;
+  write({ type: 'debug_start', pid: process.pid, node: process.version, model });
   const detach = agent.subscribe((e: AgentEvent) => {
     switch (e.type) {
+      case 'settings_changed':
+        if (e.model !== undefined) model = e.model;
+        break;
       case 'state_changed':
         write({ type: e.type, from: e.from, to: e.to, event: e.event, reason: e.reason });
         break;
@@ -46,7 +46,7 @@ export function attachDebugLog(
           type: e.type,
           turnId: e.turnId,
           promptTokens: e.promptTokens,
-          model: agent.provider.model,
+          model,
         });
         break;
       case 'usage':

@@ -1,16 +1,17 @@
 import { Agent, type AgentDeps, type AgentSettings } from '../agent/agent.js';
 import type { SessionFeeds } from '../agent/agentDeps.js';
-import type { AgentVerbs } from '../agent/verbs.js';
-import { commandContext, type CommandEnv } from '../agent/commandContext.js';
+import type { AgentVerbs } from '../agent/agentDeps.js';
+import { commandContext, type CommandDeps } from '../agent/commandContext.js';
 import { runCommand } from '../commands/runner.js';
 import type { LoadedConfig } from '../config/load.js';
 import { CurrentSession } from '../history/currentSession.js';
 import type { Session, SessionStore } from '../history/index.js';
 import type { MachineState } from '../machine/machine.js';
 import { Compactor } from '../memory/compactor.js';
-import { createCompactHook, type CompactPort } from '../agent/compactHook.js';
+import { createCompactHook, type CompactDeps } from '../agent/compactHook.js';
 import { TokenCounter } from '../memory/tokenCounter.js';
 import { appPaths } from '../config/paths.js';
+import { toolCallsOf } from '../config/schema.js';
 import { updateConfigFile } from '../config/save.js';
 import { buildSystemPrompt } from '../prompt/systemPrompt.js';
 import type { Provider } from '../providers/types.js';
@@ -26,7 +27,7 @@ import { Ledger } from '../ledger/ledger.js';
 import { CycleRecorder } from '../ledger/recorder.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
-export interface AgentParts {
+export interface WireAgentDeps {
   provider: Provider;
   registry: ToolRegistry;
   workspace: Workspace;
@@ -69,12 +70,12 @@ export interface WiredAgent {
  * change journal and the cycle ledger following that session. The app and the tests both
  * use it, so the tests exercise the real wiring.
  */
-export function wireAgent(parts: AgentParts): WiredAgent {
+export function wireAgent(parts: WireAgentDeps): WiredAgent {
   const { config, registry, settings } = parts;
   const current = new CurrentSession(parts.session);
   const counter = new TokenCounter();
   const systemPrompt = systemPromptOf(parts);
-  const env = commandEnv(parts, current);
+  const env = commandDeps(parts, current);
   // The journal follows a switch first: the agent then reports its new file count.
   if (parts.journals) {
     const journals = parts.journals;
@@ -113,7 +114,7 @@ export function wireAgent(parts: AgentParts): WiredAgent {
           provider: () => verbs.provider(),
           systemPrompt,
         }),
-        compactPort(verbs, current),
+        compactDeps(verbs, current),
       ),
     commands: (verbs) => (text, signal) => runCommand(text, commandContext(verbs, env), signal),
     feeds: sessionFeeds(current, parts),
@@ -122,22 +123,25 @@ export function wireAgent(parts: AgentParts): WiredAgent {
 }
 
 /** The system prompt, rebuilt on each call so a /persona switch shows in the next request. */
-function systemPromptOf({ config, personas, registry, workspace }: AgentParts): () => string {
+function systemPromptOf({ config, personas, registry, workspace }: WireAgentDeps): () => string {
   const language = config.language === 'auto' ? undefined : config.language;
+  const toolCalls = toolCallsOf(config);
   return () =>
     buildSystemPrompt({
       workspaceRoot: workspace.root,
       toolList: registry.describeForPrompt(),
+      toolCalls,
       persona: { name: personas.current.name, body: personas.current.prompt },
       ...(language ? { language } : {}),
     });
 }
 
-function storeFor({ initialState, provider, personas, settings }: AgentParts): AgentStore {
+function storeFor({ initialState, provider, personas, settings }: WireAgentDeps): AgentStore {
   return createAgentStore({
     machine: initialState,
     model: provider.model,
     persona: personas.current.id,
+    lang: settings.lang,
     // Known before the agent starts: the first frame shows the real limits, not 0/∞.
     maxCycles: settings.maxAutonomousCycles,
     contextWindow: settings.contextWindow,
@@ -146,16 +150,16 @@ function storeFor({ initialState, provider, personas, settings }: AgentParts): A
 }
 
 /** The compactor's view of the agent: its verbs and the current session. */
-function compactPort(agent: AgentVerbs, current: CurrentSession): CompactPort {
+function compactDeps(verbs: AgentVerbs, current: CurrentSession): CompactDeps {
   return {
     history: () => current,
-    replaceHistory: () => agent.historyReplaced(),
-    notice: (text, level) => agent.notice(text, level),
-    lang: () => agent.settings.lang,
+    replaceHistory: () => verbs.historyReplaced(),
+    notice: (text, level) => verbs.notice(text, level),
+    lang: () => verbs.settings().lang,
   };
 }
 
-function commandEnv(parts: AgentParts, current: CurrentSession): CommandEnv {
+function commandDeps(parts: WireAgentDeps, current: CurrentSession): CommandDeps {
   const paths = appPaths(parts.home);
   const { journals } = parts;
   return {
@@ -179,7 +183,7 @@ function commandEnv(parts: AgentParts, current: CurrentSession): CommandEnv {
  * What follows the current session, for the agent to report: the change journal's file
  * count (the status bar) and the cycle ledger (one record per turn, in the session's folder).
  */
-function sessionFeeds(current: CurrentSession, parts: AgentParts): SessionFeeds {
+function sessionFeeds(current: CurrentSession, parts: WireAgentDeps): SessionFeeds {
   const { journals } = parts;
   let ledger: Ledger | undefined;
   const timers = parts.alwaysOn?.timers;
@@ -201,8 +205,8 @@ function sessionFeeds(current: CurrentSession, parts: AgentParts): SessionFeeds 
       append: (record) => ledger?.append(record),
       recorder: (write) =>
         new CycleRecorder({
-          kindOf: (name) => parts.registry.get(name)?.kind,
-          now: timers ? () => timers.now() : Date.now,
+          tools: parts.registry,
+          clock: timers ?? Date,
           write,
         }).listener,
     },

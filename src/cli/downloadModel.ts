@@ -14,7 +14,7 @@ import { planDownload, refusal } from '../models/plan.js';
 import { formatBytes, progressParts, type DownloadProgress } from '../models/progress.js';
 import { proposeModel, type MachineProfile } from '../models/propose.js';
 
-export interface DownloadModelIo {
+export interface DownloadModelDeps {
   env: NodeJS.ProcessEnv;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   home?: string | undefined;
@@ -25,7 +25,7 @@ export interface DownloadModelIo {
 }
 
 /** Writes progress lines: in place on a terminal, one every ~2 s to a pipe or a log. */
-function progressWriter(stderr: DownloadModelIo['stderr']): (p: DownloadProgress) => void {
+function progressWriter(stderr: DownloadModelDeps['stderr']): (p: DownloadProgress) => void {
   let last = 0;
   return (p) => {
     const { done, percent, speed, eta } = progressParts(p);
@@ -43,7 +43,7 @@ function progressWriter(stderr: DownloadModelIo['stderr']): (p: DownloadProgress
 }
 
 /** Runs the download and configures it; returns the exit code (0 done, 1 failed, 2 usage). */
-export async function runDownloadModel(spec: string, io: DownloadModelIo): Promise<number> {
+export async function runDownloadModel(spec: string, io: DownloadModelDeps): Promise<number> {
   const { home } = resolveHome({ flag: io.home, env: io.env });
   const dir = appPaths(home).models;
   const machine = io.machine ?? (await readMachineProfile(dir));

@@ -6,9 +6,9 @@ import { projectRoot } from '../config/paths.js';
 import { HELP, UsageError, parseCliArgs, type CliFlags } from './args.js';
 import type { LoadedConfig } from '../config/load.js';
 import { DaemonUsageError, parseDaemonCommand } from '../daemon/commandArgs.js';
-import type { MainIo } from './mainIo.js';
+import type { MainDeps } from './mainDeps.js';
 
-export type { MainIo } from './mainIo.js';
+export type { MainDeps } from './mainDeps.js';
 
 function version(): string {
   try {
@@ -22,7 +22,7 @@ function version(): string {
 }
 
 /** The program: returns the exit code instead of exiting, so tests can call it. */
-export async function main(io: MainIo): Promise<number> {
+export async function main(io: MainDeps): Promise<number> {
   let flags: CliFlags;
   try {
     // `cogito start|status|stop|service`: the background agent's subcommands.

@@ -139,8 +139,8 @@ function createTextPrinter(
         reply.startReply();
         narrating = false;
         break;
-      case 'text_delta':
-        reply.write(e.text);
+      case 'message_update':
+        reply.write(e.delta);
         if (narrating && verbose) progress.narration(narrationFilter.push(reply.takeNarration()));
         break;
       case 'tool_start': {

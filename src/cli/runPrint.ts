@@ -2,7 +2,7 @@ import { createApp } from '../app/createApp.js';
 import { DisposerStack, stopFailureLine, type StopFailure } from '../app/disposers.js';
 import { loadConfig } from '../config/load.js';
 import type { CliFlags } from './args.js';
-import type { MainIo } from './mainIo.js';
+import type { MainDeps } from './mainDeps.js';
 import { NO_MODEL_MESSAGE, noModelConfigured } from './noModel.js';
 import { runPrintMode, type PrintRun } from './printMode.js';
 
@@ -10,7 +10,7 @@ import { runPrintMode, type PrintRun } from './printMode.js';
  * `-p PROMPT`: the app and one print-mode run, whose stops go on one disposer stack closed
  * however the run ends (done, Ctrl+C, an error). `/exit` ends it through the root's exit.
  */
-export async function runPrint(prompt: string, flags: CliFlags, io: MainIo): Promise<number> {
+export async function runPrint(prompt: string, flags: CliFlags, io: MainDeps): Promise<number> {
   // A config that does not load is reported by createApp, with its fields and fixes.
   const loaded = loadConfig({ env: io.env, flags });
   if (loaded.ok && noModelConfigured(loaded.config)) {

@@ -106,7 +106,7 @@ export const mcpServersSchema = z
   .default({});
 
 /** One server's validated settings. */
-export type McpServerConfig = z.output<typeof mcpServerSchema>;
+export type McpServerSettings = z.output<typeof mcpServerSchema>;
 
 /** Every configured server by name. */
-export type McpServersConfig = z.output<typeof mcpServersSchema>;
+export type McpServersSettings = z.output<typeof mcpServersSchema>;

@@ -41,4 +41,4 @@ export const notifySchema = z
   })
   .prefault({});
 
-export type NotifyConfig = z.output<typeof notifySchema>;
+export type NotifySettings = z.output<typeof notifySchema>;

@@ -173,6 +173,12 @@ export const configSchema = z
     baseURL: httpUrl().default('https://api.deepseek.com/v1'),
     apiKey: z.string().min(1).optional(),
     model: z.string().min(1).default('deepseek-chat'),
+    /**
+     * How the model is told to call tools: `text` (default) the `[TOOL]` protocol in the
+     * system prompt; `native` the tools as JSON schemas (`tools`), called through the
+     * server's function calling. Native calls a server sends are read in both modes.
+     */
+    toolCalls: z.enum(['text', 'native']).default('text'),
     // Local provider (node-llama-cpp).
     modelPath: z.string().min(1).optional(),
     contextSize: positiveInt().optional(),
@@ -232,6 +238,14 @@ export const configSchema = z
 
 /** Validated settings with defaults applied. */
 export type Config = z.output<typeof configSchema>;
+
+/**
+ * How calls are asked for: the local provider takes no tool schemas (node-llama-cpp renders
+ * the prompt itself), so it always gets the `[TOOL]` protocol.
+ */
+export function toolCallsOf(config: Pick<Config, 'provider' | 'toolCalls'>): 'text' | 'native' {
+  return config.provider === 'local' ? 'text' : config.toolCalls;
+}
 
 /** What may be written in `config.json` (everything optional). */
 export type ConfigInput = z.input<typeof configSchema>;

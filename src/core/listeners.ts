@@ -6,9 +6,15 @@
  *
  * An emit walks a copy of the set: a listener that subscribes or unsubscribes another while
  * it runs changes the next emit, never the one under way.
+ *
+ * Given `onError`, a listener that throws is reported there and the others still run (the
+ * agent's events: a broken pane must not take the agent down); without it the throw goes to
+ * the caller of `emit`.
  */
 export class Listeners<Args extends unknown[] = []> {
   private readonly set = new Set<(...args: Args) => void>();
+
+  constructor(private readonly onError?: (err: unknown, ...args: Args) => void) {}
 
   /** Adds `listener` (once, however often it is passed); returns the unsubscribe. */
   subscribe(listener: (...args: Args) => void): () => void {
@@ -19,7 +25,18 @@ export class Listeners<Args extends unknown[] = []> {
   }
 
   emit(...args: Args): void {
-    for (const listener of [...this.set]) listener(...args);
+    const onError = this.onError;
+    if (onError === undefined) {
+      for (const listener of [...this.set]) listener(...args);
+      return;
+    }
+    for (const listener of [...this.set]) {
+      try {
+        listener(...args);
+      } catch (err) {
+        onError(err, ...args);
+      }
+    }
   }
 
   /** How many are subscribed (a source may stop its own work when nobody listens). */

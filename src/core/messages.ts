@@ -79,6 +79,39 @@ export interface ReplyCall {
   readonly named?: readonly { readonly name: string; readonly value: PartArg }[];
   /** Why the call could not be read: it was answered with this error, not run. */
   readonly error?: string;
+  /**
+   * A native function call (the server's `tool_calls`): the server's own id and arguments
+   * as sent, so the call and its result go back in the form the server expects.
+   */
+  readonly native?: NativeCallRef;
+}
+
+/**
+ * What a native call keeps of the server's: its id and its arguments' JSON text as it is
+ * sent back (`{}` for arguments that were not a JSON object; `raw` keeps what came).
+ */
+export interface NativeCallRef {
+  readonly id: string;
+  readonly arguments: string;
+}
+
+/** One native function call as a server sent it (assembled from its streamed pieces). */
+export interface NativeToolCall {
+  /** The server's id (`call_…`); one is made up (`call_<index>`) when the server sent none. */
+  readonly id: string;
+  readonly name: string;
+  /** The arguments' JSON text, as sent (not yet parsed: it may be malformed). */
+  readonly arguments: string;
+}
+
+/** A tool offered to a server as a JSON schema (`tools` of a chat-completions request). */
+export interface FunctionTool {
+  readonly type: 'function';
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: Readonly<Record<string, unknown>>;
+  };
 }
 
 export type ReplyPart = ReplyText | ReplyCall;
@@ -93,12 +126,44 @@ export interface ReplyParts {
   readonly moreCalls?: number;
 }
 
-/** What a provider receives: plain chat roles only. */
+/**
+ * What one streamed piece of a reply changed in its parts, as the turn's reader gives it
+ * (the `message_update` event): a reader of the events keeps the settled parts and joins the
+ * tail after them ({@link joinParts}), so it draws what the turn read and parses nothing.
+ * Only what changed travels, so a long reply costs its unsettled tail per piece, not itself.
+ */
+export interface PartsUpdate {
+  /** Parts that can no longer change, to append after those settled before. */
+  readonly settled: readonly ReplyPart[];
+  /** The parts of the text after all settled ones, as read so far (replacing the last tail). */
+  readonly tail: readonly ReplyPart[];
+  /** The text read so far ends with `[WAIT]`. */
+  readonly wait: boolean;
+}
+
+/** `a` then `b`, a stretch of text across the seam made one again (as one parse reads it). */
+export function joinParts(a: readonly ReplyPart[], b: readonly ReplyPart[]): ReplyPart[] {
+  const last = a[a.length - 1];
+  const first = b[0];
+  if (last?.type === 'text' && first?.type === 'text') {
+    return [...a.slice(0, -1), { type: 'text', text: last.text + first.text }, ...b.slice(1)];
+  }
+  return [...a, ...b];
+}
+
+/**
+ * What a provider receives: plain chat roles, plus the `tool` role only for the results of
+ * native calls (each right after the assistant message that carries its call).
+ */
 export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
+  role: 'system' | 'user' | 'assistant' | 'tool';
   content: string;
   /** Sent back only for providers whose quirk settings ask for it. */
   reasoning?: string;
+  /** On an assistant message: the native calls it made, sent back as `tool_calls`. */
+  toolCalls?: NativeToolCall[];
+  /** On a `tool` message: the server's id of the call it answers. */
+  toolCallId?: string;
 }
 
 let lastStamp = 0;

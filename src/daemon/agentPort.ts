@@ -23,12 +23,12 @@ export interface AgentFacts {
 }
 
 /** An event as the socket forwards it: the agent's own, plain data. */
-export type PortEvent = AgentEvent;
+export type DoorEvent = AgentEvent;
 
-export interface AgentPort {
+export interface AgentDoor {
   send(command: AgentCommand): SendResult;
   /** Returns the unsubscribe. */
-  subscribe(listener: (event: PortEvent) => void): () => void;
+  subscribe(listener: (event: DoorEvent) => void): () => void;
   snapshot(): AgentSnapshot;
   facts(): AgentFacts;
 }

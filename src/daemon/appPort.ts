@@ -1,22 +1,25 @@
-/** The socket's {@link AgentPort} for a built app: the agent's own API, and its facts. */
+/**
+ * The socket's {@link AgentDoor} for a built app: the agent's own API, and its facts, read
+ * from what the agent shows (its store: the last budget report, its language), never from
+ * its parts.
+ */
 import type { App } from '../app/createApp.js';
-import { DAY_MS } from '../agent/budget.js';
 import { activityText } from '../agent/activityText.js';
-import type { AgentPort } from './agentPort.js';
+import type { AgentDoor } from './agentPort.js';
 
-export function appPort(app: App): AgentPort {
+export function appPort(app: App): AgentDoor {
   const { agent } = app;
   return {
     send: (command) => agent.send(command),
     subscribe: (listener) => agent.subscribe(listener),
     snapshot: () => agent.snapshot(),
     facts: () => {
-      const activity = agent.store.getState().activity;
+      const { machine, activity, budgetUsedDay, lang } = agent.store.getState();
       return {
-        state: agent.state,
-        tokensToday: agent.alwaysOn.budget.used(DAY_MS),
+        state: machine,
+        tokensToday: budgetUsedDay,
         sessionId: app.currentSessionId(),
-        ...(activity ? { activity, doing: activityText(activity, agent.settings.lang) } : {}),
+        ...(activity ? { activity, doing: activityText(activity, lang) } : {}),
       };
     },
   };

@@ -10,12 +10,12 @@ import { resolveLanguage } from '../i18n/messages.js';
 import { approvalCardText } from './approvalCard.js';
 import type { DaemonCommand } from './commandArgs.js';
 import { reachAgent } from './reachAgent.js';
-import type { DaemonIo } from './startCommand.js';
+import type { DaemonDeps } from './startCommand.js';
 import type { WaitingApproval } from './sendCommand.js';
 
 type AnswerCmd = Extract<DaemonCommand, { name: 'approve' | 'deny' }>;
 
-export async function runAnswer(cmd: AnswerCmd, io: DaemonIo): Promise<number> {
+export async function runAnswer(cmd: AnswerCmd, io: DaemonDeps): Promise<number> {
   const reached = await reachAgent(cmd, io, cmd.name);
   if (!reached.ok) return reached.code;
   const { connection, workspace, config } = reached;

@@ -12,7 +12,7 @@ import { createMirrorStore, type AgentSnapshot, type AgentStore } from '../store
 import type { LoadedConfig } from '../config/load.js';
 import { entryIdentity, readEntry, type RegistryEntry } from './registry.js';
 import { connectAgent, type AgentConnection } from './socketClient.js';
-import { resolveFolder, type DaemonIo } from './startCommand.js';
+import { resolveFolder, type DaemonDeps } from './startCommand.js';
 
 /** A folder's running background agent, and the language its config asks for. */
 export interface BackgroundAgent {
@@ -29,7 +29,7 @@ export interface BackgroundAgent {
  */
 export function findBackgroundAgent(
   flags: { workspace?: string | undefined; home?: string | undefined },
-  io: Pick<DaemonIo, 'env' | 'cwd'>,
+  io: Pick<DaemonDeps, 'env' | 'cwd'>,
 ): BackgroundAgent | undefined {
   const folder = resolveFolder(flags, { ...io, stdout: process.stdout, stderr: process.stderr });
   if (!folder.ok) return undefined;

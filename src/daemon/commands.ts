@@ -7,7 +7,7 @@ import type { DaemonCommand } from './commandArgs.js';
 import { runBackgroundAgent } from './runAgent.js';
 import { runSend } from './sendCommand.js';
 import { runService } from './service.js';
-import { runStart, type DaemonIo } from './startCommand.js';
+import { runStart, type DaemonDeps } from './startCommand.js';
 import { runStatus } from './statusCommand.js';
 import { runStop } from './stopCommand.js';
 
@@ -15,7 +15,7 @@ import { runStop } from './stopCommand.js';
  * The subcommand's exit code. A failure nobody foresaw (a home that cannot be written, say)
  * is one line naming it, exit 1, never a stack trace.
  */
-export async function runDaemonCommand(cmd: DaemonCommand, io: DaemonIo): Promise<number> {
+export async function runDaemonCommand(cmd: DaemonCommand, io: DaemonDeps): Promise<number> {
   try {
     return await dispatch(cmd, io);
   } catch (err) {
@@ -25,7 +25,7 @@ export async function runDaemonCommand(cmd: DaemonCommand, io: DaemonIo): Promis
   }
 }
 
-function dispatch(cmd: DaemonCommand, io: DaemonIo): Promise<number> {
+function dispatch(cmd: DaemonCommand, io: DaemonDeps): Promise<number> {
   switch (cmd.name) {
     case 'start':
       return cmd.foreground ? runBackgroundAgent(cmd.flags, io) : runStart(cmd.flags, io);

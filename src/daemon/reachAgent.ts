@@ -7,7 +7,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { FolderFlags } from './commandArgs.js';
 import { readEntry } from './registry.js';
 import { connectAgent, type AgentConnection } from './socketClient.js';
-import { answering, resolveFolder, type DaemonIo } from './startCommand.js';
+import { answering, resolveFolder, type DaemonDeps } from './startCommand.js';
 
 /** The exit code of a shell command for a folder where no background agent runs. */
 export const NO_AGENT_EXIT = 4;
@@ -17,7 +17,11 @@ export type Reached =
   | { ok: false; code: number };
 
 /** Connects to `flags`' folder's agent, or writes why not on stderr and gives the exit code. */
-export async function reachAgent(flags: FolderFlags, io: DaemonIo, who: string): Promise<Reached> {
+export async function reachAgent(
+  flags: FolderFlags,
+  io: DaemonDeps,
+  who: string,
+): Promise<Reached> {
   const folder = resolveFolder(flags, io);
   if (!folder.ok) {
     io.stderr.write(`${folder.message}\n`);

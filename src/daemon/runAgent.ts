@@ -12,7 +12,7 @@ import { agentLogFile, socketPathFor } from './places.js';
 import { removeEntry, writeEntry, type RegistryEntry } from './registry.js';
 import { startSocketServer, type SocketServer } from './socketServer.js';
 import { appPort } from './appPort.js';
-import type { PortEvent } from './agentPort.js';
+import type { DoorEvent } from './agentPort.js';
 import { stripTerminalControls } from '../safety/terminalFilter.js';
 import { attachNotifier } from '../notify/attach.js';
 import { guardCrashes } from './crashGuard.js';
@@ -20,7 +20,7 @@ import { processStartToken } from '../core/processIdentity.js';
 
 const withToken = (startToken: string | undefined) => (startToken ? { startToken } : {});
 
-export interface RunAgentIo {
+export interface RunAgentDeps {
   env: NodeJS.ProcessEnv;
   stderr: NodeJS.WritableStream;
 }
@@ -31,7 +31,7 @@ export interface RunAgentIo {
  * `notify.command`) while no screen attached over the socket has focus; an error that stops
  * the agent is the last notification.
  */
-export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Promise<number> {
+export async function runBackgroundAgent(flags: StartFlags, io: RunAgentDeps): Promise<number> {
   const say = (line: string): void => void io.stderr.write(`${new Date().toISOString()} ${line}\n`);
   let stopping: Promise<void> | undefined;
   let stop = (): Promise<void> => Promise.resolve();
@@ -141,7 +141,7 @@ export async function runBackgroundAgent(flags: StartFlags, io: RunAgentIo): Pro
 }
 
 /** The log's line for an event worth a line, without terminal controls. */
-function logLine(e: PortEvent): string | undefined {
+function logLine(e: DoorEvent): string | undefined {
   const clean = (v: unknown): string => stripTerminalControls(String(v));
   switch (e.type) {
     case 'state_changed':

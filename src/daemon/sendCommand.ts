@@ -14,7 +14,7 @@ import { approvalCardText } from './approvalCard.js';
 import type { DaemonCommand } from './commandArgs.js';
 import { reachAgent } from './reachAgent.js';
 import type { AgentConnection } from './socketClient.js';
-import type { DaemonIo } from './startCommand.js';
+import type { DaemonDeps } from './startCommand.js';
 
 type SendCmd = Extract<DaemonCommand, { name: 'send' }>;
 
@@ -23,7 +23,7 @@ export interface WaitingApproval {
   approval: ApprovalRequest | null;
 }
 
-export async function runSend(cmd: SendCmd, io: DaemonIo): Promise<number> {
+export async function runSend(cmd: SendCmd, io: DaemonDeps): Promise<number> {
   const reached = await reachAgent(cmd, io, 'send');
   if (!reached.ok) return reached.code;
   const { connection, workspace, config } = reached;
@@ -49,7 +49,7 @@ export async function runSend(cmd: SendCmd, io: DaemonIo): Promise<number> {
 async function sendAndWait(
   connection: AgentConnection,
   cmd: SendCmd,
-  io: DaemonIo,
+  io: DaemonDeps,
   lang: Lang,
 ): Promise<number> {
   const showCard = (request: ApprovalRequest): void =>

@@ -13,9 +13,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { agentKey, agentLogFile } from './places.js';
-import { resolveFolder, type DaemonIo } from './startCommand.js';
+import { resolveFolder, type DaemonDeps } from './startCommand.js';
 
-export interface ServiceIo extends DaemonIo {
+export interface ServiceDeps extends DaemonDeps {
   /** Tests pick the platform; the real one otherwise. */
   platform?: NodeJS.Platform;
   /** The program to run: node, its options, the bin (default: this process's). */
@@ -36,7 +36,7 @@ export async function runService(
     workspace?: string | undefined;
     home?: string | undefined;
   },
-  io: ServiceIo,
+  io: ServiceDeps,
 ): Promise<number> {
   const platform = io.platform ?? process.platform;
   if (platform !== 'linux' && platform !== 'darwin') {
@@ -81,7 +81,7 @@ export async function runService(
   return 0;
 }
 
-function uninstall(made: ServiceFile, io: ServiceIo): number {
+function uninstall(made: ServiceFile, io: ServiceDeps): number {
   if (!fs.existsSync(made.file)) {
     io.stdout.write(`No service is installed for this folder (${made.file} does not exist).\n`);
     return 0;

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import type { AgentPort, PortEvent } from './agentPort.js';
+import type { AgentDoor, DoorEvent } from './agentPort.js';
 import { encodeFrames, LineSplitter } from './frames.js';
 import {
   parseClientLine,
@@ -21,7 +21,7 @@ import type { ScreenPresence } from '../notify/notifier.js';
 
 /**
  * A client that reads slower than this much queued output stops getting the streamed pieces
- * of a reply (`text_delta`, `reasoning_delta`: the finished message carries the whole text
+ * of a reply (`message_update`, `reasoning_delta`: the finished message carries the whole text
  * anyway), so a burst of them (a 1.2 MB reply is some 300,000 pieces) does not pile up.
  */
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
@@ -32,11 +32,11 @@ const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
  */
 const MAX_QUEUED_HARD_BYTES = 64 * 1024 * 1024;
 /** Events a slow client can do without: each is part of a message sent whole after it. */
-const STREAMED = new Set(['text_delta', 'reasoning_delta']);
+const STREAMED = new Set(['message_update', 'reasoning_delta']);
 
 export interface SocketServerOptions {
   socketPath: string;
-  port: AgentPort;
+  port: AgentDoor;
   workspace: string;
   started: Date;
   /** A client asked the agent to quit (after the reply went out). */
@@ -117,11 +117,11 @@ async function clearStaleSocket(socketPath: string): Promise<void> {
 }
 
 /** The state, since when, and the last activity, as the agent's events tell them. */
-function trackActivity(port: AgentPort, started: Date) {
+function trackActivity(port: AgentDoor, started: Date) {
   let since = started.toISOString();
   let lastActivity = since;
   let state = port.facts().state;
-  const stop = port.subscribe((e: PortEvent) => {
+  const stop = port.subscribe((e: DoorEvent) => {
     const now = new Date().toISOString();
     if (e.type === 'state_changed' && typeof e.to === 'string') {
       if (e.to !== state) since = now;

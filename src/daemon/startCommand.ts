@@ -21,7 +21,7 @@ import {
 import { connectAgent } from './socketClient.js';
 import { folderLockHolder } from '../history/lock.js';
 
-export interface DaemonIo {
+export interface DaemonDeps {
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
@@ -36,7 +36,7 @@ const START_DEADLINE_MS = 60_000;
 /** The home and the folder's real path, as the agent will resolve them; or why not. */
 export function resolveFolder(
   flags: { workspace?: string | undefined; home?: string | undefined },
-  io: DaemonIo,
+  io: DaemonDeps,
 ):
   | { ok: true; home: string; workspace: string; config: LoadedConfig }
   | { ok: false; message: string } {
@@ -69,7 +69,7 @@ export async function answering(entry: RegistryEntry | undefined): Promise<boole
   }
 }
 
-export async function runStart(flags: StartFlags, io: DaemonIo): Promise<number> {
+export async function runStart(flags: StartFlags, io: DaemonDeps): Promise<number> {
   const folder = resolveFolder(flags, io);
   if (!folder.ok) {
     io.stderr.write(`${folder.message}\n`);
@@ -138,7 +138,7 @@ export async function runStart(flags: StartFlags, io: DaemonIo): Promise<number>
   return 1;
 }
 
-function alreadyRuns(entry: RegistryEntry, io: DaemonIo): number {
+function alreadyRuns(entry: RegistryEntry, io: DaemonDeps): number {
   io.stdout.write(
     `Cogito already runs in the background in ${entry.workspace} (pid ${entry.pid}).\n`,
   );

@@ -13,7 +13,7 @@ import {
   type RegistryEntry,
 } from './registry.js';
 import { connectAgent } from './socketClient.js';
-import type { DaemonIo } from './startCommand.js';
+import type { DaemonDeps } from './startCommand.js';
 import { stripTerminalControls } from '../safety/terminalFilter.js';
 
 /** One line of the listing: a live agent's status, or what is known of a gone one. */
@@ -59,7 +59,7 @@ export async function statusOf(home: string, entry: RegistryEntry): Promise<Stat
 
 export async function runStatus(
   opts: { json: boolean; home?: string | undefined },
-  io: DaemonIo,
+  io: DaemonDeps,
 ): Promise<number> {
   const { home } = resolveHome({
     flag: opts.home,

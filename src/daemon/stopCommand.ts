@@ -16,7 +16,7 @@ import {
   type RegistryEntry,
 } from './registry.js';
 import { connectAgent } from './socketClient.js';
-import { killGroup, resolveFolder, type DaemonIo } from './startCommand.js';
+import { killGroup, resolveFolder, type DaemonDeps } from './startCommand.js';
 
 /** How long an agent has to finish its turn's save and quit before it is signalled. */
 const QUIT_DEADLINE_MS = 20_000;
@@ -24,7 +24,7 @@ const TERM_DEADLINE_MS = 5_000;
 
 export async function runStop(
   opts: { all: boolean; workspace?: string | undefined; home?: string | undefined },
-  io: DaemonIo,
+  io: DaemonDeps,
 ): Promise<number> {
   let home: string;
   let entries: RegistryEntry[];

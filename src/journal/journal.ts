@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BlobStore } from './blobStore.js';
 import type { ChangeStart, JournalRecord, PathBefore } from './records.js';
-import { parseJournalLine } from './records.js';
+import { parseJournalLine } from './journalLine.js';
 import type { FlatTree } from './snapshot.js';
 
 /** The journal's file name inside a session folder. */

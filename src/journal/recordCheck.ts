@@ -7,7 +7,7 @@
  * only the 0o777 bits, never setuid).
  * A line that fails is reported with the reason and skipped.
  */
-import { checkPathShape } from '../tools/path-shape.js';
+import { checkPathShape } from '../tools/pathShape.js';
 import { TRASH_DIR } from '../tools/files/common.js';
 import type { ChangeOp, JournalRecord } from './records.js';
 

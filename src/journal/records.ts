@@ -3,9 +3,8 @@
  * (with what its paths held before, backups already stored) before the tool touches
  * anything, and closed by `done` (what the paths hold after) or `none` (nothing changed,
  * or a crash-interrupted change was rolled back). Undo and the size cap append their own
- * lines; nothing is ever rewritten.
+ * lines; nothing is ever rewritten. Reading a line back is journalLine.ts.
  */
-import { checkRecord } from './recordCheck.js';
 import type { FlatTree } from './snapshot.js';
 
 /** What kind of change a tool call makes; decides how undo reverts it. */
@@ -62,21 +61,3 @@ export type JournalRecord =
   | { readonly t: 'none'; readonly id: string; readonly note: 'no_change' | 'rolled_back' }
   | { readonly t: 'undone'; readonly ids: readonly string[] }
   | { readonly t: 'evicted'; readonly hashes: readonly string[] };
-
-/** One line read back: a checked record, a torn line, or a line refused with its reason. */
-export type ParsedLine = { record: JournalRecord } | { torn: true } | { problem: string };
-
-/**
- * Parses and checks one line (see `checkRecord`). A line that is not JSON is `torn` (a kill
- * in the middle of a write leaves one as the last line); one that is JSON but not a record
- * Cogito writes comes back with the reason, to be reported and skipped.
- */
-export function parseJournalLine(line: string): ParsedLine {
-  let v: unknown;
-  try {
-    v = JSON.parse(line);
-  } catch {
-    return { torn: true };
-  }
-  return checkRecord(v);
-}

@@ -3,11 +3,11 @@
  * the journal, and every call of the last reply whose result never reached the history gets
  * one now, saying what happened, so the model (and the user) see the truth.
  */
-import { resultHeadOf } from '../pipeline/toolRunner.js';
+import { resultHeadOf } from '../protocol/callText.js';
 import { callItemOf, callsOf, withParts } from '../protocol/replyParts.js';
 import { resultMessage } from '../protocol/resultMessage.js';
 import type { Workspace } from '../tools/workspace.js';
-import type { HistoryPort } from '../pipeline/saver.js';
+import type { TurnHistory } from '../pipeline/saver.js';
 import type { Journal } from './journal.js';
 import { rollBackUnfinished } from './rollback.js';
 
@@ -24,7 +24,7 @@ export interface RecoveryReport {
 /** Finishes the crash record of a session; a clean session is left as it is. */
 export async function finishCrashRecord(
   /** Where the recovered results are written: the session, as the turn pipeline sees it. */
-  history: HistoryPort,
+  history: TurnHistory,
   journal: Journal | undefined,
   workspace: Workspace,
 ): Promise<RecoveryReport> {

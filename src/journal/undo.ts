@@ -5,7 +5,7 @@
  */
 import type { Workspace } from '../tools/workspace.js';
 import type { ChangeEntry, Journal } from './journal.js';
-import { planUndo, type Conflict } from './plan-undo.js';
+import { planUndo, type Conflict } from './planUndo.js';
 import { placesIn, type OpenPlace } from './place.js';
 import { revertEntry } from './revert.js';
 import { journalRel } from './journalPath.js';

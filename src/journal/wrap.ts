@@ -33,11 +33,10 @@ export function withJournal(tools: readonly Tool[], journal: JournalRef): Tool[]
 }
 
 function journaled(tool: Tool, plan: ToolPlan, journalRef: JournalRef): Tool {
+  // Every field the tool sets (its trust, where its data goes, its own argument check and
+  // policy) stays as it is: the journal only wraps the two calls it must see.
   return {
-    name: tool.name,
-    description: tool.description,
-    kind: tool.kind,
-    params: tool.params,
+    ...tool,
     async needsApproval(args, ctx) {
       const target = plan.op === 'write' ? await resolveArg(args, 0, ctx, true) : undefined;
       // A folder target is refused by run before anything is read: nothing to show or ask.

@@ -33,8 +33,10 @@ export class CycleRecorder {
 
   constructor(
     private readonly deps: {
-      kindOf(tool: string): ToolKind | undefined;
-      now(): number;
+      /** The tools by name (the registry): a write's changed paths are kept. */
+      tools: { get(name: string): { readonly kind: ToolKind } | undefined };
+      /** The clock (the agent's timers). */
+      clock: { now(): number };
       /** Where the finished record goes (the session's ledger, the store). */
       write(record: CycleRecord): void;
     },
@@ -45,10 +47,10 @@ export class CycleRecorder {
     switch (e.type) {
       case 'turn_start':
         this.open = {
-          started: this.deps.now(),
+          started: this.deps.clock.now(),
           record: {
             turnId: e.turnId,
-            at: this.deps.now(),
+            at: this.deps.clock.now(),
             reason: e.trigger,
             durationMs: 0,
             tokensIn: 0,
@@ -100,7 +102,7 @@ export class CycleRecorder {
     const r = this.open?.record;
     if (r?.turnId !== turnId) return;
     r.tools.push(call);
-    const kind = this.deps.kindOf(name);
+    const kind = this.deps.tools.get(name)?.kind;
     if (status === 'ok' && (kind === 'write' || kind === 'destructive')) {
       for (const p of changedPaths(name, args)) if (!r.files.includes(p)) r.files.push(p);
     }
@@ -111,7 +113,7 @@ export class CycleRecorder {
     if (open?.record.turnId !== turnId) return;
     this.open = undefined;
     const r = open.record;
-    r.durationMs = Math.max(0, this.deps.now() - open.started);
+    r.durationMs = Math.max(0, this.deps.clock.now() - open.started);
     const ended: CycleEnd | undefined =
       outcome === 'aborted'
         ? 'interrupted'

@@ -51,6 +51,7 @@ export function adaptTool(connection: McpConnection, sdkTool: SdkTool): Tool {
     kind,
     params: [],
     signature,
+    inputSchema: safeSchema(schema),
     untrustedOutput: true,
     // Annotations are the server's claims: unless the user trusts the server, workspace
     // data or a secret in the arguments asks, whatever kind the server says the tool is.
@@ -75,6 +76,20 @@ export function adaptTool(connection: McpConnection, sdkTool: SdkTool): Tool {
       return { ok: true, data: text };
     },
   };
+}
+
+/** The server's schema without chat-template control tokens (its text reaches the model). */
+function safeSchema(schema: JsonSchema): Record<string, unknown> {
+  const text = stripControlTokens(JSON.stringify(isObjectSchema(schema) ? schema : {}));
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { type: 'object' };
+  }
+}
+
+function isObjectSchema(schema: unknown): schema is JsonSchema {
+  return typeof schema === 'object' && schema !== null && !Array.isArray(schema);
 }
 
 /**

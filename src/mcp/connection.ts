@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as SdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { backoffDelay, type BackoffSettings } from '../core/backoff.js';
 import type { ToolError } from '../tools/types.js';
-import type { McpServerConfig } from '../config/mcpSchema.js';
+import type { McpServerSettings } from '../config/mcpSchema.js';
 import { endProcess } from './childEnd.js';
 import { callError, connectReason, oneLine } from './errors.js';
 import type { CallResultLike } from './results.js';
@@ -64,7 +64,7 @@ export class McpConnection {
 
   constructor(
     readonly name: string,
-    readonly config: McpServerConfig,
+    readonly config: McpServerSettings,
     private readonly deps: ConnectionDeps,
   ) {
     this.stateNow = config.disabled ? { state: 'disabled' } : { state: 'starting' };

@@ -7,12 +7,12 @@ import { Listeners } from '../core/listeners.js';
 import type { ToolSource } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { adaptTool } from './adapter.js';
-import type { McpServersConfig } from '../config/mcpSchema.js';
+import type { McpServersSettings } from '../config/mcpSchema.js';
 import { DEFAULT_RESTART, McpConnection, type RestartPolicy } from './connection.js';
 import type { McpServerStatus } from './status.js';
 
 interface McpManagerOptions {
-  servers: McpServersConfig;
+  servers: McpServersSettings;
   /** Stdio servers run here unless their `cwd` says otherwise. */
   workspaceRoot: string;
   restart?: RestartPolicy;

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { McpServerConfig } from '../config/mcpSchema.js';
+import type { McpServerSettings } from '../config/mcpSchema.js';
 
 export { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
@@ -40,7 +40,7 @@ export interface OpenOptions {
 const CLIENT_INFO = { name: 'cogito', version: '1.0.0' };
 
 /** Connects (initialize handshake included) within the server's `timeoutMs`. */
-export async function openClient(cfg: McpServerConfig, opts: OpenOptions): Promise<OpenedClient> {
+export async function openClient(cfg: McpServerSettings, opts: OpenOptions): Promise<OpenedClient> {
   if (cfg.command !== undefined) return openStdio(cfg, cfg.command, opts);
   const url = new URL(cfg.url ?? '');
   if (cfg.type === 'sse') return openSse(cfg, url, opts);
@@ -62,7 +62,7 @@ export async function openClient(cfg: McpServerConfig, opts: OpenOptions): Promi
 }
 
 async function openStdio(
-  cfg: McpServerConfig,
+  cfg: McpServerSettings,
   command: string,
   opts: OpenOptions,
 ): Promise<OpenedClient> {
@@ -89,7 +89,7 @@ async function openStdio(
   return { client, kind: 'stdio', ...(pid === null ? {} : { pid }) };
 }
 
-async function openSse(cfg: McpServerConfig, url: URL, opts: OpenOptions): Promise<OpenedClient> {
+async function openSse(cfg: McpServerSettings, url: URL, opts: OpenOptions): Promise<OpenedClient> {
   const client = newClient(opts);
   const headers = cfg.headers ?? {};
   const transport = new SSEClientTransport(url, {
@@ -113,6 +113,6 @@ function newClient(opts: OpenOptions): Client {
   return client;
 }
 
-function init(cfg: McpServerConfig): RequestInit {
+function init(cfg: McpServerSettings): RequestInit {
   return cfg.headers === undefined ? {} : { headers: cfg.headers };
 }

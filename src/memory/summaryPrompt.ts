@@ -37,13 +37,21 @@ function who(m: HistoryMessage): string {
  * are wrapped as data (control tokens and the mark removed), so page text can neither
  * open a message of its own nor pass for the user.
  */
+/** A reply's text with its native calls (which live in its parts, not its content). */
+function withNativeCalls(m: HistoryMessage): string {
+  const calls = (m.parts?.items ?? []).flatMap((p) =>
+    p.type === 'call' && p.native !== undefined ? [p.raw] : [],
+  );
+  return calls.length === 0 ? m.content : [m.content, ...calls].filter(Boolean).join('\n');
+}
+
 export function buildSummaryRequest(
   older: readonly HistoryMessage[],
   mark: string = newBoundary(),
 ): ChatMessage[] {
   const transcript = older
     .map((m) => {
-      const body = clip(m.content, CAP[m.role]);
+      const body = clip(withNativeCalls(m), CAP[m.role]);
       const text =
         m.role === 'tool'
           ? wrapUntrusted(body, mark, 'tools and pages')

@@ -78,7 +78,7 @@ export class TokenCounter {
   countMessage(message: HistoryMessage): number {
     let n = this.cache.get(message.id);
     if (n !== undefined) return n;
-    n = this.older.get(message.id) ?? MESSAGE_OVERHEAD + this.count(message.content);
+    n = this.older.get(message.id) ?? MESSAGE_OVERHEAD + this.count(sentText(message));
     if (this.cache.size >= this.cacheLimit) {
       this.older = this.cache;
       this.cache = new Map();
@@ -106,7 +106,18 @@ export class TokenCounter {
 
   countChat(messages: readonly ChatMessage[]): number {
     let total = 3;
-    for (const m of messages) total += MESSAGE_OVERHEAD + this.count(m.content);
+    for (const m of messages) {
+      const calls = (m.toolCalls ?? []).map((c) => c.name + c.arguments).join('\n');
+      total += MESSAGE_OVERHEAD + this.count(calls ? `${m.content}\n${calls}` : m.content);
+    }
     return total;
   }
+}
+
+/** What a stored message costs when sent: its content, and a reply's native calls with it. */
+function sentText(m: HistoryMessage): string {
+  const calls = (m.parts?.items ?? []).flatMap((p) =>
+    p.type === 'call' && p.native !== undefined ? [`${p.name ?? ''}${p.native.arguments}`] : [],
+  );
+  return calls.length === 0 ? m.content : [m.content, ...calls].join('\n');
 }

@@ -1,6 +1,6 @@
 import type { AgentCommand } from '../api/commands.js';
 import type { AgentListener } from '../api/events.js';
-import type { NotifyConfig } from '../config/notifySchema.js';
+import type { NotifySettings } from '../config/notifySchema.js';
 import { createDesktopChannel } from './desktopChannel.js';
 import {
   createNotifier,
@@ -16,7 +16,7 @@ export interface NotifiedAgent {
 }
 
 export interface AttachOptions {
-  config: NotifyConfig;
+  config: NotifySettings;
   /** The full-screen app when attached; absent for a background agent. */
   screen?: AttachedScreen;
   /** A background agent: the screens attached over its socket and their focus. */

@@ -1,4 +1,4 @@
-import type { NotifyConfig } from '../config/notifySchema.js';
+import type { NotifySettings } from '../config/notifySchema.js';
 import type { Notification, NotifyChannel } from './notification.js';
 import type { ExecaError } from 'execa';
 import type * as ExecaApi from 'execa';
@@ -89,7 +89,7 @@ async function commandArgv(command: string | readonly string[]): Promise<string[
 const BLANK: Notification = { kind: 'wait', key: '', title: '', text: '', at: 0 };
 
 export interface DesktopChannelOptions {
-  config: Pick<NotifyConfig, 'command'>;
+  config: Pick<NotifySettings, 'command'>;
   platform?: NodeJS.Platform;
   env?: NodeJS.ProcessEnv;
   workspace?: string;

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../api/events.js';
-import type { NotifyConfig } from '../config/notifySchema.js';
+import type { NotifySettings } from '../config/notifySchema.js';
 import {
   createEventReader,
   stoppedNotification,
@@ -24,7 +24,7 @@ export interface AttachedScreen {
 }
 
 export interface NotifierOptions {
-  config: NotifyConfig;
+  config: NotifySettings;
   /** The in-process full-screen app; absent for a background agent. */
   screen?: AttachedScreen;
   /** A background agent: the screens attached over its socket (absent: never any). */

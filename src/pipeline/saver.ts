@@ -1,13 +1,14 @@
 import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import type { AgentEvent } from '../api/events.js';
-import { resultHeadOf, type CallOutcome } from './toolRunner.js';
+import type { CallOutcome } from './toolRunner.js';
+import { resultHeadOf } from '../protocol/callText.js';
 import type { CallItem, ParsedReply } from '../protocol/parser.js';
 import { callIdOf, partsOf } from '../protocol/replyParts.js';
 import { resultMessage } from '../protocol/resultMessage.js';
-import type { TurnTrigger } from '../api/trace.js';
+import { autonomous, type TurnTrigger } from '../api/trace.js';
 
 /** How the pipeline persists; `append` never throws and reports write failures. */
-export interface HistoryPort {
+export interface TurnHistory {
   messages(): readonly HistoryMessage[];
   append(message: HistoryMessage): { ok: true } | { ok: false; error: { message: string } };
 }
@@ -41,7 +42,7 @@ export class TurnSaver {
   failed: string | undefined;
 
   constructor(
-    private readonly history: HistoryPort,
+    private readonly history: TurnHistory,
     private readonly emit: (event: AgentEvent) => void,
   ) {}
 
@@ -111,7 +112,7 @@ export class TurnSaver {
       ...(r.reasoning ? { reasoning: r.reasoning } : {}),
       ...(r.interrupted ? { interrupted: true } : {}),
       ...(r.failed ? { failed: true } : {}),
-      ...(r.trigger === 'timer' ? { cycle: r.cycle } : {}),
+      ...(autonomous(r.trigger) ? { cycle: r.cycle } : {}),
     });
     this.persist({ ...made, parts: partsOf(made.id, r.reply, r.parsed) });
   }

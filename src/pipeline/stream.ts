@@ -1,46 +1,33 @@
-import type { ChatMessage } from '../core/messages.js';
+import type { ChatMessage, FunctionTool, NativeToolCall } from '../core/messages.js';
 import type { ProviderEvent, TurnError } from '../providers/types.js';
-import type { TurnDeps, TurnInput } from './turn.js';
-import type { Redactor } from '../core/redact.js';
+import { StreamRedactor, type Redactor } from '../core/redact.js';
+import type { AgentEvent } from '../api/events.js';
+import type { Provider } from '../providers/types.js';
+import { parseReplyYielding, type ParsedReply } from '../protocol/parser.js';
+import { StreamingParts } from '../protocol/streamingParts.js';
+import { callCap } from './toolRunner.js';
+import { withNativeCalls } from '../protocol/functionCalls.js';
+import { paramNames } from '../tools/functionSchemas.js';
+import type { ToolRegistry } from '../tools/registry.js';
+
+export type { ParsedReply } from '../protocol/parser.js';
 
 /**
- * Redaction for text that arrives in pieces (the model's streamed reply): a key split over
- * two deltas must be caught too, so the tail that could still be the start of a secret is
- * held back until more text arrives or the stream ends.
+ * The reply read, once: its text, its calls (at most the per-reply cap, the rest counted) and
+ * [WAIT]. It yields while it reads, so a hostile reply cannot hold off an interrupt; undefined
+ * when `signal` aborted it.
  */
-/** Room for whitespace a key may be split with, on top of the key's own length. */
-const SLACK = 32;
-
-/** Feeds deltas through a {@link Redactor}; `push` and `flush` return what is safe to show. */
-export class StreamRedactor {
-  private pending = '';
-  private readonly hold: number;
-
-  constructor(private readonly redactor: Redactor) {
-    this.hold = redactor.empty ? 0 : redactor.longest + SLACK;
-  }
-
-  /** Adds a delta; returns the redacted text that can be shown now (maybe empty). */
-  push(delta: string): string {
-    if (this.hold === 0) return delta;
-    this.pending += delta;
-    let cut = this.pending.length - this.hold;
-    if (cut <= 0) return '';
-    // Never cut through a secret found in the buffer: hold it back whole.
-    for (const [a, b] of this.redactor.ranges(this.pending)) {
-      if (a < cut && cut < b) cut = a;
-    }
-    const ready = this.pending.slice(0, cut);
-    this.pending = this.pending.slice(cut);
-    return this.redactor.redact(ready);
-  }
-
-  /** The stream ended: the rest, redacted. */
-  flush(): string {
-    const rest = this.redactor.redact(this.pending);
-    this.pending = '';
-    return rest;
-  }
+export async function readReply(
+  reply: string,
+  signal: AbortSignal | undefined,
+  maxCallsPerReply: number | undefined,
+  /** The server's native calls: they follow the text's calls, read like them. */
+  native?: { calls?: readonly NativeToolCall[] | undefined; registry: ToolRegistry },
+): Promise<ParsedReply | undefined> {
+  const parsed = await parseReplyYielding(reply, signal, callCap(maxCallsPerReply));
+  if (parsed === undefined || native === undefined) return parsed;
+  const { registry } = native;
+  return withNativeCalls(parsed, reply, native.calls, (name) => paramNames(registry.get(name)));
 }
 
 /** What RUN streamed: the reply (redacted) as it came, its usage, or the error that ended it. */
@@ -52,18 +39,24 @@ export interface StreamedReply {
   /** The prompt's size as the server (or the estimate) reported it. */
   contextTokens?: number;
   error?: TurnError;
+  /** The server's native function calls, whole (arguments redacted like the text). */
+  calls?: NativeToolCall[];
 }
 
-export function emptyReply(): StreamedReply {
-  return { reply: '', reasoning: '', totalTokens: 0 };
-}
-
-/** What the stream reads: the turn, its deps and the request BUILD made. */
-interface StreamInput {
-  turn: TurnInput;
-  deps: TurnDeps;
+/** What the stream reads: the request BUILD made, and where what it shows goes. */
+export interface StreamInput {
+  provider: Provider;
   messages: ChatMessage[];
   promptTokens: number;
+  /** The tools as JSON schemas (`toolCalls: "native"`). */
+  tools?: readonly FunctionTool[] | undefined;
+  signal: AbortSignal;
+  turnId: number;
+  /** The model's own text is redacted before it is shown, stored or exported. */
+  redactor?: Redactor;
+  emit(event: AgentEvent): void;
+  /** Counts tokens of a text, for the usage estimate when the server sends none. */
+  countTokens(text: string): number;
 }
 
 /**
@@ -72,15 +65,19 @@ interface StreamInput {
  * what came for SAVE.
  */
 export async function streamReply(input: StreamInput, out: StreamedReply): Promise<void> {
-  const { turn, deps } = input;
-  // The model's own text is redacted before it is shown, stored or exported.
-  const streams = modelTextStreams(input, out);
+  // The reply is read here, once, as it streams: the events carry what was read.
+  const reader = new StreamingParts();
+  const streams = modelTextStreams(input, out, reader);
   const usage = { got: false };
+  input.emit({ type: 'message_start', turnId: input.turnId });
   try {
-    for await (const ev of deps
-      .provider()
-      .stream({ messages: input.messages, signal: turn.signal })) {
-      if (ev.type === 'reasoning_delta') streams.reasoning(ev.text);
+    for await (const ev of input.provider.stream({
+      messages: input.messages,
+      signal: input.signal,
+      ...(input.tools ? { tools: input.tools } : {}),
+    })) {
+      if (ev.type === 'tool_call') keepCall(out, ev.call, input.redactor);
+      else if (ev.type === 'reasoning_delta') streams.reasoning(ev.text);
       else if (ev.type === 'text_delta') streams.text(ev.text);
       else {
         // The tail held back for redaction belongs to the reply before usage is estimated.
@@ -90,30 +87,37 @@ export async function streamReply(input: StreamInput, out: StreamedReply): Promi
     }
   } finally {
     streams.flush();
+    input.emit({ type: 'message_end', turnId: input.turnId, parts: reader.finish() });
   }
+}
+
+/** A native call, kept for RUN to read; its arguments are the model's text, redacted alike. */
+function keepCall(out: StreamedReply, call: NativeToolCall, redactor?: Redactor): void {
+  const args = redactor ? redactor.redact(call.arguments) : call.arguments;
+  (out.calls ??= []).push({ ...call, arguments: args });
 }
 
 /** Sinks for the model's reasoning and text: redacted (across deltas), kept and emitted. */
 function modelTextStreams(
-  { turn, deps }: StreamInput,
+  { turnId, emit, redactor }: StreamInput,
   out: StreamedReply,
+  reader: StreamingParts,
 ): {
   reasoning(t: string): void;
   text(t: string): void;
   flush(): void;
 } {
-  const redactor = deps.tools.safety?.redactor;
   const reasoning = redactor ? new StreamRedactor(redactor) : undefined;
   const text = redactor ? new StreamRedactor(redactor) : undefined;
   const addReasoning = (t: string): void => {
     if (t === '') return;
     out.reasoning += t;
-    deps.emit({ type: 'reasoning_delta', turnId: turn.turnId, text: t });
+    emit({ type: 'reasoning_delta', turnId, text: t });
   };
   const addText = (t: string): void => {
     if (t === '') return;
     out.reply += t;
-    deps.emit({ type: 'text_delta', turnId: turn.turnId, text: t });
+    emit({ type: 'message_update', turnId, delta: t, parts: reader.push(t) });
   };
   // A switch of channel ends the other one's run: its tail, held back in case a secret
   // went on in the next delta, is shown now (reasoning does not stop mid-word while the
@@ -137,7 +141,7 @@ function modelTextStreams(
 /** Usage and the end of the stream (the deltas go through {@link modelTextStreams}). */
 function streamEvent(
   ev: ProviderEvent,
-  { turn, deps, promptTokens }: StreamInput,
+  { turnId, emit, countTokens, promptTokens }: StreamInput,
   out: StreamedReply,
   usage: { got: boolean },
 ): void {
@@ -145,19 +149,21 @@ function streamEvent(
     case 'usage':
       usage.got = true;
       countUsage(out, ev.usage.promptTokens, ev.usage.totalTokens);
-      deps.emit({ type: 'usage', turnId: turn.turnId, usage: ev.usage, estimated: false });
+      emit({ type: 'usage', turnId, usage: ev.usage, estimated: false });
       break;
     case 'done':
       if (!usage.got) {
         // No usage from the server: account an estimate, so budgets still hold.
-        const completionTokens = deps.countTokens(out.reasoning + out.reply);
+        // Native calls are the model's output too (they arrive before `done`).
+        const calls = (out.calls ?? []).map((c) => c.name + c.arguments).join('');
+        const completionTokens = countTokens(out.reasoning + out.reply + calls);
         const estimate = {
           promptTokens,
           completionTokens,
           totalTokens: promptTokens + completionTokens,
         };
         countUsage(out, estimate.promptTokens, estimate.totalTokens);
-        deps.emit({ type: 'usage', turnId: turn.turnId, usage: estimate, estimated: true });
+        emit({ type: 'usage', turnId, usage: estimate, estimated: true });
       }
       if (ev.reason === 'error')
         out.error = ev.error ?? { kind: 'unknown', message: 'the model request failed' };

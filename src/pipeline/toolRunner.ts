@@ -1,8 +1,9 @@
 import type { CallItem } from '../protocol/parser.js';
 import { SessionSafety } from '../tools/sessionSafety.js';
-import { capCalls, yieldToEventLoop } from './callCap.js';
-import { formatCall, quoteArg, truncateForModel } from '../protocol/format.js';
+import { truncateForModel } from '../protocol/format.js';
+import { callTextOf, oneLine, resultHeadOf } from '../protocol/callText.js';
 import { readAsNote, resolveCall } from '../protocol/resolve.js';
+import { callIdOf } from '../protocol/replyParts.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type {
   ApprovalNeed,
@@ -15,6 +16,7 @@ import type {
 } from '../tools/types.js';
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, ToolLogEntry } from '../api/events.js';
 import { t, type Lang } from '../i18n/messages.js';
+import { DEFAULT_MAX_CALLS_PER_REPLY } from '../config/schema.js';
 
 export type ApprovalPolicy = ToolApprovalPolicy;
 
@@ -39,7 +41,7 @@ export interface ToolRunnerDeps {
    */
   safety?: SessionSafety;
   /** Calls run per reply at most (config `maxToolCallsPerReply`, default 25). */
-  maxCallsPerReply?: number;
+  maxCallsPerReply?: number | undefined;
   /**
    * Told as each call finishes, before the next starts (the crash record saves it). `through`
    * is the last call index the outcome covers (the one result for calls past the cap).
@@ -58,8 +60,6 @@ export interface CallOutcome {
   truncatedChars: number;
 }
 
-let callCounter = 0;
-
 /** The result in Cogito's words: the data, or the error's kind and message. */
 function resultText(result: ToolResult): string {
   if (!result.ok) return `${result.error.kind}: ${result.error.message}`;
@@ -71,43 +71,6 @@ function outsideText(result: ToolResult): string | undefined {
   return result.ok ? undefined : result.error.outside;
 }
 
-function oneLine(text: string, max = 120): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** A call as the tool log and the approval card show it (named arguments as `name=value`). */
-export function callTextOf(item: CallItem, shorten: (arg: ToolArg) => ToolArg = (a) => a): string {
-  if (item.type !== 'call') return oneLine(item.raw, 200);
-  const named = (item.named ?? []).map((n) => `${n.name}=${quoteArg(shorten(n.value))}`);
-  const text = formatCall(item.name, item.args.map(shorten));
-  return named.length === 0
-    ? text
-    : `${text.slice(0, -1)}${item.args.length > 0 ? ', ' : ''}${named.join(', ')})`;
-}
-
-/** Longer string arguments are cut in a result's header; the model wrote them, it has them. */
-const HEAD_ARG_MAX = 200;
-const HEAD_ARG_KEEP = 80;
-
-/**
- * A call as its result's header names it: a long string argument (a file's whole content)
- * keeps its start and says how much is left out, so the history does not carry it twice.
- */
-export function resultHeadOf(item: CallItem, redact: (text: string) => string = (t) => t): string {
-  const head = callTextOf(item, (value) => {
-    // Redacted before it is cut, so a cut cannot leave a piece of a key.
-    const arg = typeof value === 'string' ? redact(value) : value;
-    if (typeof arg !== 'string' || arg.length <= HEAD_ARG_MAX) return arg;
-    // Never cut a surrogate pair in two.
-    const keep = /[\uD800-\uDBFF]/.test(arg[HEAD_ARG_KEEP - 1]!)
-      ? HEAD_ARG_KEEP - 1
-      : HEAD_ARG_KEEP;
-    return `${arg.slice(0, keep)}… [${arg.length - keep} more characters]`;
-  });
-  return redact(head);
-}
-
 /**
  * Runs a reply's calls in order through approval and the registry. A call not yet started
  * when the turn's signal aborts never runs (SAVE gives it its "not run" result); every call
@@ -117,7 +80,8 @@ export function resultHeadOf(item: CallItem, redact: (text: string) => string = 
 export async function runToolCalls(
   items: readonly CallItem[],
   ctx: ToolContext,
-  turnId: number,
+  /** The turn, and the saved reply whose calls these are: call `index` is `<replyId>#<index>`. */
+  of: { turnId: number; replyId: string },
   deps: ToolRunnerDeps,
   /** `[TOOL]` tags the parser counted past the cap without parsing them. */
   unparsed = 0,
@@ -138,8 +102,8 @@ export async function runToolCalls(
       : sharedCtx;
     const callText = redact(callTextOf(item));
     const entry: ToolLogEntry = {
-      callId: `c${++callCounter}`,
-      turnId,
+      callId: callIdOf(of.replyId, index),
+      turnId: of.turnId,
       name: item.name ?? '?',
       args: item.type === 'call' ? item.args : [],
       call: callText,
@@ -313,4 +277,42 @@ async function toolNeed(
   } catch {
     return {};
   }
+}
+
+/**
+ * The per-reply call cap: a reply may ask for thousands of calls (10,000 `create` calls once
+ * made 10,000 files), so only the first `maxToolCallsPerReply` run and the rest come back to
+ * the model as one "not run" outcome that says why and what to do.
+ */
+export function capCalls(
+  items: readonly CallItem[],
+  max: number = DEFAULT_MAX_CALLS_PER_REPLY,
+  unparsed = 0,
+): { run: readonly CallItem[]; notRun?: CallOutcome } {
+  const cap = callCap(max);
+  const total = items.length + unparsed;
+  if (total <= cap) return { run: items };
+  const skipped = total - cap;
+  return {
+    run: items.slice(0, cap),
+    notRun: {
+      call: `${skipped} more call${skipped === 1 ? '' : 's'}`,
+      ok: false,
+      truncatedChars: 0,
+      body:
+        `not run: this reply asked for ${total} tool calls and at most ${cap} run per ` +
+        `reply (config maxToolCallsPerReply). Calls ${cap + 1} to ${total} were not ` +
+        `run. Check the results above, then ask again for what is still needed.`,
+    },
+  };
+}
+
+/** The cap to apply: `max` when it is a positive whole number, else the default. */
+export function callCap(max: number | undefined): number {
+  return max !== undefined && Number.isInteger(max) && max > 0 ? max : DEFAULT_MAX_CALLS_PER_REPLY;
+}
+
+/** Gives pending I/O (a keypress, a signal) its turn before the next step. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

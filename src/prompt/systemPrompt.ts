@@ -6,7 +6,32 @@ export interface SystemPromptInput {
   /** 'en', 'zh', or undefined to follow the user. */
   language?: string;
   platform?: string;
+  /**
+   * `native`: the tools go to the server as JSON schemas, so the prompt neither lists them
+   * nor teaches the `[TOOL]` protocol. Default `text`.
+   */
+  toolCalls?: 'text' | 'native';
 }
+
+/** The tools and the `[TOOL]` protocol, for models that call tools in text. */
+function textToolsSection(toolList: string): string {
+  return `# Tools
+${toolList}
+
+# How to call a tool
+Write each call on its own line, exactly like this (not in any other tool-call format):
+[TOOL] read("notes/todo.md") [/TOOL]
+- Arguments are quoted strings ("..." or '...', with \\" \\\\ \\n \\t escapes; they may span lines), numbers, true, false or null.
+- You may make several calls in one reply; they run in order. Results come back in the next message.
+- Calls inside code blocks or \`inline code\` are not run: that is how you show a call without making it.
+- Do not invent results. Wait for them.`;
+}
+
+/** The short word on tools for models given them as functions. */
+const NATIVE_TOOLS_SECTION = `# Tools
+Your tools are given to you as functions: call them through function calling, with their arguments as one JSON object.
+- You may make several calls in one reply; they run in order. Each result comes back as the call's tool message.
+- Do not invent results. Wait for them.`;
 
 /**
  * The base system prompt: who the agent is, where it lives, the tools (generated from the
@@ -34,16 +59,7 @@ ${persona}
 Your workspace is ${input.workspaceRoot}. Paths are relative to it; you cannot reach outside it.
 Platform: ${input.platform ?? process.platform}. The current time is in the note at the end of each request.
 
-# Tools
-${input.toolList}
-
-# How to call a tool
-Write each call on its own line, exactly like this (not in any other tool-call format):
-[TOOL] read("notes/todo.md") [/TOOL]
-- Arguments are quoted strings ("..." or '...', with \\" \\\\ \\n \\t escapes; they may span lines), numbers, true, false or null.
-- You may make several calls in one reply; they run in order. Results come back in the next message.
-- Calls inside code blocks or \`inline code\` are not run: that is how you show a call without making it.
-- Do not invent results. Wait for them.
+${input.toolCalls === 'native' ? NATIVE_TOOLS_SECTION : textToolsSection(input.toolList)}
 
 # When to wait
 You work on your own between messages. Keep exploring and reporting in short, useful notes.

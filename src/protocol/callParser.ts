@@ -8,7 +8,8 @@
  */
 import type { ToolArg } from '../tools/types.js';
 import { isLineStart } from './codeSpans.js';
-import { readValue, type ValueRead } from './lexer.js';
+import { readValue } from './lexer.js';
+import type { ValueRead } from './valueRead.js';
 import { LOOKALIKES, describeChar, expectedForm, snippet } from './messages.js';
 import { CLOSE_TAG, OPEN_TAG, firstAtOrAfter, tagAt, type ReplyIndex } from './replyIndex.js';
 import type { CallItem, MalformedCall, NamedArg, ParsedCall } from './types.js';

@@ -9,29 +9,10 @@
  * where a value should be) leaves the structure unknown, so the parser must recover by
  * looking for the next landmark.
  */
-import type { ToolArg } from '../tools/types.js';
 import { readJsonObject } from './jsonArgs.js';
 import { describeChar, snippet } from './messages.js';
-import type { NamedArg } from './types.js';
 import { readTypographic, TYPOGRAPHIC_CLOSERS } from './typographic.js';
-
-export type ValueRead =
-  | {
-      ok: true;
-      value: ToolArg;
-      end: number;
-      isString: boolean;
-      error?: string;
-      /** Given by name: `key=value` or `key: value`. */
-      key?: string;
-      /** A bare word, valid only where the tool takes a string (resolve.ts decides). */
-      bare?: boolean;
-      /** A JSON object: all the arguments, by name. */
-      fields?: NamedArg[];
-      /** A form other than the canonical one that was read, e.g. "typographic quotes". */
-      note?: string;
-    }
-  | { ok: false; error: string; /** where recovery should start looking */ from: number };
+import type { ValueRead } from './valueRead.js';
 
 const BACKSLASH = 0x5c;
 

@@ -20,7 +20,13 @@ export function callIdOf(replyId: string, index: number): string {
 }
 
 function callPart(replyId: string, item: CallItem, index: number): ReplyCall {
-  const base = { type: 'call' as const, id: callIdOf(replyId, index), index, raw: item.raw };
+  const base = {
+    type: 'call' as const,
+    id: callIdOf(replyId, index),
+    index,
+    raw: item.raw,
+    ...(item.native !== undefined ? { native: item.native } : {}),
+  };
   if (item.type === 'malformed') {
     return { ...base, ...(item.name !== undefined ? { name: item.name } : {}), error: item.error };
   }
@@ -60,7 +66,12 @@ export function partsOf(
 
 /** A call part as the parser's item again (positions relative to the call), for code that runs or names calls. */
 export function callItemOf(call: ReplyCall): CallItem {
-  const at = { raw: call.raw, start: 0, end: call.raw.length };
+  const at = {
+    raw: call.raw,
+    start: 0,
+    end: call.raw.length,
+    ...(call.native !== undefined ? { native: call.native } : {}),
+  };
   if (call.error !== undefined || call.name === undefined) {
     return {
       type: 'malformed',

@@ -6,6 +6,7 @@
  */
 import type { ToolArg, ToolParam } from '../tools/types.js';
 import { formatCall } from './format.js';
+import { nativeExample } from './functionCalls.js';
 import type { CallItem, NamedArg, ParsedCall } from './types.js';
 
 /** What resolution needs of a tool. */
@@ -114,14 +115,22 @@ function fail(
   const example =
     args ??
     params.filter((p) => p.optional !== true).map((p) => (p.type === 'string' ? p.name : 1));
-  const error = `${problem} Expected: ${canonicalCall(item.name, example)}`;
+  // A native call is shown the JSON object it should have sent, not the text protocol.
+  const expected =
+    item.native === undefined
+      ? canonicalCall(item.name, example)
+      : nativeExample(
+          item.name,
+          params.map((p) => p.name),
+        );
   return {
     type: 'malformed',
     name: item.name,
     raw: item.raw,
     start: item.start,
     end: item.end,
-    error,
+    error: `${problem} Expected: ${expected}`,
+    ...(item.native !== undefined ? { native: item.native } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
  * What the tool-protocol parser produces. Offsets are UTF-16 indices into the reply;
  * `end` is exclusive, and `raw` is always `reply.slice(start, end)`.
  */
+import type { NativeCallRef } from '../core/messages.js';
 import type { ToolArg } from '../tools/types.js';
 
 /** An argument given by name: `path="a.md"`, or a key of a JSON object. */
@@ -34,6 +35,8 @@ export interface ParsedCall {
   raw: string;
   start: number;
   end: number;
+  /** A native function call (the server's `tool_calls`): its id and arguments as sent. */
+  native?: NativeCallRef;
 }
 
 /** A block that starts with `[TOOL]` but breaks the grammar; `error` is written for the model. */
@@ -45,6 +48,8 @@ export interface MalformedCall {
   start: number;
   end: number;
   error: string;
+  /** A native function call that could not be read: it is still answered by its id. */
+  native?: NativeCallRef;
 }
 
 export type CallItem = ParsedCall | MalformedCall;

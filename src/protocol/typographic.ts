@@ -2,8 +2,8 @@
  * Typographic quotes as string quotes: models (and the text editors their training data came
  * from) write `read(“notes.md”)`. There is only one sensible reading, so it is taken.
  */
-import type { ValueRead } from './lexer.js';
 import { snippet } from './messages.js';
+import type { ValueRead } from './valueRead.js';
 
 /** Each typographic opening quote and the characters that may close it. */
 export const TYPOGRAPHIC_CLOSERS: Readonly<Record<string, string>> = {

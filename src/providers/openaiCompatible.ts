@@ -17,7 +17,9 @@ import {
   type ErrorContext,
 } from './errors.js';
 import { createIdleWatchdog } from './idleWatchdog.js';
+import { jsonAsStream } from './jsonAsStream.js';
 import { tapFetch, type FetchTap } from './tapFetch.js';
+import { ToolCallAssembler } from './toolCallAssembly.js';
 import { createThinkSplitter, type Segment } from './thinkSplitter.js';
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -55,6 +57,8 @@ interface ChunkDelta {
   content?: string | null;
   reasoning_content?: string | null;
   reasoning?: string | null;
+  /** Native function calls, in pieces (read whole from a non-streamed answer's message). */
+  tool_calls?: unknown;
 }
 
 interface RawUsage {
@@ -76,7 +80,10 @@ export function createOpenAICompatibleProvider(opts: OpenAICompatibleOptions): P
   };
 }
 
-/** Maps our history to the wire format, applying the reasoning-in-history quirk. */
+/**
+ * Maps our history to the wire format, applying the reasoning-in-history quirk: native calls
+ * go back as the assistant's `tool_calls`, their results as `tool` messages with their id.
+ */
 function toWireMessages(
   messages: ChatMessage[],
   sendReasoningInHistory: boolean,
@@ -86,6 +93,14 @@ function toWireMessages(
     if (sendReasoningInHistory && m.role === 'assistant' && m.reasoning) {
       wire['reasoning_content'] = m.reasoning;
     }
+    if (m.role === 'assistant' && m.toolCalls !== undefined && m.toolCalls.length > 0) {
+      wire['tool_calls'] = m.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      }));
+    }
+    if (m.role === 'tool' && m.toolCallId !== undefined) wire['tool_call_id'] = m.toolCallId;
     return wire;
   });
 }
@@ -100,6 +115,7 @@ function buildBody(opts: OpenAICompatibleOptions, request: StreamRequest): Recor
     ...opts.extraBody,
     model: opts.model,
     messages: toWireMessages(request.messages, opts.sendReasoningInHistory ?? false),
+    ...(request.tools !== undefined && request.tools.length > 0 ? { tools: request.tools } : {}),
     stream: true,
   };
 }
@@ -152,6 +168,8 @@ interface StreamState {
   usage?: Usage;
   finishReason?: string;
   chunks: number;
+  /** The reply's native calls, assembled from their pieces. */
+  calls: ToolCallAssembler;
   /** Set when the request or the stream threw (an abort does not always throw). */
   failure?: { error: unknown };
 }
@@ -182,14 +200,17 @@ function readChunk(
 ): ProviderEvent[] {
   state.chunks += 1;
   const chunk = value as {
-    choices?: { delta?: ChunkDelta; finish_reason?: string | null }[];
+    choices?: { delta?: ChunkDelta; message?: ChunkDelta; finish_reason?: string | null }[];
     usage?: RawUsage | null;
   };
   if (chunk.usage) state.usage = toUsage(chunk.usage);
   const choice = chunk.choices?.[0];
   if (!choice) return [];
   const events: ProviderEvent[] = [];
-  const delta = choice.delta ?? {};
+  // A server that sends a whole message in a chunk (vLLM's last chunk, some proxies) is read
+  // like a delta.
+  const delta = choice.delta ?? choice.message ?? {};
+  state.calls.push(delta.tool_calls);
   const reasoning = delta.reasoning_content || delta.reasoning;
   if (typeof reasoning === 'string' && reasoning) {
     events.push({ type: 'reasoning_delta', text: reasoning });
@@ -264,11 +285,12 @@ async function* streamChat(
   const watchdog = createIdleWatchdog(idleMs, () => controller.abort());
   const tap: FetchTap = { started: false };
   const splitter = createThinkSplitter();
-  const state: StreamState = { chunks: 0 };
+  const state: StreamState = { chunks: 0, calls: new ToolCallAssembler() };
   let iterator: AsyncIterator<unknown> | undefined;
 
   try {
-    const client = createClient(opts, tapFetch(opts.fetch ?? globalThis.fetch, watchdog, tap));
+    const base = jsonAsStream(opts.fetch ?? globalThis.fetch);
+    const client = createClient(opts, tapFetch(base, watchdog, tap));
     const body = buildBody(opts, request) as unknown as OpenAI.ChatCompletionCreateParamsStreaming;
     const stream = await client.chat.completions.create(body, { signal: controller.signal });
     iterator = stream[Symbol.asyncIterator]();
@@ -291,6 +313,10 @@ async function* streamChat(
   }
 
   yield* toEvents(splitter.flush());
+  // Calls are whole only once their stream ended; a stream cut short runs none of them.
+  if (state.failure === undefined && !request.signal.aborted && !watchdog.fired) {
+    for (const call of state.calls.done()) yield { type: 'tool_call', call };
+  }
   if (state.usage) yield { type: 'usage', usage: state.usage };
   yield finalEvent(state, {
     signal: request.signal,

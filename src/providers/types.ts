@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../core/messages.js';
+import type { ChatMessage, FunctionTool, NativeToolCall } from '../core/messages.js';
 
 /** Token counts as reported by the server (or estimated when it sends none). */
 export interface Usage {
@@ -50,6 +50,8 @@ export type ProviderEvent =
   | { type: 'reasoning_delta'; text: string }
   | { type: 'text_delta'; text: string }
   | { type: 'usage'; usage: Usage }
+  /** A native function call, whole: its streamed pieces are assembled before it is yielded. */
+  | { type: 'tool_call'; call: NativeToolCall }
   | { type: 'done'; reason: 'stop' | 'length' | 'aborted' | 'error'; error?: ProviderError };
 
 export interface StreamRequest {
@@ -57,6 +59,8 @@ export interface StreamRequest {
   signal: AbortSignal;
   /** Upper bound for the reply, when set. */
   maxTokens?: number;
+  /** Tools offered as JSON schemas (`toolCalls: "native"`); absent: none are sent. */
+  tools?: readonly FunctionTool[];
 }
 
 export interface Provider {

@@ -66,6 +66,10 @@ export function toConfigChange(a: Answers): ConfigChange {
     baseURL: a.baseURL.trim(),
     model: a.model.trim(),
     ...(a.apiKey ? { apiKey: a.apiKey } : {}),
+    // The preset's way of calling tools; another service keeps what the file says.
+    ...(a.presetId !== undefined && a.presetId !== 'custom'
+      ? { toolCalls: presetById(a.presetId).toolCalls ?? 'text' }
+      : {}),
   };
   return { set, remove: a.apiKey ? ['workspace'] : ['workspace', 'apiKey'] };
 }

@@ -40,6 +40,12 @@ export interface ProviderPreset {
   port?: number;
   /** Offered when the server does not list its models. */
   models: readonly string[];
+  /**
+   * How its models call tools (config `toolCalls`): `native` for the hosted APIs whose
+   * function calling is dependable; absent, the `[TOOL]` text protocol (the default), which
+   * any model can follow whatever its server's chat template does with tools.
+   */
+  toolCalls?: 'text' | 'native';
 }
 
 /** Every preset, in the order the wizard lists them. Frozen: the wizard never edits it. */
@@ -63,6 +69,7 @@ export const PRESETS: readonly ProviderPreset[] = Object.freeze([
     baseURL: 'https://api.deepseek.com/v1',
     key: 'required',
     models: ['deepseek-chat', 'deepseek-reasoner'],
+    toolCalls: 'native',
   },
   {
     id: 'openai',
@@ -71,6 +78,7 @@ export const PRESETS: readonly ProviderPreset[] = Object.freeze([
     baseURL: 'https://api.openai.com/v1',
     key: 'required',
     models: ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1'],
+    toolCalls: 'native',
   },
   {
     id: 'qwen',
@@ -79,6 +87,7 @@ export const PRESETS: readonly ProviderPreset[] = Object.freeze([
     baseURL: 'https://dashscope.aliyuncs.com/compatible-mode/v1',
     key: 'required',
     models: ['qwen-plus', 'qwen-max', 'qwen-turbo'],
+    toolCalls: 'native',
   },
   {
     id: 'moonshot',
@@ -87,6 +96,7 @@ export const PRESETS: readonly ProviderPreset[] = Object.freeze([
     baseURL: 'https://api.moonshot.cn/v1',
     key: 'required',
     models: ['moonshot-v1-32k', 'moonshot-v1-128k', 'kimi-k2-0711-preview'],
+    toolCalls: 'native',
   },
   {
     id: 'ollama',

@@ -1,8 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AgentEvent } from '../api/events.js';
-import type { ReplyParts } from '../core/messages.js';
 import { IllegalTransitionError, type MachineEvent } from '../machine/machine.js';
-import { StreamingParts } from '../protocol/streamingParts.js';
 import {
   illegalTransitionText,
   machineMove,
@@ -34,12 +32,6 @@ export interface AgentStoreState extends AgentViewState {
    * (the agent's own store made them with `dispatch`).
    */
   follow(event: AgentEvent): void;
-  /**
-   * The parts of the reply in flight (`liveReply`, or the screen's throttled copy of it),
-   * read by the store's one incremental reader: each read parses only the text after the
-   * last settled paragraph, so drawing a long reply as it streams never parses it whole.
-   */
-  liveParts(text: string): ReplyParts;
 }
 
 export type AgentStore = StoreApi<AgentStoreState>;
@@ -49,10 +41,8 @@ export type AgentStore = StoreApi<AgentStoreState>;
  * the screen shows; the machine changes only through `dispatch`, the rest through `apply`.
  */
 export function createAgentStore(init: Partial<AgentViewState> = {}): AgentStore {
-  const live = new StreamingParts();
   return createStore<AgentStoreState>()((set, get) => ({
     ...initialViewState(init),
-    liveParts: (text) => live.read(text),
     apply(event) {
       const patch = reduce(get(), event, Date.now());
       if (Object.keys(patch).length > 0) set(patch);
@@ -78,13 +68,7 @@ export function createAgentStore(init: Partial<AgentViewState> = {}): AgentStore
 
 /** The plain data of a store's state (its functions left out): what `snapshot()` hands out. */
 export function snapshotOf(state: AgentStoreState): AgentSnapshot {
-  const {
-    apply: _apply,
-    dispatch: _dispatch,
-    follow: _follow,
-    liveParts: _liveParts,
-    ...view
-  } = state;
+  const { apply: _apply, dispatch: _dispatch, follow: _follow, ...view } = state;
   return structuredClone(view);
 }
 

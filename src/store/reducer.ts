@@ -1,9 +1,15 @@
-import type { HistoryMessage } from '../core/messages.js';
+import {
+  joinParts,
+  type HistoryMessage,
+  type ReplyPart,
+  type ReplyParts,
+} from '../core/messages.js';
 import type { AgentEvent, ApprovalRequest, QueuedMessage, ToolLogEntry } from '../api/events.js';
 import type { MachineState } from '../machine/machine.js';
 import type { TurnTrace } from '../api/trace.js';
 import type { CycleRecord } from '../api/ledger.js';
 import type { Activity } from '../api/activity.js';
+import type { Lang } from '../i18n/messages.js';
 import { lastReasoningOf, tokensFromLedger, toolLogFromHistory } from './restoredView.js';
 
 export interface Notice {
@@ -24,6 +30,14 @@ export interface AgentViewState {
   /** Reasoning and reply of the turn in flight (cleared when its message is saved). */
   liveReasoning: string;
   liveReply: string;
+  /**
+   * The parts of `liveReply` as the turn's reader read them (`message_update`): the screen
+   * draws these and parses nothing. `liveSettled` are the ones that can no longer change.
+   */
+  liveParts: ReplyParts;
+  liveSettled: readonly ReplyPart[];
+  /** The reply in flight has all come (`message_end`): it is drawn as it will be saved. */
+  liveEnded: boolean;
   /** The reasoning of the last finished turn, kept for the reasoning pane. */
   lastReasoning: string;
   messages: readonly HistoryMessage[];
@@ -42,6 +56,8 @@ export interface AgentViewState {
   preparing: string | undefined;
   model: string;
   persona: string;
+  /** The language the agent speaks to the user in (its settings). */
+  lang: Lang;
   /** The model's context window, for the status bar's context use. */
   contextWindow: number;
   /** maxAutonomousCycles (0 = unlimited). */
@@ -67,6 +83,14 @@ export interface AgentViewState {
   activity: Activity | undefined;
 }
 
+/** No reply in flight. */
+const NO_LIVE = {
+  liveReply: '',
+  liveParts: { items: [], wait: false },
+  liveSettled: [],
+  liveEnded: false,
+} as const satisfies Partial<AgentViewState>;
+
 export const MAX_TRACES = 50;
 /** The ledger records the screen keeps. */
 export const MAX_LEDGER = 500;
@@ -81,7 +105,7 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     streaming: false,
     turnId: 0,
     liveReasoning: '',
-    liveReply: '',
+    ...NO_LIVE,
     lastReasoning: '',
     messages: [],
     toolLog: [],
@@ -95,6 +119,7 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     preparing: undefined,
     model: '',
     persona: '',
+    lang: 'en',
     contextWindow: 0,
     maxCycles: 0,
     budgetPerHour: 0,
@@ -147,7 +172,9 @@ type TurnEvent =
   | 'turn_start'
   | 'request_start'
   | 'reasoning_delta'
-  | 'text_delta'
+  | 'message_start'
+  | 'message_update'
+  | 'message_end'
   | 'usage'
   | 'message_added'
   | 'turn_end';
@@ -160,15 +187,26 @@ const reduceTurn: Reducer<TurnEvent> = (state, event) => {
         turnId: event.turnId,
         cycle: event.cycle,
         liveReasoning: '',
-        liveReply: '',
+        ...NO_LIVE,
         nextTurnAt: undefined,
       };
     case 'request_start':
       return { streaming: true, contextTokens: event.promptTokens };
     case 'reasoning_delta':
       return { liveReasoning: state.liveReasoning + event.text };
-    case 'text_delta':
-      return { liveReply: state.liveReply + event.text };
+    case 'message_start':
+      return NO_LIVE;
+    case 'message_update': {
+      // Joining what the turn read, not reading: the parts come with the event.
+      const settled = joinParts(state.liveSettled, event.parts.settled);
+      return {
+        liveReply: state.liveReply + event.delta,
+        liveSettled: settled,
+        liveParts: { items: joinParts(settled, event.parts.tail), wait: event.parts.wait },
+      };
+    }
+    case 'message_end':
+      return { liveParts: event.parts, liveEnded: true };
     case 'usage':
       return {
         contextTokens: event.usage.promptTokens,
@@ -183,7 +221,7 @@ const reduceTurn: Reducer<TurnEvent> = (state, event) => {
         streaming: false,
         toolsRunning: 0,
         // A reply that was only [WAIT] is not stored: nothing of it stays on screen either.
-        liveReply: '',
+        ...NO_LIVE,
         traces: [...state.traces.slice(-(MAX_TRACES - 1)), event.trace],
       };
   }
@@ -192,7 +230,7 @@ const reduceTurn: Reducer<TurnEvent> = (state, event) => {
 function messageAdded(state: AgentViewState, m: HistoryMessage): Partial<AgentViewState> {
   const patch: Partial<AgentViewState> = { messages: [...state.messages, m] };
   if (m.role === 'assistant') {
-    patch.liveReply = '';
+    Object.assign(patch, NO_LIVE);
     patch.liveReasoning = '';
     patch.lastReasoning = m.reasoning ?? state.lastReasoning;
     patch.streaming = false;
@@ -272,6 +310,7 @@ function settingsChanged(
   return {
     ...(event.model !== undefined ? { model: event.model } : {}),
     ...(event.persona !== undefined ? { persona: event.persona } : {}),
+    ...(event.lang !== undefined ? { lang: event.lang } : {}),
     ...(event.contextWindow !== undefined ? { contextWindow: event.contextWindow } : {}),
     ...(event.maxCycles !== undefined ? { maxCycles: event.maxCycles } : {}),
     ...(event.budgetPerHour !== undefined ? { budgetPerHour: event.budgetPerHour } : {}),
@@ -300,7 +339,7 @@ export function reduce(
         toolsRunning: 0,
         lastReasoning: lastReasoningOf(event.messages),
         liveReasoning: '',
-        liveReply: '',
+        ...NO_LIVE,
         contextTokens: 0,
         lastCachedTokens: 0,
       };
@@ -314,7 +353,9 @@ export function reduce(
     case 'turn_start':
     case 'request_start':
     case 'reasoning_delta':
-    case 'text_delta':
+    case 'message_start':
+    case 'message_update':
+    case 'message_end':
     case 'usage':
     case 'message_added':
     case 'turn_end':

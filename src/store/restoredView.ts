@@ -15,7 +15,9 @@ export function toolLogFromHistory(messages: readonly HistoryMessage[]): ToolLog
     if (m.role !== 'tool' || !m.results) continue;
     m.results.forEach((r, i) => {
       out.push({
-        callId: `stored-${m.id}-${i}`,
+        // The id the call had when it ran (the tool events', the reply part's); an old session
+        // saved none, and its result gets one of its own.
+        callId: (i === 0 ? m.callId : undefined) ?? `${m.id}#${i}`,
         // Not a turn of this run: no turn id is ever 0.
         turnId: 0,
         name: r.call.slice(0, Math.max(0, r.call.indexOf('('))) || r.call,

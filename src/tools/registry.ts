@@ -8,10 +8,9 @@
 import type { Tool, ToolArg, ToolContext, ToolError, ToolParam, ToolResult } from './types.js';
 import { editDistance } from '../core/editDistance.js';
 
-/** A finished call: the result the model sees and how long it took. */
+/** A finished call: the result the model sees (the tool log times the call itself). */
 interface ToolCallOutcome {
   result: ToolResult;
-  durationMs: number;
 }
 
 /**
@@ -110,9 +109,7 @@ export class ToolRegistry {
    * from the turn's signal).
    */
   async run(name: string, args: readonly ToolArg[], ctx: ToolContext): Promise<ToolCallOutcome> {
-    const started = performance.now();
-    const result = await this.runChecked(name, args, ctx);
-    return { result, durationMs: performance.now() - started };
+    return { result: await this.runChecked(name, args, ctx) };
   }
 
   /**

@@ -1,41 +1,19 @@
 import type { Lang, Phrase } from '../i18n/messages.js';
+import type { ToolError, ToolErrorKind } from './toolError.js';
 import type { Workspace } from './workspace.js';
 
 import { APPROVAL_POLICIES, TOOL_KINDS } from '../config/defaults.js';
 
 export { APPROVAL_POLICIES, TOOL_KINDS };
+// Here as well, so a tool takes all its types from one place; their own file lets the
+// workspace (which the tool context names) use them without a circle.
+export type { ToolError, ToolErrorKind } from './toolError.js';
 
 /** What a tool does to the world; the approval policy is set per kind. */
 export type ToolKind = (typeof TOOL_KINDS)[number];
 
 /** A value the text protocol can carry. */
 export type ToolArg = string | number | boolean | null;
-
-export type ToolErrorKind =
-  | 'invalid_args' // wrong arity or type; the model should fix the call
-  | 'outside_workspace' // the path escapes the workspace
-  | 'not_found'
-  | 'exists' // would overwrite
-  | 'too_large'
-  | 'binary'
-  | 'denied' // approval denied or policy deny
-  | 'aborted'
-  | 'timeout'
-  | 'network'
-  | 'unsupported' // e.g. platform without this capability
-  | 'io'
-  | 'unknown';
-
-export interface ToolError {
-  kind: ToolErrorKind;
-  /** Cogito's own wording: never holds text a server chose. */
-  message: string;
-  /**
-   * Text the failure quotes from outside (an HTTP reason phrase, an MCP server's error or
-   * `isError` content, a stray body): the model sees it wrapped as data, like a page.
-   */
-  outside?: string;
-}
 
 /**
  * A tool's outcome. `data` is what the model sees (stringified if not a string);
@@ -90,7 +68,7 @@ interface ChangeContext {
   turn: string;
   /** The id of the assistant message holding the call (absent: the same as `turn`). */
   reply?: string;
-  /** What started the turn: `timer` (autonomous), `user` (an answer), `start`. */
+  /** What started the turn: `user` (an answer), or an autonomous one (`timer`, `change`, `schedule`, `resume`). */
   trigger: string;
   /** The call's index among the reply's calls. */
   callIndex: number;
@@ -142,6 +120,11 @@ export interface Tool {
   checkArgs?(args: readonly ToolArg[]): ToolError | undefined;
   /** Optional: the call shape shown to the model, when `params` cannot express it. */
   readonly signature?: string;
+  /**
+   * Optional: the inputs as a JSON Schema object, when `params` cannot express them (MCP
+   * tools): sent as the tool's schema when calls are native (`toolCalls: "native"`).
+   */
+  readonly inputSchema?: Readonly<Record<string, unknown>>;
   /**
    * Optional: the policy for this tool given its kind's policy (configured per tool or per
    * source, e.g. an untrusted MCP server asks). `reason` is shown when it asks or denies.

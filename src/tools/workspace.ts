@@ -6,9 +6,9 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { ToolError } from './types.js';
+import type { ToolError } from './toolError.js';
 import { realpathLoose } from '../core/realpath.js';
-import { checkPathShape } from './path-shape.js';
+import { checkPathShape } from './pathShape.js';
 import { ProtectedPlaces, type OwnPlaces, type Protection } from '../safety/protectedPlaces.js';
 
 /** A path argument after resolution. */

@@ -5,6 +5,7 @@ import { maxLooksWithin } from '../../src/scheduler/pacing.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import { FakeClock } from '../helpers/fakeClock.js';
 import { waitForStore } from '../helpers/waitFor.js';
+import { internalsOf } from '../helpers/agentInternals.js';
 
 type Sent = { role: string; content: string }[];
 const sent = (h: Harness, i: number): Sent => h.server.requests[i]!.body.messages as Sent;
@@ -115,7 +116,7 @@ describe('pacing and the zero-token idle path (fake clock)', () => {
     // A whole idle hour: timer looks with nothing changed cost no request at all.
     await clock.advance(60 * 60_000, () => h.agent.idle());
     expect(h.server.requests).toHaveLength(1);
-    expect(h.agent.alwaysOn.pacing.interval()).toBe(30 * 60_000);
+    expect(internalsOf(h.agent).alwaysOn.pacing.interval()).toBe(30 * 60_000);
     // Without the idle path the table still bounds it: 1 + 30 s + 5 min + 30 min steps.
     expect(maxLooksWithin(61 * 60_000, settings)).toBeLessThanOrEqual(6);
   });

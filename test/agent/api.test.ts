@@ -187,7 +187,9 @@ describe('the Agent API', () => {
     for (const t of [
       'state_changed',
       'turn_start',
-      'text_delta',
+      'message_start',
+      'message_update',
+      'message_end',
       'tool_end',
       'turn_end',
       'cycle_recorded',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import { waitForStore } from '../helpers/waitFor.js';
+import { changeSettings } from '../helpers/agentInternals.js';
 
 const resultsOf = (h: Harness, n: number): string =>
   String(h.server.requests[n]!.body.messages.at(-1).content);
@@ -108,7 +109,7 @@ describe('approval flow through the store', () => {
     await waitForStore(h.agent.store, (s) => s.machine === 'AWAITING_INPUT', '[WAIT]');
     await h.agent.idle();
 
-    h.agent.settings.approval.destructive = 'ask';
+    changeSettings(h.agent, { approval: { destructive: 'ask' } });
     h.server.push({ kind: 'stream', content: '[TOOL] delete("x.txt") [/TOOL]' });
     h.agent.send({ type: 'submit', text: 'now ask me' });
     await waitForStore(h.agent.store, (s) => s.machine === 'AWAITING_APPROVAL', 'the question');

@@ -8,7 +8,7 @@ import type { CompactionOutcome } from '../../src/memory/compactor.js';
 import {
   createCompactHook,
   type CompactedHistory,
-  type CompactPort,
+  type CompactDeps,
 } from '../../src/agent/compactHook.js';
 
 const history: CompactedHistory = {
@@ -21,7 +21,7 @@ const history: CompactedHistory = {
 function setup(outcome: CompactionOutcome, lang: 'en' | 'zh' = 'en') {
   const seen: string[] = [];
   const forced: boolean[] = [];
-  const port: CompactPort = {
+  const port: CompactDeps = {
     history: () => history,
     replaceHistory: (h) => void seen.push(h === history ? 'replaced' : 'replaced another'),
     notice: (text, level = 'info') => void seen.push(`${level}: ${text}`),

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/api/events.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import { waitForStore } from '../helpers/waitFor.js';
+import { internalsOf } from '../helpers/agentInternals.js';
 
 let h: Harness;
 afterEach(async () => h?.dispose());
@@ -67,6 +68,6 @@ describe('the agent and its machine', () => {
     const s = await waitForStore(h.agent.store, (st) => st.traces.length > 0, 'the answer');
     expect(s.budgetUsed).toBe(100);
     expect(s.machine).toBe('AWAITING_INPUT');
-    expect(h.agent.counter.exact).toBe(false);
+    expect(internalsOf(h.agent).counter.exact).toBe(false);
   });
 });

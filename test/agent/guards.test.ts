@@ -168,7 +168,7 @@ describe('a listener that throws', () => {
   it('does not stop the agent; it becomes a notice', async () => {
     h = await createHarness();
     h.agent.subscribe((e) => {
-      if (e.type === 'text_delta') throw new Error('a broken pane');
+      if (e.type === 'message_update') throw new Error('a broken pane');
     });
     h.server.push({ kind: 'stream', content: 'still fine [WAIT]' });
     h.agent.start();

@@ -1,7 +1,7 @@
 /** RESPOND's policy, bare: a pure function of the turn's facts and the guards' counts. */
 import { describe, expect, it } from 'vitest';
 import { respond, type RespondGuards } from '../../src/agent/respond.js';
-import type { TurnFacts } from '../../src/pipeline/turn.js';
+import type { TurnFacts } from '../../src/agent/respond.js';
 
 const facts = (over: Partial<TurnFacts> = {}): TurnFacts => ({
   turnId: 7,

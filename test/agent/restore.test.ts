@@ -12,6 +12,7 @@ import { makeMessage } from '../../src/core/messages.js';
 import { createHarness } from '../helpers/agentHarness.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { waitForStore } from '../helpers/waitFor.js';
+import { internalsOf } from '../helpers/agentInternals.js';
 
 let base: string | undefined;
 let server: ScriptedServer | undefined;
@@ -47,13 +48,19 @@ describe('RESTORE', () => {
 
     // The last run: a reply with one call saved ahead of its tool, and then a crash.
     const first = await open(env);
-    first.agent.history.append(makeMessage('assistant', '[TOOL] ls(".") [/TOOL]', { calls: 1 }));
+    internalsOf(first.agent).history.append(
+      makeMessage('assistant', '[TOOL] ls(".") [/TOOL]', { calls: 1 }),
+    );
     await first.close();
 
     const app = await open(env);
     try {
       // Opening the app finishes nothing: that is the first turn's RESTORE.
-      expect(app.agent.history.messages().map((m) => m.role)).toEqual(['assistant']);
+      expect(
+        internalsOf(app.agent)
+          .history.messages()
+          .map((m) => m.role),
+      ).toEqual(['assistant']);
       scripted.push({ kind: 'stream', content: 'noted [WAIT]' });
       app.agent.start();
       app.agent.send({ type: 'submit', text: 'hello' });
@@ -67,7 +74,7 @@ describe('RESTORE', () => {
         'The last run was cut off by a crash: 1 tool result(s) recorded as interrupted, 0 half-made change(s) undone.',
       ]);
       // History order: the reply, its recovered result, the user's message, the answer.
-      const history = app.agent.history.messages();
+      const history = internalsOf(app.agent).history.messages();
       expect(history.map((m) => m.role)).toEqual(['assistant', 'tool', 'user', 'assistant']);
       expect(history[1]!.content).toMatch(/by a crash/);
       expect(history[2]!.content).toBe('hello');
@@ -107,16 +114,16 @@ describe('RESTORE when the crash record cannot be finished', () => {
       // No tight loop: the input waits for the next turn, which finishes the record first.
       await h.agent.idle();
       expect(attempts).toBe(1);
-      expect(h.agent.history.messages()).toEqual([]);
+      expect(internalsOf(h.agent).history.messages()).toEqual([]);
       h.server.push({ kind: 'stream', content: 'hi [WAIT]' });
       h.agent.send({ type: 'submit', text: 'again' });
       await waitForStore(h.agent.store, (s) => s.traces.length > 1, 'the second turn');
       expect(attempts).toBe(2);
-      expect(h.agent.history.messages().map((m) => m.content)).toEqual([
-        'hello',
-        'again',
-        'hi [WAIT]',
-      ]);
+      expect(
+        internalsOf(h.agent)
+          .history.messages()
+          .map((m) => m.content),
+      ).toEqual(['hello', 'again', 'hi [WAIT]']);
     } finally {
       await h.dispose();
     }

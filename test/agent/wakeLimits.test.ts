@@ -6,6 +6,7 @@ import { MODEL_REMINDER_FLOOR_MS } from '../../src/agent/alwaysOn.js';
 import { maxLooksWithin } from '../../src/scheduler/pacing.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import { FakeClock } from '../helpers/fakeClock.js';
+import { internalsOf } from '../helpers/agentInternals.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -113,7 +114,7 @@ describe('wake-ups and pacing cannot be gamed (fake clock)', () => {
     await clock.advance(HOUR, () => h.agent.idle());
     // 1,200 looks at the think interval were what a new reminder bought before.
     expect(turns()).toBeLessThanOrEqual(maxLooksWithin(HOUR, settings));
-    expect(h.agent.alwaysOn.pacing.idleCycles).toBeGreaterThanOrEqual(3);
+    expect(internalsOf(h.agent).alwaysOn.pacing.idleCycles).toBeGreaterThanOrEqual(3);
   });
 
   it('reminders the model sets a minute ahead in every turn: wake-ups no closer than the floor, pace not reset', async () => {
@@ -141,12 +142,12 @@ describe('wake-ups and pacing cannot be gamed (fake clock)', () => {
     callThenDone(() => 'Looking.\n[TOOL] read("notes.md") [/TOOL]');
     h.agent.start();
     await clock.advance(0, () => h.agent.idle());
-    expect(h.agent.alwaysOn.pacing.idleCycles).toBe(0);
+    expect(internalsOf(h.agent).alwaysOn.pacing.idleCycles).toBe(0);
     await clock.advance(3000, () => h.agent.idle());
-    expect(h.agent.alwaysOn.pacing.idleCycles).toBe(1);
+    expect(internalsOf(h.agent).alwaysOn.pacing.idleCycles).toBe(1);
     await appendFile(path.join(h.workspaceDir, 'notes.md'), 'second\n');
     await clock.advance(30_000, () => h.agent.idle());
-    expect(h.agent.alwaysOn.pacing.idleCycles).toBe(0);
+    expect(internalsOf(h.agent).alwaysOn.pacing.idleCycles).toBe(0);
   });
 
   it('with the 5-minute prompt-cache TTL, no look comes just past it: 0, 30 s, 4 min later, then 30 min', async () => {

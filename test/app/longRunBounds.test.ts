@@ -14,6 +14,7 @@ import { runPrintMode } from '../../src/cli/printMode.js';
 import { MAX_LEDGER, MAX_NOTICES, MAX_TRACES } from '../../src/store/reducer.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { soakScript } from '../../bench/lib/soakScript.js';
+import { internalsOf } from '../helpers/agentInternals.js';
 
 const TURNS = 120;
 const COMPRESS_TURNS = 20;
@@ -56,12 +57,12 @@ describe('a long-running agent', () => {
     app.agent.subscribe((e) => {
       if (e.type !== 'turn_end') return;
       const s = app.agent.store.getState();
-      peak.history = Math.max(peak.history, app.agent.history.messages().length);
+      peak.history = Math.max(peak.history, internalsOf(app.agent).history.messages().length);
       peak.store = Math.max(peak.store, s.messages.length);
       peak.traces = Math.max(peak.traces, s.traces.length);
       peak.ledger = Math.max(peak.ledger, s.ledger.length);
       peak.notices = Math.max(peak.notices, s.notices.length);
-      peak.counted = Math.max(peak.counted, app.agent.counter.cachedMessages);
+      peak.counted = Math.max(peak.counted, internalsOf(app.agent).counter.cachedMessages);
     });
     const sink = new Writable({ write: (_c, _e, cb) => cb() });
     const run = runPrintMode(app.agent, {

@@ -171,7 +171,7 @@ describe('print mode (-p)', () => {
       .map((l) => JSON.parse(l) as { type: string });
     const types = events.map((e) => e.type);
     expect(types).toContain('turn_start');
-    expect(types).toContain('text_delta');
+    expect(types).toContain('message_update');
     expect(types).toContain('turn_end');
     expect(types.filter((t) => t === 'state_changed').length).toBeGreaterThanOrEqual(2);
   });

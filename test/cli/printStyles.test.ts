@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resultHeadOf } from '../../src/pipeline/toolRunner.js';
+import { resultHeadOf } from '../../src/protocol/callText.js';
 import { parseReply } from '../../src/protocol/parser.js';
 import { PROTOCOL_CORPUS, type Reading } from '../fixtures/protocol-corpus.js';
 import { runCogito } from '../helpers/cogitoProcess.js';

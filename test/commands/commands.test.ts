@@ -7,6 +7,7 @@ import { completeCommand } from '../../src/commands/runner.js';
 import { appPaths } from '../../src/config/paths.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import { waitForStore } from '../helpers/waitFor.js';
+import { internalsOf } from '../helpers/agentInternals.js';
 
 /** Runs a command typed by the user and resolves with the notices it produced. */
 async function run(h: Harness, text: string): Promise<string> {
@@ -201,8 +202,8 @@ describe('slash commands', () => {
     expect(list).not.toContain('half');
 
     expect(await run(h, '/model other')).toContain('model: other.gguf (local');
-    expect(h.agent.provider.id).toBe('local');
-    expect(h.agent.provider.model).toBe('other.gguf');
+    expect(internalsOf(h.agent).provider.id).toBe('local');
+    expect(internalsOf(h.agent).provider.model).toBe('other.gguf');
     expect(await run(h, '/model')).toMatch(/● other\.gguf/);
   });
 
@@ -210,10 +211,10 @@ describe('slash commands', () => {
     h = await createHarness();
     h.agent.start();
     const tools = await run(h, '/tools');
-    for (const t of h.agent.registry.list()) expect(tools).toContain(t.name);
+    for (const t of internalsOf(h.agent).registry.list()) expect(tools).toContain(t.name);
     expect(await run(h, '/approve')).toMatch(/destructive\s+ask/);
     expect(await run(h, '/approve destructive deny')).toMatch(/destructive tools: deny/);
-    expect(h.agent.settings.approval.destructive).toBe('deny');
+    expect(internalsOf(h.agent).settings.approval.destructive).toBe('deny');
     expect(await run(h, '/approve everything yes')).toMatch(/usage: \/approve KIND POLICY/);
   });
 

@@ -29,6 +29,7 @@ import { makeMessage } from '../../src/core/messages.js';
 import { createFakeController } from '../helpers/fakeController.js';
 import { renderApp, type Harness } from '../helpers/renderApp.js';
 import { mulberry32 } from '../helpers/rng.js';
+import { replyUpdates } from '../helpers/replyParts.js';
 
 type Rand = () => number;
 const rng = mulberry32;
@@ -243,8 +244,9 @@ describe('real frames of the screen, compared with Ink’s get on every frame', 
     c.emit({ type: 'message_added', message: makeMessage('user', 'show me 表') });
     h = await renderApp({ c, rows: 60 });
     c.emit({ type: 'request_start', turnId: 1, promptTokens: 5 });
+    const update = replyUpdates();
     for (let i = 0; i < MD.length; i += 9) {
-      c.emit({ type: 'text_delta', turnId: 1, text: MD.slice(i, i + 9) });
+      c.emit(update(MD.slice(i, i + 9)));
       // Each piece shown before the next: every partial table and fence is a frame.
       const seen = compared;
       await h.waitFor(() => compared > seen);

@@ -8,6 +8,7 @@ import { shallowEqual, useThrottledStore } from '../../components/hooks/useThrot
 import { createFakeController } from '../helpers/fakeController.js';
 import { renderApp } from '../helpers/renderApp.js';
 import { waitFor, waitForFrame } from '../helpers/waitForFrame.js';
+import { replyUpdates } from '../helpers/replyParts.js';
 
 /** Counts the store's live subscriptions, to check that every hook cleans up. */
 function countSubscriptions(store: AgentStore): () => number {
@@ -36,8 +37,8 @@ describe('useThrottledStore', () => {
     const r = render(<Reply />);
     await waitForFrame(r.lastFrame, (f) => f === '-');
     const before = renders;
-    for (let i = 0; i < 500; i++)
-      store.getState().apply({ type: 'text_delta', turnId: 1, text: 'x' });
+    const update = replyUpdates();
+    for (let i = 0; i < 500; i++) store.getState().apply(update('x'));
     await waitForFrame(r.lastFrame, (f) => f.replace(/\n/g, '') === 'x'.repeat(500));
     expect(renders - before).toBeLessThanOrEqual(2);
     r.unmount();
@@ -57,7 +58,7 @@ describe('useThrottledStore', () => {
     }
     const r = render(<Pair />);
     await waitForFrame(r.lastFrame, (f) => f === 'm/p');
-    store.getState().apply({ type: 'text_delta', turnId: 1, text: 'unrelated' });
+    store.getState().apply(replyUpdates()('unrelated'));
     store.getState().apply({ type: 'settings_changed', model: 'n' });
     await waitForFrame(r.lastFrame, (f) => f === 'n/p');
     expect(renders).toBeLessThanOrEqual(3);

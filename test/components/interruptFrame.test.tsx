@@ -7,6 +7,8 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { createFakeController } from '../helpers/fakeController.js';
 import { KEY, renderApp, type Harness } from '../helpers/renderApp.js';
+import { replyUpdates } from '../helpers/replyParts.js';
+import type { AgentEvent } from '../../src/api/events.js';
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -21,11 +23,15 @@ const inputLine = (f: string): string => {
   return at === -1 ? '' : (rows[at + 1] ?? '');
 };
 
+/** The next piece of the reply in flight. */
+let more: (delta: string) => AgentEvent;
+
 async function streaming(): Promise<Harness> {
   const c = createFakeController({ machine: 'THINKING' });
   const harness = await renderApp({ c });
   c.emit({ type: 'request_start', turnId: 1, promptTokens: 5 });
-  c.emit({ type: 'text_delta', turnId: 1, text: 'A reply in progress' });
+  more = replyUpdates();
+  c.emit(more('A reply in progress'));
   await harness.waitFor((f) => f.includes('A reply in progress') && f.includes('● Thinking'));
   return harness;
 }
@@ -35,7 +41,7 @@ describe('the frame after an interrupt', () => {
     h = await streaming();
     const seen = h.frames().length;
     // Another token just before the key: the frame clock is holding changes for its frame.
-    h.c.emit({ type: 'text_delta', turnId: 1, text: ' and more' });
+    h.c.emit(more(' and more'));
     h.press('x');
     await h.waitFor((f) => inputLine(f).includes('x'));
     expect(h.c.methods()).toContain('interrupt');
@@ -51,7 +57,7 @@ describe('the frame after an interrupt', () => {
     // From here the frame clock's timer is held, so only an unthrottled read can draw.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      h.c.emit({ type: 'text_delta', turnId: 1, text: ' and more' });
+      h.c.emit(more(' and more'));
       h.press(KEY.esc);
       // React renders in a microtask; a macrotask later the frame is written.
       await new Promise((r) => setImmediate(r));

@@ -6,7 +6,7 @@ import { LiveRows } from '../../components/panes/liveRows.js';
 import { anchorOffset } from '../../components/panes/scrollAnchor.js';
 import { LineWrap } from '../../components/text/lineWrap.js';
 import { displayWidth } from '../../components/text/wrap.js';
-import { partsOfText, replyMessage } from '../helpers/replyParts.js';
+import { partsOfText, replyMessage, replyUpdates, liveOf } from '../helpers/replyParts.js';
 import { createFakeController, type FakeController } from '../helpers/fakeController.js';
 import { KEY, renderApp, type Harness } from '../helpers/renderApp.js';
 
@@ -101,8 +101,8 @@ describe('the reply pane', () => {
     say(c, 'user', 'hello');
     h = await renderApp({ c });
     c.emit({ type: 'request_start', turnId: 1, promptTokens: 5 });
-    for (const part of ['Hel', 'lo ', 'there'])
-      c.emit({ type: 'text_delta', turnId: 1, text: part });
+    const update = replyUpdates();
+    for (const part of ['Hel', 'lo ', 'there']) c.emit(update(part));
     await h.waitFor((x) => x.includes('◆ Hello there▍'));
     say(c, 'assistant', 'Hello there, friend.');
     const f = await h.waitFor((x) => x.includes('Hello there, friend.'));
@@ -160,14 +160,15 @@ describe('the reply pane', () => {
     for (let i = 1; i <= 40; i++) say(c, 'assistant', `message number ${i}`);
     h = await renderApp({ c });
     c.emit({ type: 'request_start', turnId: 1, promptTokens: 5 });
-    c.emit({ type: 'text_delta', turnId: 1, text: 'live line 1' });
+    const update = replyUpdates();
+    c.emit(update('live line 1'));
     await h.waitFor((x) => x.includes('live line 1▍'));
     h.press(KEY.pgUp);
     let f = await h.waitFor((x) => scrolledBy(x, 'Conversation') !== undefined);
     const offset = scrolledBy(f, 'Conversation')!;
     const body = paneBody(f, 'Conversation');
     expect(body.join('\n')).toContain('message number');
-    c.emit({ type: 'text_delta', turnId: 1, text: '\nlive line 2\nlive line 3\nlive line 4' });
+    c.emit(update('\nlive line 2\nlive line 3\nlive line 4'));
     f = await h.waitFor((x) => scrolledBy(x, 'Conversation') === offset + 3);
     expect(paneBody(f, 'Conversation')).toEqual(body);
     // The reply ends: the live rows become a message of the same rows; nothing moves.
@@ -245,7 +246,7 @@ describe('the reply pane', () => {
       const lexedPerUpdate: number[] = [];
       for (let i = 0; text.length < 20_000; i++) {
         text += i % 7 === 6 ? `${zh}\n` : zh;
-        const rows = live.rows(text, partsOfText(text), 80, 'en', true);
+        const rows = live.rows(text, liveOf(text), 80, 'en', true);
         perUpdate.push(push.mock.calls.length - before);
         lexedPerUpdate.push(live.work - lexedBefore);
         lexedBefore = live.work;
@@ -261,7 +262,7 @@ describe('the reply pane', () => {
       expect(Math.max(...lexedPerUpdate)).toBeLessThanOrEqual(2 * 1024 + 2 * zh.length);
       expect(Math.max(...perUpdate)).toBeLessThanOrEqual(2 * 1024 + 2 * zh.length);
       // The same text again costs nothing.
-      live.rows(text, partsOfText(text), 80, 'en', true);
+      live.rows(text, liveOf(text), 80, 'en', true);
       expect(push.mock.calls.length).toBe(before);
     } finally {
       push.mockRestore();

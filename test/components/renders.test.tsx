@@ -10,6 +10,7 @@ import { SPINNER_FRAMES } from '../../components/hooks/useSpinner.js';
 import { createFakeController, toolEntry } from '../helpers/fakeController.js';
 import { KEY, renderApp, type Harness } from '../helpers/renderApp.js';
 import { makeMessage } from '../../src/core/messages.js';
+import { replyUpdates } from '../helpers/replyParts.js';
 
 const { renders, counting } = vi.hoisted(() => {
   const renders = { reply: 0, reasoning: 0, tools: 0, status: 0, input: 0 };
@@ -54,7 +55,7 @@ describe('spinner ticks', () => {
     h = await renderApp({ c });
     c.emit({ type: 'request_start', turnId: 1, promptTokens: 5 });
     c.emit({ type: 'reasoning_delta', turnId: 1, text: 'weighing the options' });
-    c.emit({ type: 'text_delta', turnId: 1, text: 'A reply in progress' });
+    c.emit(replyUpdates()('A reply in progress'));
     c.emit({ type: 'tool_start', entry: toolEntry({ status: 'running', summary: undefined }) });
     const first = await h.waitFor(
       (f) => glyph(f) !== undefined && f.includes('A reply in progress') && f.includes('ls(".")'),

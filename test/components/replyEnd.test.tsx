@@ -10,7 +10,7 @@ import { LiveRows } from '../../components/panes/liveRows.js';
 import { makeMessage } from '../../src/core/messages.js';
 import { createFakeController } from '../helpers/fakeController.js';
 import { renderApp, type Harness } from '../helpers/renderApp.js';
-import { partsOfText } from '../helpers/replyParts.js';
+import { partsOfText, replyUpdates } from '../helpers/replyParts.js';
 
 let h: Harness | undefined;
 afterEach(() => {
@@ -61,8 +61,9 @@ describe('a reply that ends its stream', () => {
     c.emit({ type: 'request_start', turnId: 1, promptTokens: 5 });
     const text = longReply(300);
     const step = Math.ceil(text.length / 20);
+    const update = replyUpdates();
     for (let end = step; end < text.length; end += step) {
-      c.emit({ type: 'text_delta', turnId: 1, text: text.slice(end - step, end) });
+      c.emit(update(text.slice(end - step, end)));
       const shownUpTo = text.slice(0, end).lastIndexOf('Paragraph');
       const label = text.slice(shownUpTo, shownUpTo + 12).trim();
       await h.waitFor((f) => f.includes(label));

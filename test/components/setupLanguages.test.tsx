@@ -17,6 +17,7 @@ import type { ConnectionVerdict } from '../../src/setup/verdict.js';
 import { askApproval, createFakeController, toolEntry } from '../helpers/fakeController.js';
 import { renderApp } from '../helpers/renderApp.js';
 import { KEY, renderWizard, type WizardHarness } from '../helpers/renderWizard.js';
+import { replyUpdates } from '../helpers/replyParts.js';
 
 const KEYS = new Set(Object.keys(messages.en));
 const NAMESPACES = [...new Set([...KEYS].map((k) => k.split('.')[0]!))];
@@ -263,7 +264,7 @@ describe('the main screens in both languages', () => {
       });
       c.emit({ type: 'request_start', turnId: 1, promptTokens: 50 });
       c.emit({ type: 'reasoning_delta', turnId: 1, text: 'thinking about the folder' });
-      c.emit({ type: 'text_delta', turnId: 1, text: 'Reading it now' });
+      c.emit(replyUpdates()('Reading it now'));
       c.emit({ type: 'tool_end', entry: toolEntry({ callId: 'a' }) });
       c.emit({
         type: 'tool_end',

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { computeLayout, paneAt } from '../../components/layout.js';
 import { reduceUi, type UiAction, type UiView } from '../../components/ui/uiReducer.js';
-import { initialUiState, type UiState } from '../../components/ui/uiState.js';
+import { initialUiState, toolWindowStart, type UiState } from '../../components/ui/uiState.js';
 import { createUiStore } from '../../components/ui/uiStore.js';
 
 const layout = computeLayout({
@@ -130,6 +130,29 @@ describe('reduceUi', () => {
     ui = reduceUi(ui, { type: 'expand' }, view);
     expect(ui).toMatchObject({ overlay: 'detail', detailId: 'a' });
     expect(reduceUi(initialUiState(), { type: 'expand' }, viewOf(ui)).overlay).toBe('none');
+  });
+
+  test('the tool log window: the tail, or the remembered top moved to keep the selection', () => {
+    // Following the newest: the last `height` entries.
+    expect(toolWindowStart(20, -1, 0, 5)).toBe(15);
+    expect(toolWindowStart(3, -1, 0, 5)).toBe(0);
+    // A selection inside the remembered window keeps it; one outside moves it just enough.
+    expect(toolWindowStart(20, 7, 5, 5)).toBe(5);
+    expect(toolWindowStart(20, 3, 5, 5)).toBe(3);
+    expect(toolWindowStart(20, 12, 5, 5)).toBe(8);
+    // A top past the tail (entries dropped, the pane grew) is the tail.
+    expect(toolWindowStart(8, 6, 6, 5)).toBe(3);
+    // The selection's moves remember the window the pane draws.
+    const view = viewOf(
+      initialUiState(),
+      {},
+      Array.from({ length: 20 }, (_, i) => `c${i}`),
+    );
+    let ui: UiState = { ...initialUiState(), focus: 'tools' };
+    for (let i = 0; i < 9; i++) ui = reduceUi(ui, { type: 'scroll', by: 1 }, view);
+    const sel = view.toolIds.indexOf(ui.toolSel!);
+    expect(ui.toolTop).toBe(toolWindowStart(20, sel, ui.toolTop, view.layout.tools));
+    expect(sel - ui.toolTop).toBeGreaterThanOrEqual(0);
   });
 
   test('focus moves among the panes on screen only', () => {

@@ -41,3 +41,28 @@ describe('Listeners', () => {
     expect(heard).toEqual(['a', 'late']);
   });
 });
+
+describe('Listeners with onError', () => {
+  it('reports a listener that throws with what was emitted, and still calls the others', () => {
+    const heard: string[] = [];
+    const failed: [unknown, number][] = [];
+    const listeners = new Listeners<[n: number]>((err, n) => failed.push([err, n]));
+    const broken = new Error('a broken pane');
+    listeners.subscribe((n) => heard.push(`a${n}`));
+    listeners.subscribe(() => {
+      throw broken;
+    });
+    listeners.subscribe((n) => heard.push(`c${n}`));
+    expect(() => listeners.emit(7)).not.toThrow();
+    expect(heard).toEqual(['a7', 'c7']);
+    expect(failed).toEqual([[broken, 7]]);
+  });
+
+  it('without onError, a throw reaches the caller of emit', () => {
+    const listeners = new Listeners();
+    listeners.subscribe(() => {
+      throw new Error('loud');
+    });
+    expect(() => listeners.emit()).toThrow('loud');
+  });
+});

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentCommand, AgentPort, PortEvent } from '../../src/daemon/agentPort.js';
+import type { AgentCommand, AgentDoor, DoorEvent } from '../../src/daemon/agentPort.js';
 import { attachTo } from '../../src/daemon/attach.js';
 import type { RegistryEntry } from '../../src/daemon/registry.js';
 import { startSocketServer, type SocketServer } from '../../src/daemon/socketServer.js';
@@ -18,14 +18,14 @@ import { waitUntil } from '../helpers/waitFor.js';
 /** A stand-in agent with a real store: every event it emits is applied to that store too. */
 function storePort() {
   const store = createAgentStore();
-  const listeners = new Set<(e: PortEvent) => void>();
+  const listeners = new Set<(e: DoorEvent) => void>();
   const commands: AgentCommand[] = [];
-  const emit = (e: PortEvent): void => {
+  const emit = (e: DoorEvent): void => {
     store.getState().apply(e);
     listeners.forEach((l) => l(e));
   };
-  let afterSnapshot: PortEvent | undefined;
-  const port: AgentPort = {
+  let afterSnapshot: DoorEvent | undefined;
+  const port: AgentDoor = {
     send: (c) => {
       commands.push(c);
       return { ok: true };
@@ -47,7 +47,7 @@ function storePort() {
     store,
     commands,
     emit,
-    emitAfterSnapshot: (e: PortEvent) => (afterSnapshot = e),
+    emitAfterSnapshot: (e: DoorEvent) => (afterSnapshot = e),
   };
 }
 
@@ -75,7 +75,7 @@ describe('a screen attached over the socket', () => {
     await rm(tmp, { recursive: true, force: true });
   });
 
-  const start = async (port: AgentPort) =>
+  const start = async (port: AgentDoor) =>
     (server = await startSocketServer({
       socketPath: entry.socket,
       port,

@@ -8,13 +8,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentPort } from '../../src/daemon/agentPort.js';
+import type { AgentDoor } from '../../src/daemon/agentPort.js';
 import { startSocketServer, type SocketServer } from '../../src/daemon/socketServer.js';
 import { createAgentStore } from '../../src/store/agentStore.js';
 import { rawAgentClient, type RawAgentClient } from '../helpers/rawAgentClient.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
-const port: AgentPort = {
+const port: AgentDoor = {
   send: () => ({ ok: true }),
   snapshot: () => createAgentStore().getState(),
   subscribe: () => () => undefined,

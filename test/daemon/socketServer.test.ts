@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentCommand, AgentPort, PortEvent } from '../../src/daemon/agentPort.js';
+import type { AgentCommand, AgentDoor, DoorEvent } from '../../src/daemon/agentPort.js';
 import { connectAgent } from '../../src/daemon/socketClient.js';
 import { startSocketServer, type SocketServer } from '../../src/daemon/socketServer.js';
 import { MAX_LINE_BYTES, PROTOCOL_VERSION } from '../../src/daemon/protocol.js';
@@ -19,9 +19,9 @@ import { createAgentStore } from '../../src/store/agentStore.js';
 
 /** A stand-in agent: records commands, emits what the test tells it to. */
 function fakePort() {
-  const listeners = new Set<(e: PortEvent) => void>();
+  const listeners = new Set<(e: DoorEvent) => void>();
   const commands: AgentCommand[] = [];
-  const port: AgentPort = {
+  const port: AgentDoor = {
     send: (c) => {
       commands.push(c);
       return { ok: true };
@@ -33,7 +33,7 @@ function fakePort() {
     },
     facts: () => ({ state: 'THINKING', tokensToday: 42, sessionId: 's1' }),
   };
-  return { port, commands, emit: (e: PortEvent) => listeners.forEach((l) => l(e)) };
+  return { port, commands, emit: (e: DoorEvent) => listeners.forEach((l) => l(e)) };
 }
 
 /** A raw client: every line it receives, and a way to send bytes. */
@@ -77,7 +77,7 @@ describe('the background agent socket', () => {
     await rm(tmp, { recursive: true, force: true });
   });
 
-  const start = async (port: AgentPort) =>
+  const start = async (port: AgentDoor) =>
     (server = await startSocketServer({
       socketPath,
       port,

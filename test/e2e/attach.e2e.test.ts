@@ -10,13 +10,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { isAlive } from '../../src/core/processAlive.js';
 import { runCogito } from '../helpers/cogitoProcess.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
+import { describeWithTmux } from '../helpers/tmuxGuard.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const root = path.resolve(import.meta.dirname, '../..');
 const socket = `cogito-attach-${process.pid}`;
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -50,7 +50,7 @@ interface Row {
   workspace: string;
 }
 
-describe.skipIf(!hasTmux)('screens attached to a background agent (tmux)', () => {
+describeWithTmux('screens attached to a background agent (tmux)', () => {
   let server: ScriptedServer;
   let tmp: string;
   let ws: string;

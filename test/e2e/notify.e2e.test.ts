@@ -1,24 +1,17 @@
 /**
  * Notifications from the real program in a real terminal: tmux runs `bin/cogito.ts` against
  * the scripted server, `pipe-pane` records every byte the program writes, and the terminal's
- * focus reports are typed as raw bytes. Skipped without tmux (outside CI), like tui.e2e.
+ * focus reports are typed as raw bytes. Skipped without tmux, failed under CI without it
+ * (test/helpers/tmuxGuard.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
+import { describeWithTmux } from '../helpers/tmuxGuard.js';
 import { waitUntil } from '../helpers/waitFor.js';
-
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const underCI = !['', '0', 'false'].includes((process.env.COGITO_TEST_CI ?? '').toLowerCase());
-const TITLE = 'notifications from the full-screen app in tmux';
-if (!hasTmux && underCI) {
-  test(`${TITLE}: tmux is installed`, () => {
-    expect.fail('tmux is missing under CI: .ci/run installs it (apt-get install tmux)');
-  });
-}
 
 const root = path.resolve(import.meta.dirname, '../..');
 const socket = `cogito-notify-e2e-${process.pid}`;
@@ -29,7 +22,7 @@ const keys = (...k: string[]): string => tmux('send-keys', '-t', 'app', ...k);
 const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
 const osc9 = (text: string): string => `\x1b]9;${text}\x07`;
 
-describe.skipIf(!hasTmux)(hasTmux ? TITLE : `${TITLE} (skipped: tmux is not installed)`, () => {
+describeWithTmux('notifications from the full-screen app in tmux', () => {
   let server: ScriptedServer;
   let tmp: string;
   let written: string;

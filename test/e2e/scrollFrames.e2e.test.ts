@@ -3,20 +3,20 @@
  * through the writer (rows moved by DECSTBM with line feeds or reverse index, then the rows
  * still different written), the bytes are played into a tmux pane, and the pane must show
  * exactly the last frame. A model of the terminal could share our mistakes; tmux cannot.
- * Skipped without tmux, except under CI (where tui.e2e.test.ts fails on a missing tmux).
+ * Skipped without tmux, failed under CI without it (test/helpers/tmuxGuard.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { FrameWriter } from '../../components/terminal/frameWriter.js';
 import { scrollingFrames } from '../helpers/scrollingFrames.js';
+import { describeWithTmux } from '../helpers/tmuxGuard.js';
 import { waitUntil } from '../helpers/waitFor.js';
 import { plain } from '../helpers/waitForFrame.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
 const COLS = 100;
 const ROWS = 30;
 const socket = `cogito-scroll-${process.pid}`;
@@ -36,7 +36,7 @@ class Recorder extends EventEmitter {
   }
 }
 
-describe.skipIf(!hasTmux)('scroll regions in a real terminal (tmux)', () => {
+describeWithTmux('scroll regions in a real terminal (tmux)', () => {
   let tmp = '';
   beforeAll(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cogito-scroll-'));

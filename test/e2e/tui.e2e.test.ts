@@ -4,29 +4,18 @@
  * started for the file and each test checks one behaviour on it, in order; when one fails,
  * the later ones fail at once naming it, rather than timing out on a screen they cannot
  * reach. Without tmux the file is skipped with the reason in its name, except under CI
- * (`.ci/run` sets CI and installs tmux), where a missing tmux is a failure.
+ * (`.ci/run` sets CI and installs tmux), where a missing tmux is a failure
+ * (test/helpers/tmuxGuard.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { displayWidth } from '../../components/text/wrap.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
+import { describeWithTmux } from '../helpers/tmuxGuard.js';
 import { waitUntil } from '../helpers/waitFor.js';
-
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-/** vitest.config.ts sets CI=false for Ink, and passes the real value on as COGITO_TEST_CI. */
-const underCI = !['', '0', 'false'].includes((process.env.COGITO_TEST_CI ?? '').toLowerCase());
-const TITLE = 'the full-screen app in tmux';
-
-if (!hasTmux && underCI) {
-  test(`${TITLE}: tmux is installed`, () => {
-    expect.fail('tmux is missing under CI: .ci/run installs it (apt-get install tmux)');
-  });
-} else if (!hasTmux) {
-  console.warn('test/e2e/tui.e2e.test.ts: skipped, tmux is not installed (apt-get install tmux)');
-}
 
 const root = path.resolve(import.meta.dirname, '../..');
 const socket = `cogito-e2e-${process.pid}`;
@@ -52,7 +41,7 @@ function waitForScreen(predicate: (s: string) => boolean, what: string): Promise
 /** The status bar is the first line of the screen. */
 const status = (s: string): string => s.split('\n')[0] ?? '';
 
-describe.skipIf(!hasTmux)(hasTmux ? TITLE : `${TITLE} (skipped: tmux is not installed)`, () => {
+describeWithTmux('the full-screen app in tmux', () => {
   let server: ScriptedServer;
   let tmp: string;
   let socketPath = '';

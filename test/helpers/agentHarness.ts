@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Agent, AgentSettings } from '../../src/agent/agent.js';
-import { wireAgent, type AgentParts } from '../../src/app/wireAgent.js';
+import { wireAgent, type WireAgentDeps } from '../../src/app/wireAgent.js';
 import { SessionStore, type Session } from '../../src/history/index.js';
 import type { MachineState } from '../../src/machine/machine.js';
 import { loadPersonaSet } from '../../src/personas/personaSet.js';
@@ -60,15 +60,15 @@ export async function createHarness(
     /** Compression settings (the window comes from `settings.contextWindow`). */
     compaction?: { compressAt: number; compressTurns: number };
     /** Always-on wiring; by default no watcher and no idle skip. */
-    alwaysOn?: AgentParts['alwaysOn'];
+    alwaysOn?: WireAgentDeps['alwaysOn'];
     /** Config fields on top of the defaults (e.g. an `apiKey` the redactor must hide). */
     config?: Partial<Config>;
     /** Finishes a crash record (the first turn's RESTORE); default: none to finish. */
-    restore?: AgentParts['restore'];
+    restore?: WireAgentDeps['restore'];
     /** The host's quit port (/exit); default: none. */
-    quit?: AgentParts['quit'];
+    quit?: WireAgentDeps['quit'];
     /** The host's detach port (/detach); default: none. */
-    detach?: AgentParts['detach'];
+    detach?: WireAgentDeps['detach'];
   } = {},
 ): Promise<Harness> {
   const server = opts.server ?? (await startScriptedServer());

@@ -3,7 +3,7 @@
  * stdin can be typed into (Ink reads it in raw mode), stdout records everything written.
  */
 import { EventEmitter } from 'node:events';
-import type { SessionIo } from '../../components/terminal/screenSession.js';
+import type { ScreenSessionDeps } from '../../components/terminal/screenSession.js';
 
 export class FakeStdin extends EventEmitter {
   isTTY = true;
@@ -77,10 +77,10 @@ export class FakeStderr {
 export function fakeSessionTerminal(
   columns: number,
   rows: number,
-): { io: SessionIo; stdin: FakeStdin; stdout: FakeStdout } {
+): { io: ScreenSessionDeps; stdin: FakeStdin; stdout: FakeStdout } {
   const stdin = new FakeStdin();
   const stdout = new FakeStdout([], { columns, rows });
-  const io: SessionIo = {
+  const io: ScreenSessionDeps = {
     stdin: stdin as unknown as NodeJS.ReadStream,
     stdout: stdout as unknown as NodeJS.WriteStream,
     stderr: new FakeStderr() as unknown as NodeJS.WritableStream,

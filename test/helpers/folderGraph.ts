@@ -8,7 +8,8 @@ import path from 'node:path';
 
 export type FolderGraph = Map<string, Map<string, string>>;
 
-const IMPORT =
+/** A relative import, export-from or dynamic import (type imports too): the specifier. */
+export const IMPORT =
   /(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 /** Every .ts/.tsx file under a folder. */

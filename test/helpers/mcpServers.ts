@@ -11,13 +11,13 @@ import { pathToFileURL } from 'node:url';
 // The old transport is deprecated in the SDK; older servers still speak it.
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { mcpServerSchema, type McpServerConfig } from '../../src/config/mcpSchema.js';
+import { mcpServerSchema, type McpServerSettings } from '../../src/config/mcpSchema.js';
 import { createFixtureServer } from '../fixtures/mcp/fixtureServer.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** The config of a stdio fixture server, run through tsx from the project's node_modules. */
-export function stdioFixtureConfig(extra: Record<string, unknown> = {}): McpServerConfig {
+export function stdioFixtureConfig(extra: Record<string, unknown> = {}): McpServerSettings {
   const loader = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
   return mcpServerSchema.parse({
     command: process.execPath,

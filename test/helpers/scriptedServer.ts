@@ -42,7 +42,16 @@ export interface StreamStep {
         [field: string]: unknown;
       }
     | false;
-  /** Default `stop`. */
+  /**
+   * Native function calls, sent after the content as `delta.tool_calls`: the id and name
+   * first, then the arguments one piece per chunk (a string is sent whole).
+   */
+  toolCalls?: ScriptedToolCall[];
+  /** Send the calls' pieces in turn (call 0's first piece, call 1's first piece…). */
+  interleaveCalls?: boolean;
+  /** Answer with one JSON completion even though the request asked to stream. */
+  json?: boolean;
+  /** Default `stop` (`tool_calls` when there are calls). */
   finishReason?: string;
   /** Stop sending after N chunks but keep the socket open (N ≥ all chunks: stall before [DONE]). */
   stallAfterChunks?: number;
@@ -50,6 +59,16 @@ export interface StreamStep {
   dropAfterChunks?: number;
   /** Send a `data: {not json` line after N chunks, then carry on. */
   malformedAfterChunks?: number;
+}
+
+/** One native call a scripted answer makes. */
+export interface ScriptedToolCall {
+  /** Default `call_<n>`; `null` sends none. */
+  id?: string | null;
+  name: string;
+  arguments: string | string[];
+  /** Leave out `index` from the pieces (servers that number calls only by id). */
+  noIndex?: boolean;
 }
 
 /** Answer with an HTTP error. */
@@ -220,7 +239,7 @@ export async function startScriptedServer(
       }
       return sendJson(res, step.status, step.body ?? errorJson(step.status), headers);
     }
-    if (rec.body.stream !== true) return answerJson(step, rec, res);
+    if (rec.body.stream !== true || step.json === true) return answerJson(step, rec, res);
     return answerStream(step, rec, res);
   }
 

@@ -2,7 +2,7 @@
  * The wire shapes the scripted server sends: OpenAI chat-completion chunks, completions and
  * error bodies. Kept apart from the server so the HTTP plumbing stays readable.
  */
-import type { RecordedRequest, StreamStep } from './scriptedServer.js';
+import type { RecordedRequest, ScriptedToolCall, StreamStep } from './scriptedServer.js';
 
 /** An array is used as is; a string is cut into ~4-character pieces (by code point, so CJK
  * and emoji are never split in half). */
@@ -55,6 +55,7 @@ export function buildChunks(step: StreamStep, rec: RecordedRequest): string[] {
   const deltas: Record<string, unknown>[] = [
     ...pieces(step.reasoning).map((text) => ({ content: null, [field]: text })),
     ...pieces(step.content).map((text) => ({ content: text })),
+    ...toolCallDeltas(step),
   ];
   const chunks: { choices: { index: number; delta: object; finish_reason: string | null }[] }[] =
     deltas.map((delta, i) => ({
@@ -69,7 +70,7 @@ export function buildChunks(step: StreamStep, rec: RecordedRequest): string[] {
       {
         index: 0,
         delta: deltas.length === 0 ? { role: 'assistant', content: '' } : {},
-        finish_reason: step.finishReason ?? 'stop',
+        finish_reason: finishOf(step),
       },
     ],
   });
@@ -83,7 +84,20 @@ export function buildChunks(step: StreamStep, rec: RecordedRequest): string[] {
 
 /** A complete non-streaming answer (`stream: false`), as summarisation will ask for. */
 export function completionJson(step: StreamStep, body: unknown): unknown {
-  const message: Record<string, unknown> = { role: 'assistant', content: joined(step.content) };
+  const calls = step.toolCalls ?? [];
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content: calls.length > 0 && joined(step.content) === '' ? null : joined(step.content),
+    ...(calls.length > 0
+      ? {
+          tool_calls: calls.map((c, k) => ({
+            ...(c.id === null ? {} : { id: c.id ?? `call_${k}` }),
+            type: 'function',
+            function: { name: c.name, arguments: joined(c.arguments) },
+          })),
+        }
+      : {}),
+  };
   if (step.reasoning !== undefined) {
     message[step.reasoningField ?? 'reasoning_content'] = joined(step.reasoning);
   }
@@ -92,9 +106,35 @@ export function completionJson(step: StreamStep, body: unknown): unknown {
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: modelOf(body),
-    choices: [{ index: 0, message, finish_reason: step.finishReason ?? 'stop' }],
+    choices: [{ index: 0, message, finish_reason: finishOf(step) }],
     ...(step.usage === false ? {} : { usage: usageFor(step, body) }),
   };
+}
+
+function finishOf(step: StreamStep): string {
+  return step.finishReason ?? ((step.toolCalls ?? []).length > 0 ? 'tool_calls' : 'stop');
+}
+
+/** The `delta.tool_calls` pieces of a step's calls: the head, then the arguments piece by piece. */
+function toolCallDeltas(step: StreamStep): Record<string, unknown>[] {
+  const perCall = (step.toolCalls ?? []).map((c: ScriptedToolCall, k) => {
+    const at = c.noIndex === true ? {} : { index: k };
+    const head = {
+      ...at,
+      ...(c.id === null ? {} : { id: c.id ?? `call_${k}` }),
+      type: 'function',
+      function: { name: c.name, arguments: '' },
+    };
+    const args = Array.isArray(c.arguments) ? c.arguments : [c.arguments];
+    const rest = args.map((a) => ({ ...at, function: { arguments: a } }));
+    return [head, ...rest].map((piece) => ({ content: null, tool_calls: [piece] }));
+  });
+  if (step.interleaveCalls !== true) return perCall.flat();
+  const out: Record<string, unknown>[] = [];
+  for (let i = 0; perCall.some((c) => i < c.length); i += 1) {
+    for (const c of perCall) if (i < c.length) out.push(c[i]!);
+  }
+  return out;
 }
 
 /** An OpenAI-style error body. */

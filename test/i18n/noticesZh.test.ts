@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { crashNotice } from '../../src/agent/turnRunner.js';
+import { crashNotice } from '../../src/journal/crashNotice.js';
 import { readReminderFile } from '../../src/reminders/reminderFile.js';
 import type { Lang } from '../../src/i18n/messages.js';
 import { watchWorkspace, type WorkspaceWatcher } from '../../src/watch/workspaceWatcher.js';

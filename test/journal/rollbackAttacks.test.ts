@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { crashNotice } from '../../src/agent/turnRunner.js';
+import { crashNotice } from '../../src/journal/crashNotice.js';
 import { hashBytes } from '../../src/journal/snapshot.js';
 import { finishCrashRecord } from '../../src/journal/recover.js';
 import { withJournal } from '../../src/journal/wrap.js';

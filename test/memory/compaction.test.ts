@@ -4,6 +4,7 @@ import { TokenCounter } from '../../src/memory/tokenCounter.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import type { RecordedRequest, Step } from '../helpers/scriptedServer.js';
 import { waitForStore, waitUntil } from '../helpers/waitFor.js';
+import { internalsOf, changeSettings } from '../helpers/agentInternals.js';
 
 const WINDOW = 3000;
 const COMPRESS_AT = 0.7;
@@ -144,8 +145,8 @@ describe('the exact tokenizer', () => {
         'reply',
       );
       await h.agent.idle();
-      expect(h.agent.counter.exact).toBe(false);
-      h.agent.settings.contextWindow = 3000;
+      expect(internalsOf(h.agent).counter.exact).toBe(false);
+      changeSettings(h.agent, { contextWindow: 3000 });
       h.agent.send({ type: 'submit', text: 'again' });
       await waitForStore(
         h.agent.store,
@@ -154,7 +155,7 @@ describe('the exact tokenizer', () => {
       );
       await h.agent.idle();
       // The agent started the load itself; wait for it to land.
-      await waitUntil(() => h.agent.counter.exact, 'the tokenizer to load');
+      await waitUntil(() => internalsOf(h.agent).counter.exact, 'the tokenizer to load');
     } finally {
       await h.dispose();
     }

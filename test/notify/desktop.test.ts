@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { attachNotifier } from '../../src/notify/attach.js';
-import { notifySchema, type NotifyConfig } from '../../src/config/notifySchema.js';
+import { notifySchema, type NotifySettings } from '../../src/config/notifySchema.js';
 import type { Notifier } from '../../src/notify/notifier.js';
 import type { AgentEvent } from '../../src/api/events.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
@@ -30,7 +30,7 @@ interface Rig {
 
 async function rig(
   harness: Parameters<typeof createHarness>[0] = {},
-  config: Partial<NotifyConfig> = {},
+  config: Partial<NotifySettings> = {},
 ): Promise<Rig> {
   h = await createHarness(harness);
   fake = await createFakeNotifier();

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { AgentEvent } from '../../src/api/events.js';
-import { notifySchema, type NotifyConfig } from '../../src/config/notifySchema.js';
+import { notifySchema, type NotifySettings } from '../../src/config/notifySchema.js';
 import type { Notification, NotifyChannel } from '../../src/notify/notification.js';
 import { createNotifier, type ScreenPresence } from '../../src/notify/notifier.js';
 import { isQuiet, parseQuietHours } from '../../src/config/quietHours.js';
@@ -34,7 +34,10 @@ const autoPause = (reason: string, from: 'THINKING' | 'PAUSED' = 'THINKING'): Ag
 });
 const at = (hh: number, mm = 0): Date => new Date(2026, 4, 1, hh, mm);
 
-function rig(config: Partial<NotifyConfig> = {}, opts: { focused?: boolean; hour?: number } = {}) {
+function rig(
+  config: Partial<NotifySettings> = {},
+  opts: { focused?: boolean; hour?: number } = {},
+) {
   const desktop = recorder('desktop');
   const terminal = recorder('terminal');
   let focused = opts.focused;

@@ -11,6 +11,7 @@ import { createApp } from '../../src/app/createApp.js';
 import { reminderFilePath } from '../../src/reminders/reminderFile.js';
 import { runCogito } from '../helpers/cogitoProcess.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
+import { internalsOf } from '../helpers/agentInternals.js';
 
 describe('reminders survive a restart and belong to the folder', () => {
   let server: ScriptedServer;
@@ -93,12 +94,18 @@ describe('reminders survive a restart and belong to the folder', () => {
     };
     const a = await open();
     const at = Date.now() + 3600_000;
-    expect(typeof a.agent.alwaysOn.reminders.add(at, 'call the bank', 'user')).not.toBe('string');
+    expect(
+      typeof internalsOf(a.agent).alwaysOn.reminders.add(at, 'call the bank', 'user'),
+    ).not.toBe('string');
     await a.close();
 
     const b = await open();
     try {
-      expect(b.agent.alwaysOn.reminders.pending().map((r) => r.what)).toEqual(['call the bank']);
+      expect(
+        internalsOf(b.agent)
+          .alwaysOn.reminders.pending()
+          .map((r) => r.what),
+      ).toEqual(['call the bank']);
     } finally {
       await b.close();
     }

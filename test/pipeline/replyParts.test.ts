@@ -114,8 +114,8 @@ describe('the ledger', () => {
   it('records the reply as its parts show it, not by reading the raw text', () => {
     const written: CycleRecord[] = [];
     const recorder = new CycleRecorder({
-      kindOf: () => 'read',
-      now: () => 1000,
+      tools: { get: () => ({ kind: 'read' }) },
+      clock: { now: () => 1000 },
       write: (r) => written.push(r),
     });
     recorder.listener({ type: 'turn_start', turnId: 7, trigger: 'user', cycle: 0 } as never);

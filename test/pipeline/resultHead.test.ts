@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Redactor } from '../../src/core/redact.js';
-import { resultHeadOf } from '../../src/pipeline/toolRunner.js';
+import { resultHeadOf } from '../../src/protocol/callText.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import { runUntilWait } from '../safety/attackHarness.js';
 

@@ -3,6 +3,7 @@
  * paragraph, and whatever the deltas, its parts are the ones one parse of the text gives.
  */
 import { describe, expect, it } from 'vitest';
+import { joinParts, type ReplyPart } from '../../src/core/messages.js';
 import { StreamingParts } from '../../src/protocol/streamingParts.js';
 import { parseReply } from '../../src/protocol/parser.js';
 import { partsOf } from '../../src/protocol/replyParts.js';
@@ -25,6 +26,47 @@ describe('the streaming reader', () => {
         );
       }
     }
+  });
+
+  it('its updates, joined as the store joins them, are the parts of one parse', () => {
+    const rng = mulberry32(27);
+    for (const { style, reply } of PROTOCOL_CORPUS) {
+      const text = `Intro.\n\n${reply}\n\nMore prose.\n\n${reply}\n\nEnd. [WAIT]`;
+      const reader = new StreamingParts();
+      let settled: ReplyPart[] = [];
+      for (let end = 0; end < text.length;) {
+        const next = Math.min(text.length, end + 1 + Math.floor(rng() * 40));
+        const u = reader.push(text.slice(end, next));
+        end = next;
+        settled = joinParts(settled, u.settled);
+        const joined = { items: joinParts(settled, u.tail), wait: u.wait };
+        // What the store holds is what the reader read; a short reply is read with every piece.
+        expect(joined, `${style} at ${end}`).toEqual(reader.parts);
+        if (end < 4096) expect(joined, `${style} at ${end}`).toEqual(once(text.slice(0, end)));
+      }
+      expect(reader.finish(), style).toEqual(once(text));
+    }
+  });
+
+  it('a hostile reply of 200,000 tags on one line costs linear work, a bounded tail per read', () => {
+    const text = '[TOOL] '.repeat(200_000);
+    const reader = new StreamingParts();
+    let worst = 0;
+    for (let end = 0; end < text.length; end += 500) {
+      const before = reader.parsedChars;
+      const u = reader.push(text.slice(end, end + 500));
+      worst = Math.max(worst, reader.parsedChars - before);
+      // An update carries at most a tail of 32K characters (some 4,700 tags and the spaces between), not the reply.
+      expect(u.tail.length + u.settled.length).toBeLessThan(10_000);
+    }
+    expect(worst).toBeLessThanOrEqual(32 * 1024);
+    expect(reader.parsedChars).toBeLessThan(10 * text.length);
+    // All the text is there, as text or calls, in order.
+    const shown = reader
+      .finish()
+      .items.map((p) => (p.type === 'text' ? p.text : p.raw))
+      .join('');
+    expect(shown).toBe(text);
   });
 
   it('parses only the unsettled tail per read, however long the reply grows', () => {

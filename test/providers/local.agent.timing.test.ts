@@ -4,7 +4,7 @@
  * the tool runs and its result is in the next prompt. Interrupts land within 50 ms, and a
  * bad model file is an error the agent survives.
  */
-import { swapProvider } from '../helpers/agentInternals.js';
+import { swapProvider, internalsOf } from '../helpers/agentInternals.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,7 +83,7 @@ describe('local provider in the agent', () => {
     swapProvider(h.agent, provider);
     let textDeltas = 0;
     h.agent.subscribe((e) => {
-      if (e.type === 'text_delta') textDeltas += 1;
+      if (e.type === 'message_update') textDeltas += 1;
     });
 
     h.agent.start();
@@ -145,7 +145,7 @@ describe('local provider in the agent', () => {
   it('reports a missing model file clearly, and the rest of Cogito keeps working', async () => {
     harness = await createHarness({ settings: { maxConsecutiveFailures: 1 } });
     const h = harness;
-    const remote = h.agent.provider;
+    const remote = internalsOf(h.agent).provider;
     const missing = path.join(dir, 'missing.gguf');
     const { provider } = recordedLocal({ modelPath: missing });
     swapProvider(h.agent, provider);

@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAttackRig, lastMessage, runUntilWait, type AttackRig } from './attackHarness.js';
+import { internalsOf } from '../helpers/agentInternals.js';
 
 const NOTE = 'Meeting with Dana about the Q3 acquisition of Lumen Labs';
 let rig: AttackRig;
@@ -121,7 +122,7 @@ describe('web content reaches the model wrapped as data', () => {
     );
     await runUntilWait(rig.h, 'read it');
     const seen = lastMessage(rig.h, 1);
-    const boundary = rig.h.agent.safety.boundary;
+    const boundary = internalsOf(rig.h.agent).safety.boundary;
     expect(boundary).toMatch(/^[0-9a-f]{12}$/);
     expect(seen).toContain(`<<<DATA ${boundary} from fetchPage`);
     expect(seen).toContain(`<<<END DATA ${boundary}>>>`);

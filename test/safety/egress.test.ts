@@ -5,12 +5,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createWebTools } from '../../src/tools/web/index.js';
-import type { WebToolsConfig, WebToolsDeps } from '../../src/tools/web/index.js';
+import type { WebToolsSettings, WebToolsDeps } from '../../src/tools/web/index.js';
 import type { Tool } from '../../src/tools/types.js';
 import { errorOf, okText, startServer, testContext } from '../tools/web/helpers.js';
 import type { TestServer } from '../tools/web/helpers.js';
 
-function tool(name: string, config: WebToolsConfig = {}, deps: WebToolsDeps = {}): Tool {
+function tool(name: string, config: WebToolsSettings = {}, deps: WebToolsDeps = {}): Tool {
   return createWebTools(config, deps).find((t) => t.name === name)!;
 }
 

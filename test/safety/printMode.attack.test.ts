@@ -61,9 +61,9 @@ describe('print mode against hostile model text', () => {
       .stdout()
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { type: string; text?: string })
-      .filter((e) => e.type === 'text_delta')
-      .map((e) => e.text)
+      .map((l) => JSON.parse(l) as { type: string; delta?: string })
+      .filter((e) => e.type === 'message_update')
+      .map((e) => e.delta)
       .join('');
     expect(text).toBe(reply);
   });

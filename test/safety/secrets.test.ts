@@ -8,8 +8,7 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Redactor } from '../../src/core/redact.js';
-import { StreamRedactor } from '../../src/pipeline/stream.js';
+import { Redactor, StreamRedactor } from '../../src/core/redact.js';
 import { createHarness, type Harness } from '../helpers/agentHarness.js';
 import { waitForStore } from '../helpers/waitFor.js';
 import { runUntilWait } from './attackHarness.js';
@@ -79,7 +78,7 @@ describe("the key in the model's own reply", () => {
     h = await createHarness({ config: { apiKey: KEY } });
     const shown: string[] = [];
     h.agent.subscribe((e) => {
-      if (e.type === 'text_delta') shown.push(e.text);
+      if (e.type === 'message_update') shown.push(e.delta);
     });
     h.server.push({
       kind: 'stream',

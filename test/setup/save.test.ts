@@ -88,6 +88,14 @@ describe('saveSetup', () => {
     expect(saved).not.toHaveProperty('apiKey');
   });
 
+  test("the preset's way of calling tools is written; another service keeps the file's", () => {
+    expect(toConfigChange(answers()).set).toMatchObject({ toolCalls: 'native' });
+    const ollama = { presetId: 'ollama' as const, baseURL: 'http://127.0.0.1:11434/v1' };
+    expect(toConfigChange(answers(ollama)).set).toMatchObject({ toolCalls: 'text' });
+    const custom = { presetId: 'custom' as const, baseURL: 'http://10.0.0.2/v1' };
+    expect(toConfigChange(answers(custom)).set).not.toHaveProperty('toolCalls');
+  });
+
   test('a local GGUF file sets the local provider and its path', async () => {
     const change = toConfigChange(answers({ presetId: 'gguf', modelPath: '/m/x.gguf' }));
     expect(change.set).toMatchObject({ provider: 'local', modelPath: '/m/x.gguf' });

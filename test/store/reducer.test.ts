@@ -3,6 +3,7 @@ import type { ToolLogEntry } from '../../src/api/events.js';
 import { makeMessage } from '../../src/core/messages.js';
 import { createAgentStore } from '../../src/store/agentStore.js';
 import { MAX_NOTICES, MAX_TOOL_LOG, MAX_TRACES } from '../../src/store/reducer.js';
+import { replyUpdates } from '../helpers/replyParts.js';
 
 const entry = (id: number, status: ToolLogEntry['status'] = 'running'): ToolLogEntry => ({
   callId: `c${id}`,
@@ -30,11 +31,21 @@ describe('the store reduces agent events', () => {
     apply({ type: 'turn_start', turnId: 1, trigger: 'timer', cycle: 2 });
     apply({ type: 'request_start', turnId: 1, promptTokens: 900 });
     apply({ type: 'reasoning_delta', turnId: 1, text: 'hm' });
-    apply({ type: 'text_delta', turnId: 1, text: 'Hel' });
-    apply({ type: 'text_delta', turnId: 1, text: 'lo' });
+    const update = replyUpdates();
+    apply({ type: 'message_start', turnId: 1 });
+    apply(update('Hel'));
+    apply(update('lo'));
+    // The parts come with the events, joined, not read from the text.
+    apply(update(' [TOOL] ls(".") [/TOOL]\n\nDone'));
+    expect(
+      store.getState().liveParts.items.map((p) => (p.type === 'text' ? p.text : p.name)),
+    ).toEqual(['Hello ', 'ls', '\n\nDone']);
+    const ended = { items: [{ type: 'text' as const, text: 'Hello, ended' }], wait: false };
+    apply({ type: 'message_end', turnId: 1, parts: ended });
+    expect(store.getState()).toMatchObject({ liveParts: ended, liveEnded: true });
     expect(store.getState()).toMatchObject({
       streaming: true,
-      liveReply: 'Hello',
+      liveReply: 'Hello [TOOL] ls(".") [/TOOL]\n\nDone',
       liveReasoning: 'hm',
       cycle: 2,
       contextTokens: 900,
@@ -46,6 +57,8 @@ describe('the store reduces agent events', () => {
     expect(store.getState()).toMatchObject({
       streaming: false,
       liveReply: '',
+      liveParts: { items: [], wait: false },
+      liveEnded: false,
       liveReasoning: '',
       lastReasoning: 'hm',
     });

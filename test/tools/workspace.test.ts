@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Workspace } from '../../src/tools/workspace.js';
-import { checkPathShape } from '../../src/tools/path-shape.js';
+import { checkPathShape } from '../../src/tools/pathShape.js';
 import type { Fixture } from './fixture.js';
 import { makeFixture } from './fixture.js';
 

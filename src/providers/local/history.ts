@@ -25,7 +25,9 @@ export function toLlamaHistory(messages: readonly ChatMessage[]): ChatHistoryIte
   for (const m of messages) {
     if (m.role === 'system') continue;
     const last = items[items.length - 1];
-    if (m.role === 'user') {
+    // A native call's result (never made by this provider, but a session may switch to it)
+    // is read as the user's words.
+    if (m.role === 'user' || m.role === 'tool') {
       if (last?.type === 'user') last.text = `${last.text}\n\n${m.content}`;
       else items.push({ type: 'user', text: m.content });
     } else if (last?.type === 'model') {

@@ -5,7 +5,7 @@ import { DEFAULT_MAX_RESULTS, FETCH_DEFAULTS } from '../../config/defaults.js';
 export type SearchProvider = 'duckduckgo' | 'searxng' | 'tavily' | 'brave';
 
 /** Search settings (config.json → `search`). */
-export interface SearchConfig {
+export interface SearchSettings {
   provider: SearchProvider;
   /** Base URL of a SearXNG instance, e.g. `http://localhost:8888` (required for searxng). */
   searxngUrl?: string;
@@ -32,11 +32,11 @@ export interface FetchLimits {
 }
 
 /** The `fetch` settings: the limits and who may be reached (see web/egress.ts). */
-export interface FetchConfig extends FetchLimits, EgressPolicy {}
+export interface FetchSettings extends FetchLimits, EgressPolicy {}
 
-export interface WebToolsConfig {
-  search?: SearchConfig;
-  fetch?: FetchConfig;
+export interface WebToolsSettings {
+  search?: SearchSettings;
+  fetch?: FetchSettings;
 }
 
 export const DEFAULT_SEARCH_URLS = {
@@ -48,7 +48,7 @@ export const DEFAULT_SEARCH_URLS = {
 export { DEFAULT_MAX_RESULTS, FETCH_DEFAULTS };
 
 /** `fetch` limits with defaults filled in and nonsense values replaced by defaults. */
-export function resolveFetchConfig(config: FetchConfig = {}): Required<FetchLimits> {
+export function resolveFetchConfig(config: FetchSettings = {}): Required<FetchLimits> {
   const pick = (value: number | undefined, fallback: number, min: number): number =>
     typeof value === 'number' && Number.isFinite(value) && value >= min
       ? Math.floor(value)
@@ -65,7 +65,7 @@ export function resolveFetchConfig(config: FetchConfig = {}): Required<FetchLimi
  * Problems in the search settings, each naming the field and the fix; empty when usable.
  * The config loader can show these at startup; `search` reports them again when called.
  */
-export function checkSearchConfig(config: SearchConfig | undefined): string[] {
+export function checkSearchConfig(config: SearchSettings | undefined): string[] {
   const search = config ?? { provider: 'duckduckgo' };
   const problems: string[] = [];
   const providers: readonly string[] = ['duckduckgo', 'searxng', 'tavily', 'brave'];

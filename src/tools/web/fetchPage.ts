@@ -3,7 +3,7 @@ import type { Tool } from '../types.js';
 import { decodeBody } from './charset.js';
 import { classifyMediaType, mediaType, sniffContent } from './content.js';
 import type { ContentKind } from './content.js';
-import type { FetchConfig, FetchLimits } from './config.js';
+import type { FetchSettings, FetchLimits } from './config.js';
 import { resolveFetchConfig } from './config.js';
 import { guard, optionalStringArg, stringArg, ToolFailure } from './errors.js';
 import type { PageLink } from '../../documents/html/htmlToText.js';
@@ -49,7 +49,7 @@ interface Raw {
 async function fetchPage(
   rawUrl: string,
   mode: PageMode,
-  options: { fetch: FetchLike; signal: AbortSignal; limits?: FetchConfig },
+  options: { fetch: FetchLike; signal: AbortSignal; limits?: FetchSettings },
 ): Promise<FetchedPage> {
   const limits = resolveFetchConfig(options.limits);
   const start = parseWebUrl(rawUrl);
@@ -201,7 +201,7 @@ function renderPage(page: FetchedPage, maxBytes: number): string {
 }
 
 /** `fetchPage(url, mode?)`: reads a web page as text (or Markdown) with its links. */
-export function createFetchPageTool(limits: FetchConfig, fetch: FetchLike): Tool {
+export function createFetchPageTool(limits: FetchSettings, fetch: FetchLike): Tool {
   const resolved = resolveFetchConfig(limits);
   return {
     name: 'fetchPage',

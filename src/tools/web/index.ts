@@ -4,7 +4,7 @@ import type { CommandRunner } from '../system/exec.js';
 import { createBrowseTool } from './browse.js';
 import type { BrowserCommand } from './browse.js';
 import { resolveFetchConfig } from './config.js';
-import type { WebToolsConfig } from './config.js';
+import type { WebToolsSettings } from './config.js';
 import { createFetchPageTool } from './fetchPage.js';
 import type { FetchLike } from './http.js';
 import { createGuardedFetch } from './pinnedFetch.js';
@@ -12,7 +12,7 @@ import { createSearchTool } from './search.js';
 import { EgressGuard } from './egress.js';
 import type { Resolver } from './egress.js';
 
-export type { SearchConfig, WebToolsConfig } from './config.js';
+export type { SearchSettings, WebToolsSettings } from './config.js';
 
 /** Effects the web tools use; each defaults to the real one. */
 export interface WebToolsDeps {
@@ -36,7 +36,7 @@ export interface WebToolsDeps {
  * `config.fetch`. Nothing is registered as a side effect: the caller adds the returned tools
  * to its registry.
  */
-export function createWebTools(config: WebToolsConfig = {}, deps: WebToolsDeps = {}): Tool[] {
+export function createWebTools(config: WebToolsSettings = {}, deps: WebToolsDeps = {}): Tool[] {
   const guard = new EgressGuard(config.fetch, deps.resolver);
   const fetch = createGuardedFetch(guard, deps.fetch);
   const limits = resolveFetchConfig(config.fetch);

@@ -1,7 +1,7 @@
 import { ok } from '../types.js';
 import type { Tool } from '../types.js';
 import { checkSearchConfig, DEFAULT_MAX_RESULTS } from './config.js';
-import type { SearchConfig, SearchProvider } from './config.js';
+import type { SearchSettings, SearchProvider } from './config.js';
 import { guard, stringArg, ToolFailure } from './errors.js';
 import { readCapped, requestFollowing, withDeadline } from './http.js';
 import type { FetchLike } from './http.js';
@@ -45,7 +45,7 @@ function renderResults(query: string, label: string, results: readonly SearchRes
 /** Sends the query to the configured provider and returns its parsed results. */
 async function runSearch(
   query: string,
-  config: SearchConfig,
+  config: SearchSettings,
   options: SearchToolOptions & { signal: AbortSignal },
 ): Promise<{ label: string; results: SearchResult[] }> {
   const problems = checkSearchConfig(config);
@@ -86,7 +86,7 @@ async function runSearch(
 }
 
 /** `search(query)`: web search through the provider chosen in config (DuckDuckGo by default). */
-export function createSearchTool(config: SearchConfig, options: SearchToolOptions): Tool {
+export function createSearchTool(config: SearchSettings, options: SearchToolOptions): Tool {
   return {
     name: 'search',
     kind: 'network',

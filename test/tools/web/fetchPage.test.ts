@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createWebTools } from '../../../src/tools/web/index.js';
-import type { WebToolsConfig } from '../../../src/tools/web/index.js';
+import type { WebToolsSettings } from '../../../src/tools/web/index.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { errorOf, FIXTURES, okText, startServer, testContext } from './helpers.js';
 import { waitUntil } from '../../helpers/waitFor.js';
@@ -22,7 +22,7 @@ const publicDns = async (): Promise<{ address: string; family: 4 }[]> => [
 ];
 
 /** The test server is on 127.0.0.1, which the egress guard refuses unless opted in. */
-function fetchPageTool(config: WebToolsConfig = {}, fetchImpl?: typeof fetch): Tool {
+function fetchPageTool(config: WebToolsSettings = {}, fetchImpl?: typeof fetch): Tool {
   const local = { ...config, fetch: { allowPrivateNetwork: true, ...config.fetch } };
   const tools = createWebTools(local, fetchImpl ? { fetch: fetchImpl, resolver: publicDns } : {});
   return tools.find((tool) => tool.name === 'fetchPage')!;

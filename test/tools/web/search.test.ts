@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createWebTools } from '../../../src/tools/web/index.js';
-import type { SearchConfig } from '../../../src/tools/web/index.js';
+import type { SearchSettings } from '../../../src/tools/web/index.js';
 import { checkSearchConfig } from '../../../src/tools/web/config.js';
 import { unwrapDuckDuckGoHref } from '../../../src/tools/web/search/duckduckgo.js';
 import type { Tool } from '../../../src/tools/types.js';
@@ -24,7 +24,7 @@ let reply: { status: number; type: string; body: string | Buffer };
 const fixture = (name: string): Promise<Buffer> => readFile(path.join(FIXTURES, 'web', name));
 
 /** The test server is on 127.0.0.1, which the egress guard refuses unless opted in. */
-function searchTool(config: SearchConfig, fetchImpl?: typeof fetch): Tool {
+function searchTool(config: SearchSettings, fetchImpl?: typeof fetch): Tool {
   const local = { search: config, fetch: { allowPrivateNetwork: true } };
   return createWebTools(local, fetchImpl ? { fetch: fetchImpl } : {}).find(
     (tool) => tool.name === 'search',
@@ -248,11 +248,11 @@ describe('search: Brave JSON', () => {
 
 describe('search: configuration', () => {
   it.each([
-    [{ provider: 'tavily' } as SearchConfig, 'search.tavilyKey'],
-    [{ provider: 'brave', braveKey: '  ' } as SearchConfig, 'search.braveKey'],
-    [{ provider: 'searxng' } as SearchConfig, 'search.searxngUrl'],
-    [{ provider: 'bing' } as unknown as SearchConfig, 'search.provider'],
-    [{ provider: 'duckduckgo', maxResults: 0 } as SearchConfig, 'search.maxResults'],
+    [{ provider: 'tavily' } as SearchSettings, 'search.tavilyKey'],
+    [{ provider: 'brave', braveKey: '  ' } as SearchSettings, 'search.braveKey'],
+    [{ provider: 'searxng' } as SearchSettings, 'search.searxngUrl'],
+    [{ provider: 'bing' } as unknown as SearchSettings, 'search.provider'],
+    [{ provider: 'duckduckgo', maxResults: 0 } as SearchSettings, 'search.maxResults'],
   ])('refuses %o naming %s, without a request', async (config, field) => {
     const spy = vi.fn<typeof fetch>();
     const error = errorOf(await searchTool(config, spy).run(['q'], testContext()));

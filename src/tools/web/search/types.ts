@@ -1,4 +1,4 @@
-import type { SearchConfig } from '../config.js';
+import type { SearchSettings } from '../config.js';
 
 /** One search hit as every provider's parser returns it. */
 export interface SearchResult {
@@ -19,12 +19,12 @@ interface SearchRequest {
 export interface SearchProviderSpec {
   /** Shown in messages, e.g. "DuckDuckGo". */
   readonly label: string;
-  build(query: string, config: SearchConfig, maxResults: number): SearchRequest;
+  build(query: string, config: SearchSettings, maxResults: number): SearchRequest;
   /**
    * Parses a successful (2xx) body; rejects with a ToolFailure when it is not what was
    * expected. Asynchronous so a parser can load its HTML library on first use.
    */
   parse(body: string, maxResults: number): Promise<SearchResult[]>;
   /** A specific message for a non-2xx status (bad key, rate limit), or undefined for the generic one. */
-  explainStatus?(status: number, config: SearchConfig): string | undefined;
+  explainStatus?(status: number, config: SearchSettings): string | undefined;
 }

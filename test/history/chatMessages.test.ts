@@ -5,7 +5,7 @@
  * first note already opens it, so its requests are not changed (each extends the last).
  */
 import { describe, expect, test } from 'vitest';
-import { buildChatMessages, OPENING_CUE, SUMMARY_CUE } from '../../src/agent/context.js';
+import { buildChatMessages, OPENING_CUE, SUMMARY_CUE } from '../../src/history/chatMessages.js';
 import { makeMessage } from '../../src/core/messages.js';
 
 const roles = (m: { role: string }[]): string[] => m.map((x) => x.role);

@@ -7,8 +7,8 @@ export interface BudgetSettings {
   lang: Lang;
   /** 0 = off */
   tokenBudgetPerHour: number;
-  /** 0 = off */
-  tokenBudgetPerDay: number;
+  /** 0 or absent = off */
+  tokenBudgetPerDay?: number;
 }
 
 /** Why the next request may not be sent, and when enough of the budget is free again. */
@@ -24,10 +24,15 @@ export interface BudgetStop {
 export class TokenBudget {
   private readonly spend: { at: number; tokens: number }[] = [];
 
+  /** `settings` is read at each check (the agent's own settings object); `clock` its timers. */
   constructor(
-    private readonly settings: () => BudgetSettings,
-    private readonly now: () => number = Date.now,
+    private readonly settings: Readonly<BudgetSettings>,
+    private readonly clock: { now(): number } = Date,
   ) {}
+
+  private now(): number {
+    return this.clock.now();
+  }
 
   /**
    * Spending from before this run (every session of the home, from their ledgers), so the
@@ -52,10 +57,10 @@ export class TokenBudget {
 
   /** The stop for a request of `estimate` tokens, or undefined when it fits both budgets. */
   check(estimate: number): BudgetStop | undefined {
-    const s = this.settings();
+    const s = this.settings;
     return (
       this.checkOne(estimate, s.tokenBudgetPerHour, HOUR_MS, 'hour') ??
-      this.checkOne(estimate, s.tokenBudgetPerDay, DAY_MS, 'day')
+      this.checkOne(estimate, s.tokenBudgetPerDay ?? 0, DAY_MS, 'day')
     );
   }
 
@@ -69,7 +74,7 @@ export class TokenBudget {
     const used = this.used(windowMs);
     if (used + estimate <= limit) return undefined;
     const refillsAt = this.refillTime(estimate, limit, windowMs, used);
-    const lang = this.settings().lang;
+    const lang = this.settings.lang;
     return {
       refillsAt,
       reason: t(lang, per === 'hour' ? 'pause.budgetHour' : 'pause.budgetDay', {

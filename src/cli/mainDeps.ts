@@ -1,7 +1,7 @@
 import type { CliFlags } from './args.js';
 
 /** What the program is handed: its arguments, environment and streams. */
-export interface MainIo {
+export interface MainDeps {
   argv: readonly string[];
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream & { isTTY?: boolean };

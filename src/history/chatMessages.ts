@@ -1,4 +1,10 @@
-import type { ChatMessage, HistoryMessage } from '../core/messages.js';
+/**
+ * The stored conversation as the chat messages a provider receives: notes, summaries and
+ * cues in their places, neighbours of one role merged, and native calls paired with their
+ * results in the form servers expect. Pure: the turn's request (src/agent/request.ts) fits
+ * the history to the context first.
+ */
+import type { ChatMessage, HistoryMessage, NativeToolCall } from '../core/messages.js';
 
 /** The note the model sees on a reply the user cut short. */
 export const INTERRUPTED_NOTE = '[interrupted by the user]';
@@ -42,7 +48,13 @@ export function buildChatMessages(
     for (const note of options.notes?.get(key) ?? []) push(out, 'user', note);
   };
   addNotes('');
+  const answers = nativeAnswers(history);
   for (const m of history) {
+    // A native call's result went out right after its call (below).
+    if (m.role === 'tool' && m.callId !== undefined && answers.has(m.callId)) {
+      addNotes(m.id);
+      continue;
+    }
     let role: ChatMessage['role'];
     let content = m.content;
     if (m.summary) {
@@ -70,16 +82,77 @@ export function buildChatMessages(
             ? FAILED_NOTE
             : undefined;
     if (note) content = content ? `${content}\n${note}` : note;
+    const calls = role === 'assistant' ? nativeCallsOf(m) : [];
+    if (calls.length > 0) {
+      pushNative(out, content, calls, answers, options.sendReasoning ? m.reasoning : undefined);
+      addNotes(m.id);
+      continue;
+    }
     const msg = push(out, role, content);
     if (msg && options.sendReasoning && m.role === 'assistant' && m.reasoning) {
       msg.reasoning = m.reasoning;
     }
     addNotes(m.id);
   }
-  if (out[out.length - 1]!.role !== 'user' && options.autonomousCue) {
+  // Results of native calls are the user's side of the exchange too: no cue after them, or
+  // the next request would not extend this one byte for byte.
+  const lastRole = out[out.length - 1]!.role;
+  if (lastRole !== 'user' && lastRole !== 'tool' && options.autonomousCue) {
     out.push({ role: 'user', content: options.autonomousCue });
   }
   return out;
+}
+
+/** What a native call whose result is missing (a crash cut it off) is answered with. */
+export const NOT_RUN_RESULT = '[no result: this call did not run]';
+
+/** The calls of a reply that were native, with the server's ids, in reply order. */
+function nativeCallsOf(m: HistoryMessage): { partId: string; call: NativeToolCall }[] {
+  const out: { partId: string; call: NativeToolCall }[] = [];
+  for (const p of m.parts?.items ?? []) {
+    if (p.type !== 'call') continue;
+    if (p.native === undefined) continue;
+    const call = { id: p.native.id, name: p.name ?? '', arguments: p.native.arguments };
+    out.push({ partId: p.id, call });
+  }
+  return out;
+}
+
+/** Each native call's id (`<replyId>#<index>`) and its stored result, when there is one. */
+function nativeAnswers(history: readonly HistoryMessage[]): Map<string, HistoryMessage | null> {
+  const answers = new Map<string, HistoryMessage | null>();
+  for (const m of history) {
+    if (m.role === 'assistant')
+      for (const { partId } of nativeCallsOf(m)) answers.set(partId, null);
+  }
+  for (const m of history) {
+    if (m.role === 'tool' && m.callId !== undefined && answers.has(m.callId))
+      answers.set(m.callId, m);
+  }
+  return answers;
+}
+
+/**
+ * A reply with native calls in the form servers expect: the assistant message carrying
+ * them, then one `tool` message per call with its id. Never merged with a neighbour.
+ */
+function pushNative(
+  out: ChatMessage[],
+  content: string,
+  calls: readonly { partId: string; call: NativeToolCall }[],
+  answers: ReadonlyMap<string, HistoryMessage | null>,
+  reasoning: string | undefined,
+): void {
+  out.push({
+    role: 'assistant',
+    content,
+    toolCalls: calls.map((c) => c.call),
+    ...(reasoning ? { reasoning } : {}),
+  });
+  for (const { partId, call } of calls) {
+    const answer = answers.get(partId);
+    out.push({ role: 'tool', toolCallId: call.id, content: answer?.content ?? NOT_RUN_RESULT });
+  }
 }
 
 /** Appends a message, merging it into the last one of the same role; the new one, if any. */
@@ -89,7 +162,8 @@ function push(
   content: string,
 ): ChatMessage | undefined {
   const last = out[out.length - 1]!;
-  if (out.length > 1 && last.role === role) {
+  // A `tool` message or an assistant's calls stand alone: merging would unpair them.
+  if (out.length > 1 && last.role === role && role !== 'tool' && last.toolCalls === undefined) {
     last.content = `${last.content}\n\n${content}`;
     return undefined;
   }

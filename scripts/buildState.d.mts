@@ -1,8 +1,6 @@
 /** Types for the plain-JavaScript scripts/buildState.mjs (bin/cogito.js imports it unbuilt). */
 export function hashInputs(root: string, files: readonly string[]): string;
-export function readManifest(
-  dist: string,
-):
+export function readManifest(dist: string):
   | {
       sourcesAt: number;
       inputsHash: string;

@@ -8,8 +8,7 @@
  * first frame (the "while you were away" digest it opens on).
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
+import { buildState } from '../scripts/buildState.mjs';
 import { startScriptedServer, type ScriptedServer } from '../test/helpers/scriptedServer.js';
 import { COGITO, ROOT, makeHome } from './lib/appEnv.js';
 import { fromPerf, monoNow } from './lib/clock.js';
@@ -37,23 +36,12 @@ export function timeCommand(
 }
 
 /**
- * Whether `node bin/cogito.js` runs the production build now: the same check it makes
- * (dist/build.json exists and no file listed there changed since the build).
+ * Whether `node bin/cogito.js` runs the production build now without rebuilding it first:
+ * the same check it makes (scripts/buildState.mjs).
  */
 export function runsBuild(): boolean {
   if (process.env.COGITO_FROM_SOURCE === '1') return false;
-  try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist', 'build.json'), 'utf8')) as {
-      sourcesAt: number;
-      inputs: string[];
-      packages?: string[];
-    };
-    return [...manifest.inputs, ...(manifest.packages ?? [])].every(
-      (file) => fs.statSync(path.join(ROOT, file)).mtimeMs <= manifest.sourcesAt,
-    );
-  } catch {
-    return false;
-  }
+  return buildState(ROOT).fresh;
 }
 
 /** One full-screen start: spawn → first full frame, and → first request. */

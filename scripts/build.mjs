@@ -14,15 +14,16 @@
  * mode never reads React and a session that never fetches a page never reads cheerio.
  * React's production build is selected by defining NODE_ENV. `dist/build.json` lists the
  * project's own source files that went in, the package manifests and lockfiles, and when
- * the build read them: `bin/cogito.js` runs the bundle only while none of them has changed
- * since, and the TypeScript sources (through tsx) otherwise.
+ * the build read them and a hash of their contents: `bin/cogito.js` runs the bundle while
+ * they are unchanged and rebuilds it first when not (scripts/checkoutBuild.mjs).
  */
-import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
+import { hashInputs, readManifest } from './buildState.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -71,9 +72,9 @@ const REQUIRE_BANNER =
 
 /**
  * Builds `entries` (output name → source file, relative to the project) into `outdir`.
- * Nothing in `outdir` changes unless esbuild succeeds; then it is emptied and rewritten,
- * with `build.json` written last, so an interrupted write leaves no manifest and
- * `bin/cogito.js` runs the sources.
+ * Nothing in `outdir` changes unless esbuild succeeds; then the new files replace the old
+ * ones, `build.json` last, so an interrupted write leaves the old manifest, whose hash no
+ * longer matches the sources: the next start rebuilds.
  * @param {{ outdir?: string, entries?: Record<string, string> }} [options]
  * @returns {Promise<{ outdir: string, ms: number, files: string[], inputs: string[] }>}
  */
@@ -120,17 +121,59 @@ export async function build(options = {}) {
     .map((file) => path.relative(ROOT, path.resolve(ROOT, file)).split(path.sep).join('/'))
     .sort();
   const packages = PACKAGE_FILES.filter((file) => existsSync(path.join(ROOT, file)));
-  await rm(outdir, { recursive: true, force: true });
-  for (const file of result.outputFiles) {
-    await mkdir(path.dirname(file.path), { recursive: true });
-    await writeFile(file.path, file.contents);
-  }
-  await writeFile(
-    path.join(outdir, 'build.json'),
-    `${JSON.stringify({ sourcesAt, entries, inputs, packages }, null, 2)}\n`,
+  // What the bundle was made from, by content (scripts/buildState.mjs compares it). A file
+  // written while esbuild ran may hold bytes the bundle has not: then no hash, so the next
+  // start rebuilds.
+  const changedDuring = [...inputs, ...packages].some(
+    (file) => statSync(path.join(ROOT, file)).mtimeMs > sourcesAt,
   );
-  const files = result.outputFiles.map((file) => path.relative(outdir, file.path));
+  const inputsHash = changedDuring ? '' : hashInputs(ROOT, [...inputs, ...packages]);
+  const files = result.outputFiles.map((file) =>
+    path.relative(outdir, file.path).split(path.sep).join('/'),
+  );
+  const previous = readManifest(outdir);
+  // Chunks first (their names carry their content's hash), the entries next, the manifest
+  // last, each through a rename: a program already running from the previous build still
+  // finds the chunks it loads on first use, and a start meanwhile sees one build or the other.
+  const order = [...result.outputFiles].sort(
+    (a, b) => rank(path.relative(outdir, a.path)) - rank(path.relative(outdir, b.path)),
+  );
+  for (const file of order) await replaceFile(file.path, file.contents);
+  await replaceFile(
+    path.join(outdir, 'build.json'),
+    `${JSON.stringify({ sourcesAt, inputsHash, entries, inputs, packages, files }, null, 2)}\n`,
+  );
+  await prune(outdir, new Set([...files, ...(previous?.files ?? []), 'build.json']));
   return { outdir, ms: performance.now() - started, files, inputs };
+}
+
+/** Chunks before entries: an entry must never name a chunk that is not there yet. */
+function rank(relative) {
+  return relative.startsWith('chunks') ? 0 : 1;
+}
+
+/** Writes a file beside its place and renames it there. */
+async function replaceFile(file, contents) {
+  await mkdir(path.dirname(file), { recursive: true });
+  const next = `${file}.${process.pid}.tmp`;
+  await writeFile(next, contents);
+  await rename(next, file);
+}
+
+/**
+ * Removes what neither this build nor the one before it wrote: one generation is kept for a
+ * program still running from it, older ones go.
+ */
+async function prune(outdir, keep) {
+  const entries = await readdir(outdir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const relative = path
+      .relative(outdir, path.join(entry.parentPath ?? entry.path, entry.name))
+      .split(path.sep)
+      .join('/');
+    if (!keep.has(relative)) await rm(path.join(outdir, relative), { force: true });
+  }
 }
 
 /** Reads `--outdir <dir>`, `--entry <name>=<file>` (repeatable) and `--prepare`. */

@@ -61,10 +61,20 @@ describe('replaying frames with rows the terminal moved', () => {
 
 describe('the marks of a whole frame', () => {
   const rule = (title: string, ch = '─'): string => `${ch}${ch} ${title} `.padEnd(20, ch);
-  const whole = ['● Paused │ x', rule('Tools'), rule('Input', '━'), '›  type', 'Enter send · quit'];
+  const whole = [
+    '● Paused │ x',
+    rule('Tools'),
+    rule('Input', '━'),
+    '›  type',
+    'Enter send · Ctrl+C quit',
+  ];
 
-  test('a whole frame has none of the faults', () => {
+  test('a whole frame has none of the faults, with a hint after quit or none', () => {
     expect(frameFaults(whole, 20)).toEqual([]);
+    const detach = [...whole.slice(0, -1), 'Enter send · Ctrl+C quit · Ctrl+D detach'];
+    expect(frameFaults(detach, 20)).toEqual([]);
+    const cut = [...whole.slice(0, -1), 'Enter send · Ctrl+C qu'];
+    expect(frameFaults(cut, 20)).toEqual(['no key hints on the last row']);
   });
 
   test('a rule cut mid-line, no status, no input box, no key hints: each is named', () => {

@@ -5,34 +5,22 @@
  * tools' lazily loaded cheerio, linkedom, Readability and turndown, bundled), and a probe
  * entry that runs a command through the lazily loaded execa.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runToEnd, type Done } from '../helpers/runToEnd.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-interface Done {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function run(args: string[], env: Record<string, string> = {}): Promise<Done> {
-  const child = spawn(process.execPath, args, {
+  return runToEnd(process.execPath, args, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 const ARTICLE = `<!doctype html><html><head><title>Tea notes</title></head><body>

@@ -6,32 +6,20 @@
  * and `scripts/`, a `.git` folder, the project's node_modules, and a program whose two
  * entries print where they run from.
  */
-import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, utimes, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkoutBuild } from '../../scripts/checkoutBuild.mjs';
+import { runToEnd, type Done } from '../helpers/runToEnd.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-interface Done {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function cogito(root: string): Promise<Done> {
-  const child = spawn(process.execPath, [path.join(root, 'bin/cogito.js')], {
+  return runToEnd(process.execPath, [path.join(root, 'bin/cogito.js')], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 /** The program's entry: prints its words and whether it runs as the bundle. */

@@ -4,7 +4,6 @@
  * scripts blocked, without the internet; then the installed `cogito` run for real against
  * the scripted server. Heavy (an install of ~200 packages): it runs in the serial group.
  */
-import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,13 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packAndInstall } from '../helpers/packInstall.js';
+import { runToEnd, type Done } from '../helpers/runToEnd.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
-
-interface Done {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /** Every file under `dir` with its size and modification time, to see later writes. */
 async function snapshot(dir: string): Promise<Map<string, string>> {
@@ -52,16 +46,7 @@ describe('npm pack + npm install -g', () => {
   });
 
   function cogito(args: string[], extra: NodeJS.ProcessEnv = {}): Promise<Done> {
-    const child = spawn(bin, args, {
-      cwd: workspace,
-      env: { ...baseEnv(), ...extra },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+    return runToEnd(bin, args, { cwd: workspace, env: { ...baseEnv(), ...extra } });
   }
 
   beforeAll(async () => {

@@ -37,16 +37,18 @@ import type {
 export type FrameResult = { output: string; height: number };
 
 /**
- * Entries per generation (each cache holds at most twice as many). A frame uses a few hundred
- * of each at most. Tokenized lines are the heavy ones (an object per character, ~9 KB for a
- * 100-column line) and are needed only for rows that changed, so they get the fewest.
+ * Entries per generation (each cache holds at most twice as many), sized to what a screen
+ * shows: a 40-row frame places a few dozen rows and pieces, so a generation holds several
+ * frames' worth and the caches reach their steady size within minutes, not after a day.
+ * Tokenized lines are the heavy ones (an object per character, ~9 KB for a 100-column line)
+ * and are needed only for rows that changed, so they get the fewest.
  */
 export const FAST_OUTPUT_LIMITS = Object.freeze({
-  styled: 500,
-  widths: 5_000,
-  blocks: 2_000,
-  slices: 4_000,
-  rows: 2_000,
+  styled: 200,
+  widths: 2_000,
+  blocks: 1_000,
+  slices: 2_000,
+  rows: 600,
 });
 const LIMITS = FAST_OUTPUT_LIMITS;
 

@@ -1,25 +1,31 @@
+import { BoundedCache } from '../terminal/boundedCache.js';
+
 /**
  * Wrapped rows per (key, width). Messages never change once added, so their rows can be
- * kept; a resize just asks with another width. Bounded so a long session cannot grow it
- * without end: when full it is dropped and refilled from what is on screen.
+ * kept; a resize just asks with another width. Two generations (`BoundedCache`) sized to
+ * what a screen of scrollback shows: what the last frames drew survives a turnover, what
+ * scrolled away long ago is let go, and memory reaches its steady state early instead of
+ * filling to a large cap and emptying at once.
  */
 export class WrapCache<T> {
-  private readonly map = new Map<string, T>();
+  private readonly cache: BoundedCache<string, T>;
 
-  constructor(private readonly maxEntries = 4000) {}
+  constructor(perGeneration = 300) {
+    this.cache = new BoundedCache(perGeneration);
+  }
 
   /** The cached value for `key` at `width`, computed by `make` on a miss. */
   get(key: string, width: number, make: () => T): T {
     const k = `${width}\u0000${key}`;
-    const hit = this.map.get(k);
+    const hit = this.cache.get(k);
     if (hit !== undefined) return hit;
-    if (this.map.size >= this.maxEntries) this.map.clear();
     const value = make();
-    this.map.set(k, value);
+    this.cache.set(k, value);
     return value;
   }
 
+  /** Entries held now (at most twice the generation size). */
   get size(): number {
-    return this.map.size;
+    return this.cache.size;
   }
 }

@@ -74,9 +74,21 @@ describe('WrapCache', () => {
     cache.get('m1', 80, make);
     cache.get('m1', 40, make);
     expect(made).toBe(2);
-    cache.get('m2', 80, make);
-    cache.get('m3', 80, make);
-    expect(cache.size).toBeLessThanOrEqual(3);
+    for (let i = 2; i < 50; i++) cache.get(`m${i}`, 80, make);
+    // Two generations of three at most, however many messages went by.
+    expect(cache.size).toBeLessThanOrEqual(6);
+  });
+
+  test('what the last frames drew survives a turnover', () => {
+    const cache = new WrapCache<string[]>(3);
+    let made = 0;
+    const make = (): string[] => (made++, ['x']);
+    for (let i = 0; i < 20; i++) {
+      // The message on screen is asked for every frame; others scroll past once.
+      cache.get('on screen', 80, make);
+      cache.get(`passing ${i}`, 80, make);
+    }
+    expect(made).toBe(21);
   });
 });
 

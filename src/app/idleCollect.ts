@@ -1,0 +1,96 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import type { AgentEvent } from '../api/events.js';
+
+/**
+ * One full garbage collection when a turn has ended and the agent has gone quiet, at most
+ * once per `minGapMs`.
+ *
+ * Why: V8 keeps old space it has grown into. Over a day of turns the program's RSS climbs in
+ * steps (bench/README.md, "Soak") although the live heap stays flat; one full collection in
+ * a quiet moment gives the pages back. Never during a turn or a stream (a full collection
+ * pauses the thread for tens of milliseconds), never twice within `minGapMs`.
+ */
+export interface IdleCollectOptions {
+  /** Quiet time after a turn's end before collecting; any turn activity restarts it. */
+  quietMs?: number;
+  /** The least time between two collections. */
+  minGapMs?: number;
+  /** The collector (tests count calls); default: V8's full collection. */
+  collect?: () => void;
+  now?: () => number;
+}
+
+export interface IdleCollector {
+  /** Feed every agent event (subscribe it to the agent). */
+  onEvent(event: AgentEvent): void;
+  /** Collections done so far and the longest pause, in ms (the soak bench reports them). */
+  stats(): { collections: number; longestPauseMs: number };
+  stop(): void;
+}
+
+/** Events that mean a turn is running: a pending collection waits for the next quiet. */
+const BUSY: ReadonlySet<AgentEvent['type']> = new Set([
+  'turn_start',
+  'request_start',
+  'reasoning_delta',
+  'message_start',
+  'message_update',
+  'tool_start',
+  'approval_request',
+]);
+
+export function createIdleCollector(options: IdleCollectOptions = {}): IdleCollector {
+  const quietMs = options.quietMs ?? 1_500;
+  const minGapMs = options.minGapMs ?? 10_000;
+  const now = options.now ?? Date.now;
+  const collect = options.collect ?? fullCollection();
+  let timer: NodeJS.Timeout | undefined;
+  let last = -Infinity;
+  let collections = 0;
+  let longestPauseMs = 0;
+
+  const cancel = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+  };
+  const run = (): void => {
+    timer = undefined;
+    const wait = last + minGapMs - now();
+    if (wait > 0) {
+      // Too soon after the last one: collect once the gap has passed, if still quiet.
+      timer = setTimeout(run, wait);
+      timer.unref();
+      return;
+    }
+    const started = performance.now();
+    collect();
+    longestPauseMs = Math.max(longestPauseMs, performance.now() - started);
+    collections += 1;
+    last = now();
+  };
+
+  return {
+    onEvent(event) {
+      if (BUSY.has(event.type)) return cancel();
+      if (event.type !== 'turn_end') return;
+      cancel();
+      timer = setTimeout(run, quietMs);
+      // A pending collection never keeps the process alive.
+      timer.unref();
+    },
+    stats: () => ({ collections, longestPauseMs }),
+    stop: cancel,
+  };
+}
+
+/** V8's full collection, reached without `--expose-gc` on the command line. */
+function fullCollection(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed) return () => exposed();
+  // The flag makes V8 install `gc` in contexts created afterwards; one fresh context lends
+  // it. A plain gc() is a full, compacting collection (gc({type:'major'}) was not, on Node 20).
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as (() => void) | undefined;
+  return typeof gc === 'function' ? gc : () => undefined;
+}

@@ -24,6 +24,7 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { hashInputs, readManifest } from './buildState.mjs';
+import { yogaDecode } from './yogaDecode.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -115,6 +116,7 @@ export async function build(options = {}) {
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
+    plugins: [yogaDecode],
   });
   const inputs = Object.keys(result.metafile.inputs)
     .filter((file) => !file.split(/[\\/]/).includes('node_modules'))

@@ -1,0 +1,5 @@
+/** Types for the plain-JavaScript scripts/yogaDecode.mjs (the build imports it unbuilt). */
+export const YOGA_LOOP: string;
+export const YOGA_BUFFER: string;
+export function patchYoga(source: string): string;
+export const yogaDecode: { name: string; setup(build: unknown): void };

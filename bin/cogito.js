@@ -8,9 +8,15 @@
 //   fails runs the TypeScript sources through tsx, with a line saying why the start is slow.
 //   COGITO_FROM_SOURCE=1 always runs the sources.
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// Node 22.1+ keeps the compiled code of the modules it loads (V8's code cache, in the
+// temporary folder, checked against each file's contents): later starts skip most of
+// compiling the 2 MB bundle. Absent on Node 20, where this does nothing.
+if (typeof module.enableCompileCache === 'function') module.enableCompileCache();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'dist', 'cogito.mjs');

@@ -10,12 +10,12 @@ import { YOGA_LOOP, patchYoga } from '../../scripts/yogaDecode.mjs';
 const yogaFile = path.resolve('node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js');
 
 /** Runs one decode (the loop or its replacement) as yoga's function body does. */
-function decodeWith(body: string, dataUri: string): Uint8Array {
+function decodeWith(body: string, dataUri: string): Uint8Array<ArrayBuffer> {
   const run = new Function('a', 'xa', 'Buffer', `${body};return d;`) as (
     a: string,
     xa: (s: string) => string,
     b: typeof Buffer,
-  ) => Uint8Array;
+  ) => Uint8Array<ArrayBuffer>;
   return run(dataUri, atob, Buffer);
 }
 

@@ -1,0 +1,70 @@
+/**
+ * Retrying a request inside the turn it belongs to. A transient failure (5xx, 429, a stream
+ * dropped, stalled or malformed, a server not reachable) is sent again, the same request, after
+ * a back-off: the user's turn stays the user's turn, worded as before. Errors that retrying
+ * cannot fix end the step at once.
+ */
+import { backoffDelay, type BackoffSettings } from '../core/backoff.js';
+import type { TurnError } from '../providers/types.js';
+import type { Timers } from '../scheduler/scheduler.js';
+
+/** Errors that retrying cannot fix: the user has to change something first. */
+export const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
+  'auth',
+  'not_found',
+  'unavailable',
+  'bad_request',
+]);
+
+/** A provider's failure that another try may cure (not one of the agent's own). */
+const TRANSIENT_ERRORS: ReadonlySet<string> = new Set([
+  'rate_limit',
+  'server',
+  'network',
+  'timeout',
+  'bad_response',
+  'unknown',
+]);
+
+export interface RetrySettings {
+  readonly maxConsecutiveFailures: number;
+  readonly backoff: Readonly<BackoffSettings>;
+}
+
+/**
+ * How long to wait before attempt `failed + 1` after `failed` failed attempts of one request,
+ * or undefined when it is not retried: a permanent error, or the failures in a row (the ones
+ * the scheduler counted before this turn included) reached `maxConsecutiveFailures` (0: no
+ * limit). A server's Retry-After is honoured, capped (see `backoffDelay`).
+ */
+export function retryDelay(
+  error: TurnError,
+  failed: number,
+  before: number,
+  s: RetrySettings,
+): number | undefined {
+  if (!TRANSIENT_ERRORS.has(error.kind)) return undefined;
+  const max = s.maxConsecutiveFailures;
+  if (max > 0 && before + failed >= max) return undefined;
+  const retryAfterMs = 'retryAfterMs' in error ? error.retryAfterMs : undefined;
+  return backoffDelay(failed, s.backoff, retryAfterMs);
+}
+
+/**
+ * Resolves true after `ms`, or false at once when `signal` aborts (Esc during a back-off
+ * stops the wait, not only the next request).
+ */
+export function waitOrAbort(ms: number, signal: AbortSignal, timers: Timers): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const onAbort = (): void => {
+      timers.clearTimeout(handle);
+      resolve(false);
+    };
+    const handle = timers.setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -380,7 +380,7 @@ async function run(tr: Turn): Promise<Outcome> {
 async function request(tr: Turn): Promise<NonNullable<Step['ran']> | undefined> {
   const { d, s, signal, turnId } = tr;
   const built = s.built!;
-  for (let failed = 0; ; ) {
+  for (let failed = 0; ;) {
     const ran: NonNullable<Step['ran']> = {
       reply: '',
       reasoning: '',
@@ -431,7 +431,12 @@ async function request(tr: Turn): Promise<NonNullable<Step['ran']> | undefined> 
 }
 
 /** What the user is told of a retry: the error, when the next try goes, which try it is. */
-function retryText(settings: AgentSettings, error: string, attempt: number, delayMs: number): string {
+function retryText(
+  settings: AgentSettings,
+  error: string,
+  attempt: number,
+  delayMs: number,
+): string {
   const max = settings.maxConsecutiveFailures;
   const vars = { error, attempt, max, delay: formatSeconds(delayMs) };
   return t(settings.lang, max > 0 ? 'retry.notice' : 'retry.noticeNoLimit', vars);

@@ -143,10 +143,15 @@ function httpError(status: number, err: unknown, ctx: ErrorContext): ProviderErr
       retryAfterMs === undefined
         ? 'wait a moment before trying again'
         : `the server asks to wait ${formatSeconds(retryAfterMs)}`;
-    return make('rate_limit', `rate limited by the server at ${ctx.baseURL} (HTTP 429${why}): ${wait}`, ctx, {
-      status,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
+    return make(
+      'rate_limit',
+      `rate limited by the server at ${ctx.baseURL} (HTTP 429${why}): ${wait}`,
+      ctx,
+      {
+        status,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      },
+    );
   }
   if (status >= 500) {
     return make(

@@ -139,7 +139,11 @@ function checkSettings(opts: OpenAICompatibleOptions): ProviderError | undefined
     };
   }
   if (!opts.model.trim()) {
-    return { kind: 'bad_request', message: 'no model is set: choose one with --setup', unsent: true };
+    return {
+      kind: 'bad_request',
+      message: 'no model is set: choose one with --setup',
+      unsent: true,
+    };
   }
   return undefined;
 }

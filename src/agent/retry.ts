@@ -5,6 +5,8 @@
  * cannot fix end the step at once.
  */
 import { backoffDelay, type BackoffSettings } from '../core/backoff.js';
+import { t, type Lang } from '../i18n/messages.js';
+import { formatSeconds } from '../providers/errors.js';
 import type { TurnError } from '../providers/types.js';
 import type { Timers } from '../scheduler/scheduler.js';
 
@@ -67,4 +69,16 @@ export function waitOrAbort(ms: number, signal: AbortSignal, timers: Timers): Pr
     }, ms);
     signal.addEventListener('abort', onAbort, { once: true });
   });
+}
+
+/** What the user is told of a retry: the error, when the next try goes, which try it is. */
+export function retryNotice(
+  s: RetrySettings & { readonly lang: Lang },
+  error: string,
+  attempt: number,
+  delayMs: number,
+): string {
+  const max = s.maxConsecutiveFailures;
+  const vars = { error, attempt, max, delay: formatSeconds(delayMs) };
+  return t(s.lang, max > 0 ? 'retry.notice' : 'retry.noticeNoLimit', vars);
 }

@@ -38,8 +38,7 @@ import type { InputQueue } from './inputQueue.js';
 import { Novelty } from './novelty.js';
 import { buildTurnRequest } from './request.js';
 import { respond, type TurnFacts } from './respond.js';
-import { retryDelay, waitOrAbort } from './retry.js';
-import { formatSeconds } from '../providers/errors.js';
+import { retryDelay, retryNotice, waitOrAbort } from './retry.js';
 
 /**
  * What a turn reads and acts through, built once by the agent: plain parts and fields, no
@@ -423,23 +422,11 @@ async function request(tr: Turn): Promise<NonNullable<Step['ran']> | undefined> 
       attempt: failed + 1,
       delayMs: delay,
       error,
-      text: retryText(d.settings, error.message, failed + 1, delay),
+      text: retryNotice(d.settings, error.message, failed + 1, delay),
     });
     if (!(await waitOrAbort(delay, signal, d.timers ?? realTimers))) return undefined;
     d.bus.emit({ type: 'request_start', turnId, promptTokens: built.promptTokens });
   }
-}
-
-/** What the user is told of a retry: the error, when the next try goes, which try it is. */
-function retryText(
-  settings: AgentSettings,
-  error: string,
-  attempt: number,
-  delayMs: number,
-): string {
-  const max = settings.maxConsecutiveFailures;
-  const vars = { error, attempt, max, delay: formatSeconds(delayMs) };
-  return t(settings.lang, max > 0 ? 'retry.notice' : 'retry.noticeNoLimit', vars);
 }
 
 /** How the step ended, and what RESPOND decides from. */

@@ -309,7 +309,7 @@ describe('the turn', () => {
 
   it('a request that never reached the server costs no tokens and gives its cycle back', async () => {
     const unsent = {
-      kind: 'network',
+      kind: 'network' as const,
       message: 'could not connect (connection refused)',
       unsent: true as const,
     };

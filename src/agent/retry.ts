@@ -79,6 +79,8 @@ export function retryNotice(
   delayMs: number,
 ): string {
   const max = s.maxConsecutiveFailures;
-  const vars = { error, attempt, max, delay: formatSeconds(delayMs) };
+  // A short test back-off reads "20 ms", not "0.0s".
+  const delay = delayMs < 1000 ? `${Math.round(delayMs)} ms` : formatSeconds(delayMs);
+  const vars = { error, attempt, max, delay };
   return t(s.lang, max > 0 ? 'retry.notice' : 'retry.noticeNoLimit', vars);
 }

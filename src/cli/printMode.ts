@@ -158,6 +158,8 @@ function createTextPrinter(
         break;
       }
       case 'error':
+        // A reply an error cut off is no answer (it is kept in the session, marked failed).
+        reply.dropReply();
         progress.line(`error: ${clean(e.error.message)}`);
         break;
       case 'retrying':

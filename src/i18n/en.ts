@@ -105,7 +105,8 @@ export const en = {
     'paused by the loop guard: the same tool call ran {count} times in a row ({call})',
   'retry.notice': '{error}; retrying in {delay} (try {attempt} of {max})',
   'retry.noticeNoLimit': '{error}; retrying in {delay} (try {attempt})',
-  'pause.apiFailures': 'paused after {count} failed requests in a row; last error: {error}',
+  'pause.apiFailures':
+    'paused after {count} failed requests in a row (maxConsecutiveFailures); last error: {error}',
   'pause.resumeHint': 'Press the pause key or type /resume to continue.',
   'pause.resumed': 'Resumed.',
   'pause.nearIdentical': 'paused by the loop guard: the last {count} replies were nearly identical',

@@ -96,7 +96,8 @@ export const zh = {
   'pause.loopGuard': '已暂停（循环保护）：同一个工具调用连续执行了 {count} 次（{call}）',
   'retry.notice': '{error}；{delay} 后重试（第 {attempt} 次，共 {max} 次）',
   'retry.noticeNoLimit': '{error}；{delay} 后重试（第 {attempt} 次）',
-  'pause.apiFailures': '已暂停：请求连续失败 {count} 次；最后一次错误：{error}',
+  'pause.apiFailures':
+    '已暂停：请求连续失败 {count} 次（maxConsecutiveFailures）；最后一次错误：{error}',
   'pause.resumeHint': '按暂停键或输入 /resume 继续。',
   'pause.resumed': '已继续。',
   'pause.nearIdentical': '已暂停（循环保护）：最近 {count} 次回复几乎相同',

@@ -89,20 +89,36 @@ describe('print mode retries inside the turn', () => {
 
   it('when the tries run out: exit 1, the error names the server, the status and the fix', async () => {
     await config({ maxConsecutiveFailures: 3 });
-    server.setDefault({ kind: 'error', status: 503 });
+    server.push(
+      { kind: 'stream', content: ['Half ', 'an ', 'answer'], dropAfterChunks: 2 },
+      { kind: 'error', status: 503 },
+      { kind: 'error', status: 503 },
+    );
     const run = print();
     expect(await run.code).toBe(1);
     expect(run.stdout()).toBe('');
     expect(server.requests).toHaveLength(3);
     const err = run.stderr();
-    expect(err).toMatch(/^error: .*/m);
     const line = /^error: (.*)$/m.exec(err)![1]!;
-    expect(line).toContain(server.url);
+    expect(line).toContain(`server at ${server.url}`);
     expect(line).toContain('HTTP 503');
     expect(line).toMatch(/try again later/);
-    expect(err).toMatch(/paused after 3 failed requests in a row/);
+    expect(err).toMatch(/paused after 3 failed requests in a row \(maxConsecutiveFailures\)/);
     // No reply came: nothing is said about replies calling tools.
     expect(err).not.toContain('still called tools');
+
+    // A last try cut off mid-reply: what came of it is no answer either.
+    server.push(
+      { kind: 'error', status: 503 },
+      { kind: 'error', status: 503 },
+      { kind: 'stream', content: ['Half ', 'an ', 'answer'], dropAfterChunks: 2 },
+    );
+    const cut = print();
+    expect(await cut.code).toBe(1);
+    expect(cut.stdout()).toBe('');
+    expect(cut.stderr()).toMatch(
+      new RegExp(`^error: the connection to ${server.url} dropped`, 'm'),
+    );
   }, 60_000);
 
   it('requests that never reach a server (connection refused) cost no tokens', async () => {

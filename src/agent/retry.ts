@@ -34,20 +34,15 @@ export interface RetrySettings {
 }
 
 /**
- * How long to wait before attempt `failed + 1` after `failed` failed attempts of one request,
- * or undefined when it is not retried: a permanent error, or the failures in a row (the ones
- * the scheduler counted before this turn included) reached `maxConsecutiveFailures` (0: no
- * limit). A server's Retry-After is honoured, capped (see `backoffDelay`).
+ * How long to wait before try `failed + 1` after `failed` failed tries of one request, or
+ * undefined when it is not retried: a permanent error, or `maxConsecutiveFailures` tries
+ * made (0: no limit). Each turn gets its tries: a message sent after a pause is tried again
+ * as many times. A server's Retry-After is honoured, capped (see `backoffDelay`).
  */
-export function retryDelay(
-  error: TurnError,
-  failed: number,
-  before: number,
-  s: RetrySettings,
-): number | undefined {
+export function retryDelay(error: TurnError, failed: number, s: RetrySettings): number | undefined {
   if (!TRANSIENT_ERRORS.has(error.kind)) return undefined;
   const max = s.maxConsecutiveFailures;
-  if (max > 0 && before + failed >= max) return undefined;
+  if (max > 0 && failed >= max) return undefined;
   const retryAfterMs = 'retryAfterMs' in error ? error.retryAfterMs : undefined;
   return backoffDelay(failed, s.backoff, retryAfterMs);
 }

@@ -410,7 +410,7 @@ async function request(tr: Turn): Promise<NonNullable<Step['ran']> | undefined> 
     if (!ran.error || signal.aborted) return ran;
     failed += 1;
     s.failedTries = failed;
-    const delay = retryDelay(ran.error, failed, tr.failures, d.settings);
+    const delay = retryDelay(ran.error, failed, d.settings);
     if (delay === undefined) return ran;
     // The try is dropped: the retry streams the reply again. Its tokens stay counted.
     s.failedTokens = (s.failedTokens ?? 0) + ran.totalTokens;

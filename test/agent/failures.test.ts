@@ -99,6 +99,37 @@ describe('failures', () => {
   });
 });
 
+describe('after the tries are used up', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it("a message sent to the paused agent gets its own tries, as the user's turn", async () => {
+    h = await createHarness({ settings: { maxConsecutiveFailures: 2 } });
+    h.server.push(
+      { kind: 'error', status: 503 },
+      { kind: 'error', status: 503 },
+      { kind: 'error', status: 503 },
+      { kind: 'stream', content: 'Back. [WAIT]' },
+    );
+    const turns: string[] = [];
+    h.agent.subscribe((e) => void (e.type === 'turn_start' && turns.push(e.trigger)));
+    h.agent.start();
+    h.agent.send({ type: 'submit', text: 'first' });
+    await waitForStore(h.agent.store, (s) => s.machine === 'PAUSED', 'the pause');
+    await h.agent.idle();
+    h.agent.send({ type: 'submit', text: 'second' });
+    await waitForStore(
+      h.agent.store,
+      (s) => s.messages.some((m) => m.content === 'Back. [WAIT]'),
+      'the answer',
+    );
+    expect(h.server.requests).toHaveLength(4);
+    expect(turns).toEqual(['user', 'user']);
+    expect(h.server.requests[3]!.body.messages.at(-1)).toMatchObject({ role: 'user' });
+    expect(JSON.stringify(h.server.requests[3]!.body.messages.at(-1))).toContain('second');
+  });
+});
+
 describe('errors that retrying cannot fix', () => {
   let h: Harness;
   afterEach(async () => h?.dispose());

@@ -103,6 +103,24 @@ describe('after the tries are used up', () => {
   let h: Harness;
   afterEach(async () => h?.dispose());
 
+  it('Esc during the back-off stops the wait at once: no further request', async () => {
+    h = await createHarness({ settings: { backoff: { baseMs: 60_000, maxMs: 60_000 } } });
+    h.server.push({ kind: 'error', status: 500 });
+    h.agent.start();
+    h.agent.send({ type: 'submit', text: 'hello' });
+    await waitForStore(
+      h.agent.store,
+      (s) => s.notices.some((n) => /retrying in 60s/.test(n.text)),
+      'the retry notice',
+    );
+    const at = performance.now();
+    h.agent.send({ type: 'interrupt' });
+    await h.agent.idle();
+    expect(performance.now() - at).toBeLessThan(2_000);
+    expect(h.agent.state).toBe('AWAITING_INPUT');
+    expect(h.server.requests).toHaveLength(1);
+  });
+
   it("a message sent to the paused agent gets its own tries, as the user's turn", async () => {
     h = await createHarness({ settings: { maxConsecutiveFailures: 2 } });
     h.server.push(

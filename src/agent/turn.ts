@@ -3,7 +3,9 @@
  * stream and run its calls → save → respond }, until the pure `respond` says the turn does not
  * go on. Each block runs inside `phase()`, which records its start, duration and outcome: that
  * record is the turn's trace (`/trace`). The turn never throws: a failure becomes the step's
- * error, the step still saves what it made, and RESPOND reports it for the scheduler's back-off.
+ * error, the step still saves what it made, and RESPOND reports it. A transient model error is
+ * retried inside RUN, the same request after a back-off (src/agent/retry.ts), so a user's turn
+ * stays the user's; only a failure past its tries reaches RESPOND.
  */
 import type { Phase, PhaseOutcome, PhaseRecord, TurnTrigger } from '../api/trace.js';
 import { autonomous } from '../api/trace.js';

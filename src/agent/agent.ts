@@ -131,6 +131,7 @@ export class Agent {
       commands,
       compact: this.compact,
       toolsReady: deps.toolsReady,
+      timers,
     };
     this.controls = new AgentControls({
       state: () => this.state,

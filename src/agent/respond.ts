@@ -6,13 +6,10 @@ import type { AgentEvent } from '../api/events.js';
 import { DEFAULT_MAX_STEPS_PER_TURN } from '../config/schema.js';
 import { t, type Lang } from '../i18n/messages.js';
 
-/** Errors that retrying cannot fix. */
-const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
-  'auth',
-  'not_found',
-  'unavailable',
-  'bad_request',
-]);
+import { PERMANENT_ERRORS } from './retry.js';
+
+/** Steps in a row whose calls bring nothing new before the chain's wrap-up. */
+export const STALE_STEPS = 2;
 
 /**
  * What RESPOND decides from: how the step ended and what it produced. In the turn's result,
@@ -27,6 +24,15 @@ export interface TurnFacts {
   reply: string;
   calls: string[];
   error?: TurnError;
+  /** Tries of the step's request that failed, in the turn (retried, or given up). */
+  failedTries?: number;
+  /**
+   * Steps in a row, this one included, whose calls brought nothing not seen before in the
+   * turn (`remind` and failed calls find nothing); absent when the step called nothing.
+   */
+  staleSteps?: number;
+  /** This step was the chain's wrap-up: the chain ends with it. */
+  wrappedUp?: boolean;
   saveFailed?: string;
   /** Why BUILD did not send the request (outcome `blocked`). */
   blocked?: string;
@@ -67,10 +73,16 @@ export interface Response {
   report: TurnReport;
   /** The turn goes on: the step's results go back to the model at once, in the same turn. */
   more: boolean;
+  /**
+   * The next step is the chain's wrap-up: its calls found nothing new {@link STALE_STEPS}
+   * times in a row, so the model is asked to answer with what it has; the chain ends there.
+   */
+  wrapUp: boolean;
 }
 
 const endsHere = (g: RespondGuards): Response => ({
   more: false,
+  wrapUp: false,
   errors: [],
   countTokens: false,
   recentCalls: g.recentCalls,
@@ -84,7 +96,8 @@ const endsHere = (g: RespondGuards): Response => ({
  * once when retrying cannot help or after too many in a row; a blocked step (a budget it would
  * have passed) pauses with the budget's reason; a step that went through counts its tokens,
  * then [WAIT] listens, the loop guard pauses, a reply that called tools goes on to the next
- * step (up to the step limit, which pauses), and the cycle limit pauses at the turn's end.
+ * step (up to the step limit, which pauses; a chain whose calls found nothing new twice in a
+ * row gets one wrap-up step and ends), and the cycle limit pauses at the turn's end.
  */
 export function respond(result: TurnFacts, g: RespondGuards): Response {
   if (result.saveFailed) {
@@ -104,11 +117,14 @@ export function respond(result: TurnFacts, g: RespondGuards): Response {
     loop.reason ??
     (called ? stepLimitReason(g, result.step) : undefined) ??
     (called ? undefined : cycleLimitReason(g, g.cycle));
+  // A chain that learns nothing ends: after the wrap-up, or with it when twice nothing new.
+  const more = called && reason === undefined && result.wrappedUp !== true;
   return {
     ...endsHere(g),
     countTokens: true,
     recentCalls: loop.recent,
-    more: called && reason === undefined,
+    more,
+    wrapUp: more && (result.staleSteps ?? 0) >= STALE_STEPS,
     ...(reason ? { event: 'AUTO_PAUSE' as const, reason } : {}),
   };
 }
@@ -122,7 +138,7 @@ function respondToError(result: TurnFacts, g: RespondGuards): Response {
   // retrying: pause at once and say what to change.
   const reason = PERMANENT_ERRORS.has(error.kind)
     ? t(g.lang, 'pause.permanent', { error: error.message })
-    : failuresReason(g, g.failures + 1, error.message);
+    : failuresReason(g, g.failures + (result.failedTries ?? 1), error.message);
   return {
     ...endsHere(g),
     errors: [{ type: 'error', turnId: result.turnId, error }],

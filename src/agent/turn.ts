@@ -3,12 +3,14 @@
  * stream and run its calls → save → respond }, until the pure `respond` says the turn does not
  * go on. Each block runs inside `phase()`, which records its start, duration and outcome: that
  * record is the turn's trace (`/trace`). The turn never throws: a failure becomes the step's
- * error, the step still saves what it made, and RESPOND reports it for the scheduler's back-off.
+ * error, the step still saves what it made, and RESPOND reports it. A transient model error is
+ * retried inside RUN, the same request after a back-off (src/agent/retry.ts), so a user's turn
+ * stays the user's; only a failure past its tries reaches RESPOND.
  */
 import type { Phase, PhaseOutcome, PhaseRecord, TurnTrigger } from '../api/trace.js';
 import { autonomous } from '../api/trace.js';
 import type { AgentEvent } from '../api/events.js';
-import type { ChatMessage, FunctionTool } from '../core/messages.js';
+import type { ChatMessage, FunctionTool, HistoryMessage } from '../core/messages.js';
 import { crashNotice } from '../journal/crashNotice.js';
 import type { RecoveryReport } from '../journal/recover.js';
 import { can, type MachineEvent } from '../machine/machine.js';
@@ -22,7 +24,7 @@ import {
 } from '../pipeline/stream.js';
 import { runToolCalls, type CallOutcome, type ToolRunnerDeps } from '../pipeline/toolRunner.js';
 import type { Provider, TurnError } from '../providers/types.js';
-import type { TurnReport } from '../scheduler/scheduler.js';
+import { realTimers, type Timers, type TurnReport } from '../scheduler/scheduler.js';
 import type { AgentStore } from '../store/agentStore.js';
 import type { SessionSafety } from '../tools/sessionSafety.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -35,8 +37,10 @@ import type { AlwaysOn } from './alwaysOn.js';
 import type { ApprovalGate } from './approvalGate.js';
 import { DAY_MS, HOUR_MS } from '../memory/tokenBudget.js';
 import type { InputQueue } from './inputQueue.js';
+import { Novelty } from './novelty.js';
 import { buildTurnRequest } from './request.js';
 import { respond, type TurnFacts } from './respond.js';
+import { retryDelay, retryNotice, waitOrAbort } from './retry.js';
 
 /**
  * What a turn reads and acts through, built once by the agent: plain parts and fields, no
@@ -69,6 +73,8 @@ export interface TurnDeps {
   readonly compact?: CompactFn | undefined;
   /** Tool sources still connecting (MCP): BUILD waits for them, bounded. */
   readonly toolsReady?: ToolsReady | undefined;
+  /** The clock a retry's back-off waits on (the agent's timers; absent: the real ones). */
+  readonly timers?: Timers | undefined;
 }
 
 /**
@@ -127,6 +133,12 @@ interface Step {
   ran?: StreamedReply & { parsed?: ParsedReply; outcomes: CallOutcome[] };
   /** Why the step failed: the model's error, or a block that threw. */
   error?: TurnError;
+  /** Tries of the step's request that failed (each retried, or the last one given up). */
+  failedTries?: number;
+  /** Tokens the failed tries used (what they streamed before they broke off). */
+  failedTokens?: number;
+  /** The step's request is the chain's wrap-up: its calls brought nothing new twice. */
+  wrapUp?: boolean;
 }
 
 /** One turn in flight: what its blocks share. */
@@ -160,6 +172,12 @@ interface Turn {
   prompt?: string;
   /** The last reply this turn saved (a command's turn saves none, and asks nothing). */
   reply?: string;
+  /** What the turn's calls found so far: a step that finds nothing new is a stale one. */
+  readonly novelty: Novelty;
+  /** Steps in a row whose calls brought nothing not seen before in this turn. */
+  stale: number;
+  /** A request of this turn reached the server (one that never did is no cycle). */
+  reached: boolean;
 }
 
 /** Runs one turn for `trigger`; what the scheduler learns (a failure to back off from). */
@@ -187,18 +205,20 @@ export async function runTurn(
     // A request over a budget was not sent: nothing to save, RESPOND pauses.
     if (out !== 'blocked') await phase(tr, 'SAVE', () => save(tr));
     // RESPOND: the step's facts join the turn's, then the pure policy gives its verdict.
-    const facts = factsOf(tr);
+    const facts = staleness(tr, factsOf(tr));
+    let wrapUp = false;
     out = await phase(tr, 'RESPOND', async () => {
       all.calls.push(...facts.calls);
       all.results.push(...facts.results);
       all.tokens += facts.tokens.total;
       const verdict = decide(tr, facts);
       last = { facts, report: verdict.report };
+      wrapUp = verdict.wrapUp;
       return verdict.more ? 'step' : 'next';
     });
     if (out !== 'step') break;
     // The next step: its reply and results are new ones, and go back to the model at once.
-    tr.s = { step: tr.s.step + 1 };
+    tr.s = { step: tr.s.step + 1, ...(wrapUp ? { wrapUp } : {}) };
     tr.saver.nextStep();
     out = 'next';
   }
@@ -210,6 +230,16 @@ export async function runTurn(
   const tokens = { ...facts.tokens, total: all.tokens };
   await end(tr, { ...facts, calls: all.calls, results: all.results, tokens });
   return report;
+}
+
+/**
+ * The step's calls judged against what this turn's calls found before: a step with calls
+ * whose results are all seen already (a `remind`, a failed call, a repeated read) is stale.
+ */
+function staleness(tr: Turn, facts: TurnFacts): TurnFacts {
+  if (facts.outcome !== 'ok' || facts.calls.length === 0) return facts;
+  tr.stale = tr.novelty.judge(facts.results) ? 0 : tr.stale + 1;
+  return { ...facts, staleSteps: tr.stale, ...(tr.s.wrapUp ? { wrappedUp: true } : {}) };
 }
 
 /** The turn starts: its signal, its id, its cycle (an autonomous turn counts one). */
@@ -234,6 +264,9 @@ function begin(trigger: TurnTrigger, d: TurnDeps, mem: TurnMemory): Turn {
     s: { step: 1 },
     handled: false,
     recoveryFailed: false,
+    novelty: new Novelty(),
+    stale: 0,
+    reached: false,
   };
 }
 
@@ -313,27 +346,8 @@ async function command(tr: Turn): Promise<Outcome> {
  */
 async function run(tr: Turn): Promise<Outcome> {
   const { d, s, signal, turnId } = tr;
-  const ran: NonNullable<Step['ran']> = { reply: '', reasoning: '', totalTokens: 0, outcomes: [] };
-  s.ran = ran;
-  const built = s.built!;
-  try {
-    await streamReply(
-      {
-        provider: d.provider,
-        messages: built.messages,
-        promptTokens: built.promptTokens,
-        tools: built.tools,
-        signal,
-        turnId,
-        redactor: d.safety.redactor,
-        emit: (e) => d.bus.emit(e),
-        countTokens: (text) => d.counter.count(text),
-      },
-      ran,
-    );
-  } finally {
-    if (ran.contextTokens !== undefined) tr.context = ran.contextTokens;
-  }
+  const ran = await request(tr);
+  if (ran === undefined) return 'aborted';
   if (ran.error) {
     s.error = ran.error;
     return 'error';
@@ -359,6 +373,64 @@ async function run(tr: Turn): Promise<Outcome> {
   return signal.aborted ? 'aborted' : 'next';
 }
 
+/**
+ * RUN's request: streamed, and sent again (the same request, so a user's turn stays theirs)
+ * after a back-off while it fails in a way another try may cure. A failed try's text is
+ * dropped; its tokens still count. Undefined when an abort ended a back-off wait.
+ */
+async function request(tr: Turn): Promise<NonNullable<Step['ran']> | undefined> {
+  const { d, s, signal, turnId } = tr;
+  const built = s.built!;
+  for (let failed = 0; ;) {
+    const ran: NonNullable<Step['ran']> = {
+      reply: '',
+      reasoning: '',
+      totalTokens: 0,
+      outcomes: [],
+    };
+    s.ran = ran;
+    try {
+      await streamReply(
+        {
+          provider: d.provider,
+          messages: built.messages,
+          promptTokens: built.promptTokens,
+          tools: built.tools,
+          signal,
+          turnId,
+          redactor: d.safety.redactor,
+          emit: (e) => d.bus.emit(e),
+          countTokens: (text) => d.counter.count(text),
+        },
+        ran,
+      );
+    } finally {
+      if (ran.contextTokens !== undefined) tr.context = ran.contextTokens;
+    }
+    const unsent = ran.error !== undefined && 'unsent' in ran.error && ran.error.unsent === true;
+    if (!unsent && !(signal.aborted && ran.reply === '' && ran.reasoning === '')) tr.reached = true;
+    if (!ran.error || signal.aborted) return ran;
+    failed += 1;
+    s.failedTries = failed;
+    const delay = retryDelay(ran.error, failed, d.settings);
+    if (delay === undefined) return ran;
+    // The try is dropped: the retry streams the reply again. Its tokens stay counted.
+    s.failedTokens = (s.failedTokens ?? 0) + ran.totalTokens;
+    s.ran = undefined;
+    const error = { ...ran.error, message: d.safety.redactor.redact(ran.error.message) };
+    d.bus.emit({
+      type: 'retrying',
+      turnId,
+      attempt: failed + 1,
+      delayMs: delay,
+      error,
+      text: retryNotice(d.settings, error.message, failed + 1, delay),
+    });
+    if (!(await waitOrAbort(delay, signal, d.timers ?? realTimers))) return undefined;
+    d.bus.emit({ type: 'request_start', turnId, promptTokens: built.promptTokens });
+  }
+}
+
 /** How the step ended, and what RESPOND decides from. */
 function factsOf(tr: Turn): TurnFacts {
   const { ran, built, error } = tr.s;
@@ -381,11 +453,12 @@ function factsOf(tr: Turn): TurnFacts {
       i.type === 'call' ? `${i.name}(${JSON.stringify(i.args)})` : i.raw,
     ),
     ...(error ? { error } : {}),
+    ...(tr.s.failedTries !== undefined ? { failedTries: tr.s.failedTries } : {}),
     ...(tr.saver.failed ? { saveFailed: tr.saver.failed } : {}),
     ...(blocked !== undefined ? { blocked } : {}),
     results: (ran?.outcomes ?? []).map((o) => `${o.call}\n${o.ok ? 'ok' : 'error'}\n${o.body}`),
     tokens: {
-      total: ran?.totalTokens ?? 0,
+      total: (ran?.totalTokens ?? 0) + (tr.s.failedTokens ?? 0),
       ...(tr.context !== undefined ? { context: tr.context } : {}),
     },
   };
@@ -408,7 +481,11 @@ async function end(tr: Turn, result: TurnFacts): Promise<void> {
   const { outcome, wait } = result;
   const durationMs = Math.round(performance.now() - tr.t0);
   const trace = { turnId, trigger, startedAt, durationMs, phases, steps: tr.s.step, outcome };
-  d.bus.emit({ type: 'turn_end', turnId, outcome, wait, trace });
+  // No request of the turn reached the server (refused, not found, never sent): no cycle.
+  const givenBack = autonomous(trigger) && !tr.reached && mem.cycle === tr.cycle;
+  if (givenBack) mem.cycle -= 1;
+  const cycle = givenBack ? { cycle: mem.cycle } : {};
+  d.bus.emit({ type: 'turn_end', turnId, outcome, wait, trace, ...cycle });
 }
 
 /** The machine moves through the store (the only writer), then the event says so. */
@@ -446,8 +523,8 @@ async function build(tr: Turn): Promise<Outcome> {
     sendReasoning: d.settings.sendReasoningInHistory,
     counter: d.counter,
     // The turn's note (time, reason, news) goes with its first request only: a later step
-    // follows the results of its own calls, in the same turn.
-    note: s.step === 1 ? d.alwaysOn.noteFor(trigger, cycle, history) : undefined,
+    // follows the results of its own calls, in the same turn. The wrap-up step has its own.
+    note: s.step === 1 ? d.alwaysOn.noteFor(trigger, cycle, history) : wrapUpNote(tr, history),
     notes: d.alwaysOn.notes.map,
     // Native calls: the tools as JSON schemas, from the list the prompt's tool lines are made of.
     tools: d.settings.toolCalls === 'native' ? functionTools(d.registry.list()) : undefined,
@@ -459,6 +536,17 @@ async function build(tr: Turn): Promise<Outcome> {
   tr.context = request.promptTokens;
   d.bus.emit({ type: 'request_start', turnId: tr.turnId, promptTokens: request.promptTokens });
   return 'next';
+}
+
+/** What the chain's wrap-up request tells the model, pinned like a turn's note. */
+export const WRAP_UP_NOTE =
+  '(Your last calls brought nothing new. Stop calling tools now: answer with what you have.)';
+
+/** The wrap-up step's note, pinned after the history so later requests keep it in place. */
+function wrapUpNote(tr: Turn, history: readonly HistoryMessage[]): string | undefined {
+  if (!tr.s.wrapUp) return undefined;
+  tr.d.alwaysOn.notes.add(history, WRAP_UP_NOTE);
+  return WRAP_UP_NOTE;
 }
 
 /** What the tool runner uses of the turn's parts; results are saved as each call finishes. */
@@ -517,7 +605,10 @@ async function save(tr: Turn): Promise<Outcome> {
  * RESPOND's acts: the pure policy decides; here the turn reports, counts and moves the
  * machine, and goes on with its next step when the policy says so.
  */
-function decide(tr: Turn, facts: TurnFacts): { report: TurnReport; more: boolean } {
+function decide(
+  tr: Turn,
+  facts: TurnFacts,
+): { report: TurnReport; more: boolean; wrapUp: boolean } {
   const { d, mem } = tr;
   const settings = d.settings;
   mem.unbudgetedTokens += facts.tokens.total;
@@ -554,5 +645,5 @@ function decide(tr: Turn, facts: TurnFacts): { report: TurnReport; more: boolean
     if (r.event === 'AUTO_PAUSE' && r.reason)
       d.bus.emit({ type: 'notice', level: 'warn', text: r.reason });
   }
-  return { report: r.report, more: r.more };
+  return { report: r.report, more: r.more, wrapUp: r.wrapUp };
 }

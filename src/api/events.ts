@@ -89,8 +89,29 @@ export type AgentEvent =
   | { type: 'tool_end'; entry: ToolLogEntry }
   | { type: 'approval_request'; request: ApprovalRequest }
   | { type: 'approval_resolved'; id: number; answer: ApprovalAnswer }
-  | { type: 'turn_end'; turnId: number; outcome: TurnOutcomeKind; wait: boolean; trace: TurnTrace }
+  | {
+      type: 'turn_end';
+      turnId: number;
+      outcome: TurnOutcomeKind;
+      wait: boolean;
+      trace: TurnTrace;
+      /** The cycle count now, when the turn gave its cycle back (no request reached the server). */
+      cycle?: number;
+    }
   | { type: 'error'; turnId?: number; error: TurnError }
+  /**
+   * A request failed in a way another try may cure: the same request goes again, in the same
+   * turn, after `delayMs`; what the failed try streamed is dropped. `attempt` is the next
+   * try's number (2 for the first retry); `text` says all this to the user.
+   */
+  | {
+      type: 'retrying';
+      turnId: number;
+      attempt: number;
+      delayMs: number;
+      error: TurnError;
+      text: string;
+    }
   | { type: 'notice'; level: 'info' | 'warn'; text: string }
   /** When the next look is due; absent: none is planned. */
   | { type: 'scheduled'; at?: number }

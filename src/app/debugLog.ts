@@ -73,6 +73,16 @@ export function attachDebugLog(
       case 'error':
         write({ type: e.type, turnId: e.turnId, kind: e.error.kind, message: e.error.message });
         break;
+      case 'retrying':
+        write({
+          type: e.type,
+          turnId: e.turnId,
+          attempt: e.attempt,
+          delayMs: e.delayMs,
+          kind: e.error.kind,
+          message: e.error.message,
+        });
+        break;
       default:
         break;
     }

@@ -48,6 +48,8 @@ export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
   const reply = createAnswerWriter(opts.out);
   const progress = createProgressWriter(opts.err);
   let turns = 0;
+  /** How the last turn ended: a failed one leaves no answer for another reason. */
+  let lastOutcome = '';
   let finish!: (r: PrintModeResult) => void;
   const done = new Promise<PrintModeResult>((resolve) => (finish = resolve));
   let finished = false;
@@ -57,7 +59,7 @@ export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
     finished = true;
     unsubscribe();
     void agent.stop().then(() => {
-      if (!opts.json) closeText(reply, progress, reason);
+      if (!opts.json) closeText(reply, progress, reason, lastOutcome);
       finish({ exitCode, turns, reason });
     });
   };
@@ -75,6 +77,7 @@ export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
     }
     if (e.type === 'turn_end') {
       turns += 1;
+      lastOutcome = e.outcome;
       const stop = stopAfterTurn(agent, turns, opts.maxCycles, e.outcome);
       if (stop) end(...stop);
     }
@@ -155,7 +158,15 @@ function createTextPrinter(
         break;
       }
       case 'error':
+        // A reply an error cut off is no answer (it is kept in the session, marked failed).
+        reply.dropReply();
         progress.line(`error: ${clean(e.error.message)}`);
+        break;
+      case 'retrying':
+        // The failed try's text is no answer: the retry streams the reply again.
+        reply.dropReply();
+        narrating = false;
+        progress.line(`warning: ${clean(e.text)}`);
         break;
       case 'notice':
         progress.line(`${e.level === 'warn' ? 'warning' : 'note'}: ${clean(e.text)}`);
@@ -171,11 +182,13 @@ function closeText(
   reply: AnswerWriter,
   progress: ProgressWriter,
   reason: PrintModeResult['reason'],
+  lastOutcome: string,
 ): void {
   progress.close();
   if (reason === 'interrupted') return;
   // Cut off mid-chain: say why stdout is empty (a paused run has said why on stderr already).
-  if (!reply.hasAnswer() && reason === 'max-cycles') {
+  // A turn that failed has said why too: no reply came, so none called tools.
+  if (!reply.hasAnswer() && reason === 'max-cycles' && lastOutcome !== 'error') {
     progress.line(
       'note: no answer on stdout: the last reply still called tools when --max-cycles ran out; raise it to let it finish',
     );

@@ -12,6 +12,8 @@ type Out = NodeJS.WritableStream & { isTTY?: boolean };
 export interface AnswerWriter {
   /** A new reply begins (a request went out). */
   startReply(): void;
+  /** The current reply was cut off and is sent again: what came of it is no answer. */
+  dropReply(): void;
   /** A chunk of the current reply. */
   write(text: string): void;
   /**
@@ -39,6 +41,11 @@ export function createAnswerWriter(out: Out): AnswerWriter {
   };
   return {
     startReply: settle,
+    dropReply() {
+      current = '';
+      currentIsNarration = false;
+      narrationTaken = 0;
+    },
     write(text) {
       current += text;
     },

@@ -150,6 +150,8 @@ function logLine(e: DoorEvent): string | undefined {
       return `turn ${clean(e.turnId)} ended: ${clean(e.outcome)}`;
     case 'notice':
       return `${e.level === 'warn' ? 'warning' : 'note'}: ${clean(e.text)}`;
+    case 'retrying':
+      return `warning: ${clean(e.text)}`;
     case 'error':
       return `error: ${clean((e.error as { message?: unknown } | undefined)?.message)}`;
     default:

@@ -103,7 +103,10 @@ export const en = {
     'paused: the turn reached its limit of {max} requests in one tool chain (maxStepsPerTurn); press Ctrl+P or type a message to go on',
   'pause.loopGuard':
     'paused by the loop guard: the same tool call ran {count} times in a row ({call})',
-  'pause.apiFailures': 'paused after {count} failed requests in a row; last error: {error}',
+  'retry.notice': '{error}; retrying in {delay} (try {attempt} of {max})',
+  'retry.noticeNoLimit': '{error}; retrying in {delay} (try {attempt})',
+  'pause.apiFailures':
+    'paused after {count} failed requests in a row (maxConsecutiveFailures); last error: {error}',
   'pause.resumeHint': 'Press the pause key or type /resume to continue.',
   'pause.resumed': 'Resumed.',
   'pause.nearIdentical': 'paused by the loop guard: the last {count} replies were nearly identical',

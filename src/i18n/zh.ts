@@ -94,7 +94,10 @@ export const zh = {
   'pause.stepLimit':
     '已暂停：这一轮的工具调用链达到了 {max} 次请求的上限（maxStepsPerTurn）；按 Ctrl+P 或发送消息继续',
   'pause.loopGuard': '已暂停（循环保护）：同一个工具调用连续执行了 {count} 次（{call}）',
-  'pause.apiFailures': '已暂停：请求连续失败 {count} 次；最后一次错误：{error}',
+  'retry.notice': '{error}；{delay} 后重试（第 {attempt} 次，共 {max} 次）',
+  'retry.noticeNoLimit': '{error}；{delay} 后重试（第 {attempt} 次）',
+  'pause.apiFailures':
+    '已暂停：请求连续失败 {count} 次（maxConsecutiveFailures）；最后一次错误：{error}',
   'pause.resumeHint': '按暂停键或输入 /resume 继续。',
   'pause.resumed': '已继续。',
   'pause.nearIdentical': '已暂停（循环保护）：最近 {count} 次回复几乎相同',

@@ -152,7 +152,9 @@ function streamEvent(
       emit({ type: 'usage', turnId, usage: ev.usage, estimated: false });
       break;
     case 'done':
-      if (!usage.got) {
+      // A request that failed or was stopped before anything came back (never sent, refused,
+      // answered with an error status) is not estimated: it costs no budget.
+      if (!usage.got && (ev.reason === 'stop' || ev.reason === 'length' || produced(out))) {
         // No usage from the server: account an estimate, so budgets still hold.
         // Native calls are the model's output too (they arrive before `done`).
         const calls = (out.calls ?? []).map((c) => c.name + c.arguments).join('');
@@ -169,6 +171,11 @@ function streamEvent(
         out.error = ev.error ?? { kind: 'unknown', message: 'the model request failed' };
       break;
   }
+}
+
+/** Something of the reply came back: text, reasoning or a call. */
+function produced(out: StreamedReply): boolean {
+  return out.reply !== '' || out.reasoning !== '' || (out.calls?.length ?? 0) > 0;
 }
 
 /** The turn keeps its own token count: budgets and the tokenizer decide from it, not the screen. */

@@ -143,10 +143,15 @@ function httpError(status: number, err: unknown, ctx: ErrorContext): ProviderErr
       retryAfterMs === undefined
         ? 'wait a moment before trying again'
         : `the server asks to wait ${formatSeconds(retryAfterMs)}`;
-    return make('rate_limit', `rate limited by the server (HTTP 429${why}): ${wait}`, ctx, {
-      status,
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-    });
+    return make(
+      'rate_limit',
+      `rate limited by the server at ${ctx.baseURL} (HTTP 429${why}): ${wait}`,
+      ctx,
+      {
+        status,
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      },
+    );
   }
   if (status >= 500) {
     return make(
@@ -164,14 +169,25 @@ function httpError(status: number, err: unknown, ctx: ErrorContext): ProviderErr
   );
 }
 
+/** Codes that say the request never left for the server: nothing was sent, nothing spent. */
+const UNSENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
 /** The connection failed before any answer arrived. */
 function connectionError(err: unknown, ctx: ErrorContext): ProviderError {
   const code = systemErrorCode(err);
+  const unsent = code !== undefined && UNSENT_CODES.has(code) ? { unsent: true as const } : {};
   if (code === 'ECONNREFUSED') {
     return make(
       'network',
       `could not connect to ${ctx.baseURL} (connection refused): is the server running, and is the base URL right?`,
       ctx,
+      unsent,
     );
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
@@ -179,6 +195,7 @@ function connectionError(err: unknown, ctx: ErrorContext): ProviderError {
       'network',
       `could not find the host of ${ctx.baseURL} (${code}): check the base URL and your network`,
       ctx,
+      unsent,
     );
   }
   const why = code ?? (err instanceof Error ? err.message : String(err));
@@ -186,6 +203,7 @@ function connectionError(err: unknown, ctx: ErrorContext): ProviderError {
     'network',
     `could not reach ${ctx.baseURL} (${why}): check the base URL and your network`,
     ctx,
+    unsent,
   );
 }
 
@@ -203,7 +221,7 @@ export function droppedError(ctx: ErrorContext, err?: unknown): ProviderError {
 export function stalledError(ctx: ErrorContext, idleMs: number): ProviderError {
   return make(
     'timeout',
-    `the server sent nothing for ${formatSeconds(idleMs)} mid-reply, so the request was stopped: ` +
+    `the server at ${ctx.baseURL} sent nothing for ${formatSeconds(idleMs)} mid-reply, so the request was stopped: ` +
       'it may be overloaded; try again, or raise streamIdleTimeoutMs',
     ctx,
   );

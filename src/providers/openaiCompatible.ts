@@ -135,10 +135,15 @@ function checkSettings(opts: OpenAICompatibleOptions): ProviderError | undefined
         `the base URL "${opts.baseURL}" is not an http(s) URL: set it like https://api.deepseek.com/v1`,
         opts.apiKey,
       ),
+      unsent: true,
     };
   }
   if (!opts.model.trim()) {
-    return { kind: 'bad_request', message: 'no model is set: choose one with --setup' };
+    return {
+      kind: 'bad_request',
+      message: 'no model is set: choose one with --setup',
+      unsent: true,
+    };
   }
   return undefined;
 }

@@ -33,6 +33,11 @@ export interface ProviderError {
   status?: number;
   /** From a Retry-After header, when the server sent one. */
   retryAfterMs?: number;
+  /**
+   * The request never reached the server (connection refused, host not found, a bad base
+   * URL): it cost nothing, and a turn whose requests all ended so counts no cycle.
+   */
+  unsent?: true;
 }
 
 /**

@@ -218,6 +218,7 @@ const reduceTurn: Reducer<TurnEvent> = (state, event) => {
       return messageAdded(state, event.message);
     case 'turn_end':
       return {
+        ...(event.cycle !== undefined ? { cycle: event.cycle } : {}),
         streaming: false,
         toolsRunning: 0,
         // A reply that was only [WAIT] is not stored: nothing of it stays on screen either.
@@ -264,6 +265,7 @@ const reduceTools: Reducer<'tool_start' | 'tool_end' | 'approval_request' | 'app
 
 type StatusEvent =
   | 'error'
+  | 'retrying'
   | 'notice'
   | 'scheduled'
   | 'preparing'
@@ -281,6 +283,9 @@ const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
       return { ...addNotice(state, 'error', event.error.message, now), streaming: false };
     case 'notice':
       return addNotice(state, event.level, event.text, now);
+    case 'retrying':
+      // The failed try's text goes: the retry streams the reply again.
+      return { ...addNotice(state, 'warn', event.text, now), ...NO_LIVE, streaming: false };
     case 'scheduled':
       return { nextTurnAt: event.at };
     case 'preparing':

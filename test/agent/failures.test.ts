@@ -28,13 +28,17 @@ describe('failures', () => {
   afterEach(async () => h?.dispose());
 
   it.each(faults)(
-    '%s leaves the agent alive, reports, backs off and succeeds next',
+    "%s is retried inside the user's turn: the same request, told as a retry, then the answer",
     async (_name, fault, pattern) => {
       h = await createHarness({ streamIdleTimeoutMs: 300 });
       h.server.push(fault, { kind: 'stream', content: 'recovered [WAIT]' });
       const errors: string[] = [];
+      const retries: string[] = [];
+      const turns: string[] = [];
       h.agent.subscribe((e) => {
         if (e.type === 'error') errors.push(e.error.message);
+        if (e.type === 'retrying') retries.push(e.error.message);
+        if (e.type === 'turn_start') turns.push(e.trigger);
       });
       h.agent.start();
       h.agent.send({ type: 'submit', text: 'hello' });
@@ -45,15 +49,22 @@ describe('failures', () => {
           s.messages.some((m) => m.content === 'recovered [WAIT]'),
         'recovery',
       );
-      expect(errors).toHaveLength(1);
-      expect(errors[0]).toMatch(pattern);
+      // One turn, the user's: the retry is no autonomous cycle and no error.
+      expect(turns).toEqual(['user']);
+      expect(errors).toEqual([]);
+      expect(retries).toHaveLength(1);
+      expect(retries[0]).toMatch(pattern);
       expect(h.server.requests).toHaveLength(2);
-      // The retry is a new request carrying the same user message.
-      expect(
-        h.server.requests[1]!.body.messages.some((m: { content: string }) => m.content === 'hello'),
-      ).toBe(true);
-      // The notice is visible to the user.
-      expect(h.agent.store.getState().notices.some((n) => n.level === 'error')).toBe(true);
+      // The retry is the same request: the user's message, as the user's, last.
+      const [first, second] = h.server.requests.map((r) => r.body.messages);
+      expect(second).toEqual(first);
+      expect(second.at(-1)).toEqual({ role: 'user', content: 'hello' });
+      expect(JSON.stringify(second)).not.toContain('not here');
+      // The broken try is not kept; the user sees the retry as a warning.
+      const contents = h.session.messages().map((m) => m.content);
+      expect(contents).toEqual(['hello', 'recovered [WAIT]']);
+      const warned = h.agent.store.getState().notices.filter((n) => n.level === 'warn');
+      expect(warned.some((n) => /retrying in/.test(n.text))).toBe(true);
     },
   );
 
@@ -88,6 +99,55 @@ describe('failures', () => {
   });
 });
 
+describe('after the tries are used up', () => {
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it('Esc during the back-off stops the wait at once: no further request', async () => {
+    h = await createHarness({ settings: { backoff: { baseMs: 60_000, maxMs: 60_000 } } });
+    h.server.push({ kind: 'error', status: 500 });
+    h.agent.start();
+    h.agent.send({ type: 'submit', text: 'hello' });
+    await waitForStore(
+      h.agent.store,
+      (s) => s.notices.some((n) => /retrying in 60s/.test(n.text)),
+      'the retry notice',
+    );
+    const at = performance.now();
+    h.agent.send({ type: 'interrupt' });
+    await h.agent.idle();
+    expect(performance.now() - at).toBeLessThan(2_000);
+    expect(h.agent.state).toBe('AWAITING_INPUT');
+    expect(h.server.requests).toHaveLength(1);
+  });
+
+  it("a message sent to the paused agent gets its own tries, as the user's turn", async () => {
+    h = await createHarness({ settings: { maxConsecutiveFailures: 2 } });
+    h.server.push(
+      { kind: 'error', status: 503 },
+      { kind: 'error', status: 503 },
+      { kind: 'error', status: 503 },
+      { kind: 'stream', content: 'Back. [WAIT]' },
+    );
+    const turns: string[] = [];
+    h.agent.subscribe((e) => void (e.type === 'turn_start' && turns.push(e.trigger)));
+    h.agent.start();
+    h.agent.send({ type: 'submit', text: 'first' });
+    await waitForStore(h.agent.store, (s) => s.machine === 'PAUSED', 'the pause');
+    await h.agent.idle();
+    h.agent.send({ type: 'submit', text: 'second' });
+    await waitForStore(
+      h.agent.store,
+      (s) => s.messages.some((m) => m.content === 'Back. [WAIT]'),
+      'the answer',
+    );
+    expect(h.server.requests).toHaveLength(4);
+    expect(turns).toEqual(['user', 'user']);
+    expect(h.server.requests[3]!.body.messages.at(-1)).toMatchObject({ role: 'user' });
+    expect(JSON.stringify(h.server.requests[3]!.body.messages.at(-1))).toContain('second');
+  });
+});
+
 describe('errors that retrying cannot fix', () => {
   let h: Harness;
   afterEach(async () => h?.dispose());
@@ -111,20 +171,23 @@ describe('a reply cut off by an error', () => {
   let h: Harness;
   afterEach(async () => h?.dispose());
 
-  it('is kept, marked as failed, and the model is told it was an error, not the user', async () => {
-    h = await createHarness();
+  it('once the tries are used up, is kept, marked as failed, and the model is told it was an error, not the user', async () => {
+    h = await createHarness({ settings: { maxConsecutiveFailures: 1 } });
     h.server.push(
       { kind: 'stream', content: ['partial ', 'answer ', 'here'], dropAfterChunks: 2 },
       { kind: 'stream', content: 'again [WAIT]' },
     );
     h.agent.start();
     h.agent.send({ type: 'submit', text: 'hello' });
-    const retry = await h.server.waitForRequest(1);
+    await waitForStore(h.agent.store, (s) => s.machine === 'PAUSED', 'the pause');
+    await h.agent.idle();
     const kept = h.session.messages().find((m) => m.role === 'assistant')!;
     expect(kept.content).toBe('partial answer ');
     expect(kept.failed).toBe(true);
     expect(kept.interrupted).toBeUndefined();
-    const sent = JSON.stringify(retry.body.messages);
+    h.agent.send({ type: 'submit', text: 'go on' });
+    const next = await h.server.waitForRequest(1);
+    const sent = JSON.stringify(next.body.messages);
     expect(sent).toContain('[cut off by a connection error]');
     expect(sent).not.toContain('[interrupted by the user]');
   });

@@ -65,6 +65,14 @@ describe('respond(facts, guards)', () => {
       true,
     ],
     [
+      'a transient error whose tries in the turn were used up pauses',
+      facts({ outcome: 'error', error: network, failedTries: 3 }),
+      guards(),
+      'AUTO_PAUSE',
+      false,
+      true,
+    ],
+    [
       'an error retrying cannot fix pauses at once',
       facts({ outcome: 'error', error: { kind: 'auth', message: 'bad key' } }),
       guards(),
@@ -115,6 +123,25 @@ describe('respond(facts, guards)', () => {
     const limited = guards({ maxAutonomousCycles: 2, cycle: 2 });
     expect(respond(facts({ calls: ['ls(".")'] }), limited)).toMatchObject({ more: true });
     expect(respond(facts({ calls: ['ls(".")'] }), limited).event).toBeUndefined();
+  });
+
+  it('a chain whose calls found nothing new twice in a row gets one wrap-up step, then ends without a pause', () => {
+    const once = respond(facts({ calls: ['remind()'], staleSteps: 1 }), guards());
+    expect(once).toMatchObject({ more: true, wrapUp: false });
+    const twice = respond(facts({ calls: ['remind()'], staleSteps: 2, step: 2 }), guards());
+    expect(twice).toMatchObject({ more: true, wrapUp: true });
+    const wrapped = respond(
+      facts({ calls: ['remind()'], staleSteps: 3, step: 3, wrappedUp: true }),
+      guards(),
+    );
+    expect(wrapped).toMatchObject({ more: false, wrapUp: false, countTokens: true });
+    expect(wrapped.event).toBeUndefined();
+    // The step cap stays the last guard: it pauses before any wrap-up.
+    const capped = respond(
+      facts({ calls: ['x()'], staleSteps: 2, step: 3 }),
+      guards({ maxStepsPerTurn: 3 }),
+    );
+    expect(capped).toMatchObject({ more: false, wrapUp: false, event: 'AUTO_PAUSE' });
   });
 
   it('the step limit ends a runaway chain with a pause that names maxStepsPerTurn', () => {

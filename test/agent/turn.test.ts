@@ -7,7 +7,9 @@ import type { TurnTrace } from '../../src/api/trace.js';
 import type { HistoryMessage } from '../../src/core/messages.js';
 import { createAlwaysOn } from '../../src/agent/alwaysOnWiring.js';
 import { InputQueue } from '../../src/agent/inputQueue.js';
-import { runTurn, TurnMemory, type TurnDeps } from '../../src/agent/turn.js';
+import { runTurn, TurnMemory, WRAP_UP_NOTE, type TurnDeps } from '../../src/agent/turn.js';
+import { Reminders } from '../../src/reminders/reminders.js';
+import { createRemindTool } from '../../src/tools/remind.js';
 import { TokenCounter } from '../../src/memory/tokenCounter.js';
 import type { Provider, ProviderEvent } from '../../src/providers/types.js';
 import { createAgentStore } from '../../src/store/agentStore.js';
@@ -208,8 +210,10 @@ describe('the turn', () => {
     expect(history).toEqual([]);
   });
 
-  it('a provider error: RUN ends in error, the partial reply is saved marked failed, and reported', async () => {
+  it('a provider error past its tries: RUN ends in error, the partial reply is saved marked failed, and reported', async () => {
     const d = await depsWith({
+      // One try allowed: the first failure is the last.
+      settings: { ...FAST_SETTINGS, maxConsecutiveFailures: 1 },
       provider: scripted([
         [
           { type: 'text_delta', text: 'half a rep' },
@@ -235,6 +239,126 @@ describe('the turn', () => {
     expect(report.failed).toBe(true);
     expect(history[0]).toMatchObject({ content: 'half a rep', failed: true });
     expect(events.find((e) => e.type === 'error')).toMatchObject({ error: { kind: 'network' } });
+  });
+
+  it('a transient error is retried in the same step: the same request again, the broken try dropped', async () => {
+    const sent: unknown[] = [];
+    const inner = scripted([
+      [
+        { type: 'text_delta', text: 'half a rep' },
+        { type: 'done', reason: 'error', error: { kind: 'network', message: 'dropped' } },
+      ],
+      [{ type: 'done', reason: 'error', error: { kind: 'server', message: 'HTTP 500' } }],
+      say('whole reply'),
+    ]);
+    const provider: Provider = {
+      ...inner,
+      stream: (req) => (sent.push(JSON.stringify(req.messages)), inner.stream(req)),
+    };
+    const d = await depsWith({ provider });
+    d.inputs.push('the question');
+    const { rows, report, trace } = await turn(d, 'user');
+    expect(rows).toEqual([
+      '1:RESTORE:next',
+      '1:COMPACT:next',
+      '1:COMMAND:next',
+      '1:BUILD:next',
+      '1:RUN:next',
+      '1:SAVE:next',
+      '1:RESPOND:next',
+    ]);
+    expect(trace.outcome).toBe('ok');
+    expect(report.failed).toBe(false);
+    // Three tries of one request, byte for byte: the user's question, as the user's.
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent).size).toBe(1);
+    expect(String(sent[0])).toContain('the question');
+    expect(String(sent[0])).not.toContain('not here');
+    // The broken try is not kept; no error is reported, each retry is told.
+    expect(history.map((m) => m.content)).toEqual(['the question', 'whole reply']);
+    expect(events.filter((e) => e.type === 'error')).toEqual([]);
+    const retries = events.filter((e) => e.type === 'retrying');
+    expect(retries.map((e) => e.attempt)).toEqual([2, 3]);
+    expect(retries[0]!.text).toMatch(/dropped; retrying in .* \(try 2 of 5\)/);
+  });
+
+  it('an abort during the back-off wait ends the turn at once, with nothing saved of the broken try', async () => {
+    const d = await depsWith({
+      settings: { ...FAST_SETTINGS, backoff: { baseMs: 60_000, maxMs: 60_000 } },
+      provider: scripted([
+        [
+          { type: 'text_delta', text: 'half' },
+          { type: 'done', reason: 'error', error: { kind: 'network', message: 'dropped' } },
+        ],
+      ]),
+      bus: {
+        emit: (e) => {
+          d.store.getState().apply(e);
+          events.push(e);
+          if (e.type === 'retrying') queueMicrotask(() => memory.abort());
+        },
+      },
+    });
+    const started = performance.now();
+    const { rows, trace } = await turn(d);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(rows).toContain('1:RUN:aborted');
+    expect(trace.outcome).toBe('aborted');
+    expect(history).toEqual([]);
+  });
+
+  it('a request that never reached the server costs no tokens and gives its cycle back', async () => {
+    const unsent = {
+      kind: 'network' as const,
+      message: 'could not connect (connection refused)',
+      unsent: true as const,
+    };
+    const d = await depsWith({
+      settings: { ...FAST_SETTINGS, maxConsecutiveFailures: 2 },
+      provider: scripted([
+        [{ type: 'done', reason: 'error', error: unsent }],
+        [{ type: 'done', reason: 'error', error: unsent }],
+      ]),
+    });
+    const { report } = await turn(d, 'timer');
+    expect(report.failed).toBe(true);
+    expect(memory.cycle).toBe(0);
+    expect(events.filter((e) => e.type === 'usage')).toEqual([]);
+    expect(events.find((e) => e.type === 'turn_end')).toMatchObject({ cycle: 0 });
+    expect(d.store.getState().cycle).toBe(0);
+  });
+
+  it('a chain whose calls find nothing new twice gets one wrap-up request and ends', async () => {
+    const remind = (n: number) => say(`[TOOL] remind("in 1 hour", "check ${n}") [/TOOL]`);
+    const sent: string[] = [];
+    const inner = scripted([remind(1), remind(2), remind(3), remind(4), remind(5)]);
+    const provider: Provider = {
+      ...inner,
+      stream: (req) => (sent.push(JSON.stringify(req.messages)), inner.stream(req)),
+    };
+    const registry = new ToolRegistry([
+      ...createFileTools(),
+      createRemindTool(new Reminders(), Date.now),
+    ]);
+    const d = await depsWith({ provider, registry });
+    const { trace } = await turn(d);
+    expect(trace.steps).toBe(3);
+    expect(sent).toHaveLength(3);
+    expect(sent[2]).toContain(WRAP_UP_NOTE.slice(1, 30));
+    expect(sent[1]).not.toContain(WRAP_UP_NOTE.slice(1, 30));
+    // Nothing paused: the chain just ended.
+    expect(d.store.getState().machine).toBe('THINKING');
+  });
+
+  it('a chain whose calls keep finding something goes on', async () => {
+    for (const n of [1, 2, 3, 4]) await writeFile(path.join(dir, `f${n}.txt`), `file ${n}`);
+    const read = (n: number) => say(`[TOOL] read("f${n}.txt") [/TOOL]`);
+    const d = await depsWith({
+      provider: scripted([read(1), read(2), read(3), read(4), say('Four files.')]),
+    });
+    const { trace } = await turn(d);
+    expect(trace.steps).toBe(5);
+    expect(history.at(-1)!.content).toBe('Four files.');
   });
 
   it('a block that throws is the step error, never a throw out of the turn', async () => {

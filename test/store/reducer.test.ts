@@ -25,6 +25,36 @@ describe('the store reduces agent events', () => {
     expect(store.getState()).toMatchObject({ machine: 'THINKING', pauseReason: undefined });
   });
 
+  it('a retry drops the broken try from the screen and says so; a turn can give its cycle back', () => {
+    const store = createAgentStore();
+    const { apply } = store.getState();
+    apply({ type: 'turn_start', turnId: 1, trigger: 'timer', cycle: 3 });
+    apply({ type: 'request_start', turnId: 1, promptTokens: 900 });
+    const update = replyUpdates();
+    apply({ type: 'message_start', turnId: 1 });
+    apply(update('Half a rep'));
+    expect(store.getState().liveReply).toBe('Half a rep');
+    apply({
+      type: 'retrying',
+      turnId: 1,
+      attempt: 2,
+      delayMs: 2000,
+      error: { kind: 'network', message: 'dropped' },
+      text: 'dropped; retrying in 2s (try 2 of 5)',
+    });
+    const s = store.getState();
+    expect(s.liveReply).toBe('');
+    expect(s.streaming).toBe(false);
+    expect(s.notices.at(-1)).toMatchObject({
+      level: 'warn',
+      text: 'dropped; retrying in 2s (try 2 of 5)',
+    });
+    const trace = { turnId: 1, trigger: 'timer' as const, startedAt: 0, durationMs: 1 };
+    const end = { ...trace, phases: [], steps: 1, outcome: 'error' as const };
+    apply({ type: 'turn_end', turnId: 1, outcome: 'error', wait: false, trace: end, cycle: 2 });
+    expect(store.getState().cycle).toBe(2);
+  });
+
   it('streams reasoning and reply, then clears them when the reply is saved', () => {
     const store = createAgentStore();
     const { apply } = store.getState();

@@ -227,7 +227,7 @@ function begin(trigger: TurnTrigger, d: TurnDeps, mem: TurnMemory): Turn {
     cycle: mem.cycle,
     signal: controller.signal,
     failures: d.scheduler.consecutiveFailures,
-    saver: new TurnSaver(d.history, (e) => d.bus.emit(e)),
+    saver: new TurnSaver(d.history, (e) => d.bus.emit(e), turnId),
     phases: [],
     startedAt: Date.now(),
     t0: performance.now(),

@@ -1,5 +1,3 @@
-import type { ToolErrorKind } from '../tools/toolError.js';
-
 /**
  * The conversation as Cogito keeps it. `tool` messages are our own role: they hold the
  * results of the tool calls of the previous assistant reply and go to the model as a
@@ -68,7 +66,8 @@ export interface ShownResult {
   readonly args: readonly PartArg[];
   readonly summary?: string;
   readonly durationMs?: number;
-  readonly errorKind?: ToolErrorKind;
+  /** The tool's error kind (`ToolErrorKind`). */
+  readonly errorKind?: string;
   readonly undo?: string;
 }
 

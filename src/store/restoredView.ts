@@ -5,9 +5,8 @@
  * log and `session 0`, and a new one does not show the last one's counts.
  */
 import type { ToolLogEntry } from '../api/events.js';
-import type { HistoryMessage } from '../core/messages.js';
+import type { HistoryMessage, PartArg } from '../core/messages.js';
 import type { CycleRecord } from '../api/ledger.js';
-import type { ToolArg, ToolErrorKind } from '../tools/types.js';
 
 /**
  * The tool log of a stored conversation: one finished entry per saved result, as the live
@@ -42,7 +41,7 @@ export function toolLogFromHistory(messages: readonly HistoryMessage[]): ToolLog
 }
 
 const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'denied', 'skipped']);
-const isArg = (v: unknown): v is ToolArg =>
+const isArg = (v: unknown): v is PartArg =>
   v === null || ['string', 'number', 'boolean'].includes(typeof v);
 
 /**
@@ -59,7 +58,7 @@ function shownFields(shown: unknown): Partial<ToolLogEntry> {
   if (typeof s.summary === 'string') out.summary = s.summary;
   if (typeof s.durationMs === 'number' && Number.isFinite(s.durationMs))
     out.durationMs = s.durationMs;
-  if (typeof s.errorKind === 'string') out.errorKind = s.errorKind as ToolErrorKind;
+  if (typeof s.errorKind === 'string') out.errorKind = s.errorKind as ToolLogEntry['errorKind'];
   if (typeof s.undo === 'string') out.undo = s.undo;
   return out;
 }

@@ -18,7 +18,12 @@ function loaded(m: unknown): HistoryMessage {
 
 describe('toolLogFromHistory', () => {
   it('rebuilds status, arguments, summary and duration from what the result kept', () => {
-    const shown = { status: 'denied', args: ['a.md'], summary: 'the user declined', durationMs: 7 };
+    const shown = {
+      status: 'denied' as const,
+      args: ['a.md'],
+      summary: 'the user declined',
+      durationMs: 7,
+    };
     const m = resultMessage(
       {
         call: 'delete("a.md")',

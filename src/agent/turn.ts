@@ -35,6 +35,7 @@ import type { AlwaysOn } from './alwaysOn.js';
 import type { ApprovalGate } from './approvalGate.js';
 import { DAY_MS, HOUR_MS } from '../memory/tokenBudget.js';
 import type { InputQueue } from './inputQueue.js';
+import type { Steers } from './steers.js';
 import { buildTurnRequest } from './request.js';
 import { respond, type TurnFacts } from './respond.js';
 
@@ -58,6 +59,8 @@ export interface TurnDeps {
   readonly ownWrites: OwnWrites;
   readonly alwaysOn: AlwaysOn;
   readonly inputs: InputQueue;
+  /** Messages the user steered with: read at the next tool boundary (steers.ts). */
+  readonly steers?: Steers | undefined;
   readonly approvals: Pick<ApprovalGate, 'ask'>;
   /** Tool names the user allowed for the rest of the run. */
   readonly alwaysAllowed: Set<string>;
@@ -160,6 +163,8 @@ interface Turn {
   prompt?: string;
   /** The last reply this turn saved (a command's turn saves none, and asks nothing). */
   reply?: string;
+  /** The user steered this turn: what it goes on with answers them. */
+  steered?: boolean;
 }
 
 /** Runs one turn for `trigger`; what the scheduler learns (a failure to back off from). */
@@ -197,6 +202,7 @@ export async function runTurn(
       return verdict.more ? 'step' : 'next';
     });
     if (out !== 'step') break;
+    steerIn(tr);
     // The next step: its reply and results are new ones, and go back to the model at once.
     tr.s = { step: tr.s.step + 1 };
     tr.saver.nextStep();
@@ -403,12 +409,27 @@ async function end(tr: Turn, result: TurnFacts): Promise<void> {
   // More input arrived (or a command and a message were queued together): answer it next.
   // Not when RESTORE could not finish the crash record: the input waits (it must follow the
   // recovered results), and the retry comes with the back-off, not in a tight loop.
+  // A steer no tool boundary took (the turn ended first) is answered by the next user turn.
+  for (const text of d.steers?.take() ?? []) d.inputs.push(text);
   if (d.inputs.size > 0 && !tr.recoveryFailed) d.scheduler.runUserTurn();
   const { turnId, trigger, startedAt, phases } = tr;
   const { outcome, wait } = result;
   const durationMs = Math.round(performance.now() - tr.t0);
   const trace = { turnId, trigger, startedAt, durationMs, phases, steps: tr.s.step, outcome };
   d.bus.emit({ type: 'turn_end', turnId, outcome, wait, trace });
+}
+
+/**
+ * A tool boundary between steps: messages the user steered with are read now, saved as the
+ * user's after the results (the calls they kept from starting answered "deferred by the
+ * user"), and the next step answers them, in this same turn.
+ */
+function steerIn(tr: Turn): void {
+  const texts = tr.d.steers?.take() ?? [];
+  if (texts.length === 0) return;
+  tr.saver.userMessages(texts);
+  tr.mem.userSpoke();
+  tr.steered = true;
 }
 
 /** The machine moves through the store (the only writer), then the event says so. */
@@ -478,6 +499,7 @@ function toolRunnerDeps(d: TurnDeps, saver: TurnSaver): ToolRunnerDeps {
     maxCallsPerReply: settings.maxToolCallsPerReply,
     ownWrites: d.ownWrites,
     onOutcome: (index, outcome, through) => saver.result(index, outcome, through),
+    steered: () => d.steers?.pending ?? false,
   };
 }
 
@@ -549,7 +571,7 @@ function decide(tr: Turn, facts: TurnFacts): { report: TurnReport; more: boolean
     // The reply's [WAIT] gives the floor to the user: that is the open question (autonomous
     // unless the turn answered the user), asked before the move so every front end sees both.
     if (r.event === 'WAIT' && tr.reply !== undefined)
-      d.alwaysOn.question.asked(tr.reply, autonomous(tr.trigger));
+      d.alwaysOn.question.asked(tr.reply, autonomous(tr.trigger) && !tr.steered);
     move(d, r.event, r.reason);
     if (r.event === 'AUTO_PAUSE' && r.reason)
       d.bus.emit({ type: 'notice', level: 'warn', text: r.reason });

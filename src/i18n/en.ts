@@ -112,6 +112,8 @@ export const en = {
   'pause.historyWrite': 'paused: the history could not be saved ({error})',
   'command.export': 'Write a readable transcript of this session: /export md',
   'cmd.helpTitle': 'Commands:',
+  'cmd.helpTalk':
+    'While it works: > opens the queue line; Enter queues the message for when the turn ends, Tab steers (read at the next tool call, calls not yet started deferred). F1: every key.',
   'cmd.unknown': 'unknown command /{name}. Commands: {list}',
   'cmd.failed': '/{name} failed: {error}',
   'cmd.paused':

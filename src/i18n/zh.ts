@@ -103,6 +103,8 @@ export const zh = {
   'pause.historyWrite': '已暂停：历史记录无法保存（{error}）',
   'command.export': '导出本会话的可读记录：/export md',
   'cmd.helpTitle': '命令：',
+  'cmd.helpTalk':
+    '工作时：> 打开排队输入行；Enter 将消息排到本轮结束后，Tab 立即转向（在下一次工具调用前读取，尚未开始的调用被推迟）。F1：所有按键。',
   'cmd.unknown': '没有命令 /{name}。可用命令：{list}',
   'cmd.failed': '/{name} 执行失败：{error}',
   'cmd.paused': '已暂停：自主思考已关闭，发消息仍会得到回答。输入 /resume 或按 Ctrl+P 继续。',

@@ -38,6 +38,7 @@ function describeWhen(w: When): string {
   if (w.focus) parts.push(`focus: ${w.focus.map((f) => FOCUS_NAMES[f] ?? f).join(' / ')}`);
   if (w.input === 'empty') parts.push('input empty');
   if (w.input === 'filled') parts.push('input has text');
+  if (w.input === 'words') parts.push('input has text, not a /command');
   if (w.input === 'command') parts.push('input is a /command prefix');
   if (w.input === 'exitWord') parts.push('input is exit or /exit');
   if (w.input === 'detachWord') parts.push('input is /detach');

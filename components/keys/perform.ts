@@ -126,6 +126,8 @@ export function perform(r: Resolved, env: PerformDeps): void {
       return;
     case 'queueMessage':
       return queueMessage(env);
+    case 'steerMessage':
+      return steerMessage(env);
     case 'queuePrev':
     case 'queueNext':
       env.dispatch({ type: 'pickQueued', item: pick(env, r.action === 'queuePrev' ? -1 : 1) });
@@ -153,6 +155,19 @@ function queueMessage(env: PerformDeps): void {
   const waiting = env.controller.store.getState().queued.some((q) => q.id === id);
   if (id !== undefined && waiting) env.controller.send({ type: 'edit_queued', id, text });
   else env.controller.send({ type: 'queue', text });
+  env.dispatch({ type: 'closeQueue', text });
+}
+
+/**
+ * Tab on the queue line: the message steers the work in flight (read at its next tool call).
+ * A queued message being edited is taken out of the queue and steers instead.
+ */
+function steerMessage(env: PerformDeps): void {
+  const text = env.input();
+  const id = env.editing();
+  const waiting = env.controller.store.getState().queued.some((q) => q.id === id);
+  if (id !== undefined && waiting) env.controller.send({ type: 'drop_queued', id });
+  env.controller.send({ type: 'steer', text });
   env.dispatch({ type: 'closeQueue', text });
 }
 

@@ -26,6 +26,21 @@ export const QUEUE_BINDINGS: readonly Binding[] = [
     action: 'openQueue',
     description: 'keys.openQueue',
   },
+  /*
+   * Tab steers: the message is read at the turn's next tool call, as an amendment to the task
+   * (the calls not yet started are deferred). Why Tab: every terminal and tmux deliver it as
+   * its own key (Ctrl+Enter and Shift+Enter reach most as a plain Enter, Alt+Enter is the new
+   * line), and on the queue line it has nothing else to do but complete a /command, which is
+   * never a steer, so that Tab still completes.
+   */
+  {
+    keys: ['Tab'],
+    match: m.tab,
+    when: { ...QUEUE_OPEN, input: 'words' },
+    action: 'steerMessage',
+    description: 'keys.steerMessage',
+    hint: { label: 'hint.steerMessage', order: 1 },
+  },
   {
     keys: ['Enter'],
     match: m.enter,

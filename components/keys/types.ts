@@ -27,6 +27,7 @@ export type Action =
   | 'approveNo'
   | 'approveAlways'
   | 'complete'
+  | 'steerMessage'
   | 'focusNext'
   | 'focusPrev'
   | 'focusInput'
@@ -114,7 +115,8 @@ export interface When {
   focus?: readonly Focus[];
   /** Default: only without an overlay. */
   overlay?: readonly Overlay[] | 'any';
-  input?: 'empty' | 'filled' | 'command' | 'exitWord' | 'detachWord';
+  /** `words`: text that is not a /command. */
+  input?: 'empty' | 'filled' | 'words' | 'command' | 'exitWord' | 'detachWord';
   busy?: boolean;
   exitArmed?: boolean;
   approvalArmed?: boolean;
@@ -171,6 +173,8 @@ export function applies(w: When, ctx: KeyContext): boolean {
       return ctx.input === '';
     case 'filled':
       return ctx.input.trim() !== '';
+    case 'words':
+      return ctx.input.trim() !== '' && !ctx.input.trim().startsWith('/');
     case 'command':
       return /^\/\S*$/.test(ctx.input);
     case 'exitWord':

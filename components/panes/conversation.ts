@@ -3,7 +3,7 @@
  * each turned into rows. Agent replies show their tool calls as one compact line each (the
  * tool log has the details); tool results collapse to one dim line.
  */
-import type { HistoryMessage, ReplyParts } from '../../src/core/messages.js';
+import type { HistoryMessage, ReplyParts, ResultSummary } from '../../src/core/messages.js';
 import type { Lang } from '../../src/i18n/messages.js';
 import { t } from '../../src/i18n/messages.js';
 import type { Notice } from '../../src/store/reducer.js';
@@ -49,7 +49,14 @@ const INDENT = '  ';
 export function resultsLine(m: Pick<HistoryMessage, 'content' | 'results'>): string {
   const results = m.results ?? [];
   if (results.length === 0) return firstLine(m.content);
-  return results.map((r) => `${r.ok ? '✓' : '✗'} ${r.call}`).join('  ');
+  return results.map((r) => `${resultIcon(r)} ${r.call}`).join('  ');
+}
+
+/** ✓ ok, ✗ failed, ⊘ denied, ↷ not run (the tool log's icons; old sessions: ✓ or ✗). */
+function resultIcon(r: ResultSummary): string {
+  if (r.shown?.status === 'denied') return '⊘';
+  if (r.shown?.status === 'skipped') return '↷';
+  return r.ok ? '✓' : '✗';
 }
 
 /**

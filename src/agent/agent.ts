@@ -16,6 +16,7 @@ import { AgentControls } from './controls.js';
 import { snapshotOf, type AgentSnapshot } from '../store/agentStore.js';
 import type { AgentVerbs } from './agentDeps.js';
 import { InputQueue } from './inputQueue.js';
+import { Steers } from './steers.js';
 import { runTurn, TurnMemory, type TurnDeps } from './turn.js';
 import { seedBudget, wireFeeds } from './feeds.js';
 import { t } from '../i18n/messages.js';
@@ -48,6 +49,8 @@ export class Agent {
   private readonly inputs = new InputQueue((items) =>
     this.emitter.emit({ type: 'queue_changed', items }),
   );
+  /** Messages the user steered with, for the turn in flight's next tool boundary. */
+  private readonly steers = new Steers();
   /** What the turns keep between them (cycle count, loop guard, the turn in flight). */
   private readonly turns = new TurnMemory();
   /** What every turn reads and acts through, built once. */
@@ -123,6 +126,7 @@ export class Agent {
       ownWrites: this.ownWrites,
       alwaysOn: this.alwaysOn,
       inputs: this.inputs,
+      steers: this.steers,
       approvals: this.approvals,
       alwaysAllowed: new Set<string>(),
       scheduler: this.scheduler,
@@ -141,6 +145,8 @@ export class Agent {
       turns: this.turns,
       scheduler: this.scheduler,
       inputs: this.inputs,
+      steers: this.steers,
+      lang: () => this.settings.lang,
       alwaysOn: this.alwaysOn,
       approvals: this.approvals,
     });

@@ -17,6 +17,8 @@ import type { AlwaysOn } from './alwaysOn.js';
 import type { ApprovalGate } from './approvalGate.js';
 import { isCommand, type InputQueue } from './inputQueue.js';
 import type { TurnMemory } from './turn.js';
+import type { Steers } from './steers.js';
+import { t, type Lang } from '../i18n/messages.js';
 
 const OK: SendResult = { ok: true };
 /** A command that does not apply in this state: refused with the problem, nothing done, no event. */
@@ -33,6 +35,10 @@ export interface ControlsDeps {
   turns: Pick<TurnMemory, 'abort' | 'commandInFlight' | 'userSpoke' | 'resumed'>;
   scheduler: Pick<Scheduler, 'wake' | 'runUserTurn'>;
   inputs: InputQueue;
+  /** Messages to read at the turn's next tool boundary. */
+  steers: Steers;
+  /** The user's language, for the notices the controls give. */
+  lang(): Lang;
   alwaysOn: Pick<AlwaysOn, 'wakeUp'>;
   approvals: Pick<ApprovalGate, 'answer' | 'cancel' | 'askedWhilePaused' | 'waitingId'>;
 }
@@ -48,6 +54,8 @@ export class AgentControls {
         return OK;
       case 'queue':
         return this.queue(command.text);
+      case 'steer':
+        return this.steer(command.text);
       case 'edit_queued': {
         const problem = editQueuedProblem(command.text);
         if (problem) return { ok: false, problem };
@@ -161,6 +169,20 @@ export class AgentControls {
       this.c.inputs.queue(isCommand(text.trim()) ? text.trim() : text);
       this.c.scheduler.runUserTurn();
     }
+    return OK;
+  }
+
+  /**
+   * A message that amends the task in flight: the turn reads it at its next tool boundary
+   * (steers.ts). Nothing in flight, a slash command, or a command running: it is queued.
+   */
+  private steer(text: string): SendResult {
+    const problem = queueProblem(text);
+    if (problem) return { ok: false, problem };
+    if (!this.c.busy() || isCommand(text.trim()) || this.c.turns.commandInFlight)
+      return this.queue(text);
+    this.c.steers.add(text);
+    this.c.notice(t(this.c.lang(), 'notice.steering'), 'info');
     return OK;
   }
 

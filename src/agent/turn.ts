@@ -38,6 +38,7 @@ import type { ApprovalGate } from './approvalGate.js';
 import { DAY_MS, HOUR_MS } from '../memory/tokenBudget.js';
 import type { InputQueue } from './inputQueue.js';
 import { Novelty } from './novelty.js';
+import type { Steers } from './steers.js';
 import { buildTurnRequest } from './request.js';
 import { respond, type TurnFacts } from './respond.js';
 import { retryDelay, retryNotice, waitOrAbort } from './retry.js';
@@ -62,6 +63,8 @@ export interface TurnDeps {
   readonly ownWrites: OwnWrites;
   readonly alwaysOn: AlwaysOn;
   readonly inputs: InputQueue;
+  /** Messages the user steered with: read at the next tool boundary (steers.ts). */
+  readonly steers?: Steers | undefined;
   readonly approvals: Pick<ApprovalGate, 'ask'>;
   /** Tool names the user allowed for the rest of the run. */
   readonly alwaysAllowed: Set<string>;
@@ -178,6 +181,8 @@ interface Turn {
   stale: number;
   /** A request of this turn reached the server (one that never did is no cycle). */
   reached: boolean;
+  /** The user steered this turn: what it goes on with answers them. */
+  steered?: boolean;
 }
 
 /** Runs one turn for `trigger`; what the scheduler learns (a failure to back off from). */
@@ -217,6 +222,7 @@ export async function runTurn(
       return verdict.more ? 'step' : 'next';
     });
     if (out !== 'step') break;
+    steerIn(tr);
     // The next step: its reply and results are new ones, and go back to the model at once.
     tr.s = { step: tr.s.step + 1, ...(wrapUp ? { wrapUp } : {}) };
     tr.saver.nextStep();
@@ -257,7 +263,7 @@ function begin(trigger: TurnTrigger, d: TurnDeps, mem: TurnMemory): Turn {
     cycle: mem.cycle,
     signal: controller.signal,
     failures: d.scheduler.consecutiveFailures,
-    saver: new TurnSaver(d.history, (e) => d.bus.emit(e)),
+    saver: new TurnSaver(d.history, (e) => d.bus.emit(e), turnId),
     phases: [],
     startedAt: Date.now(),
     t0: performance.now(),
@@ -476,6 +482,8 @@ async function end(tr: Turn, result: TurnFacts): Promise<void> {
   // More input arrived (or a command and a message were queued together): answer it next.
   // Not when RESTORE could not finish the crash record: the input waits (it must follow the
   // recovered results), and the retry comes with the back-off, not in a tight loop.
+  // A steer no tool boundary took (the turn ended first) is answered by the next user turn.
+  for (const text of d.steers?.take() ?? []) d.inputs.push(text);
   if (d.inputs.size > 0 && !tr.recoveryFailed) d.scheduler.runUserTurn();
   const { turnId, trigger, startedAt, phases } = tr;
   const { outcome, wait } = result;
@@ -486,6 +494,21 @@ async function end(tr: Turn, result: TurnFacts): Promise<void> {
   if (givenBack) mem.cycle -= 1;
   const cycle = givenBack ? { cycle: mem.cycle } : {};
   d.bus.emit({ type: 'turn_end', turnId, outcome, wait, trace, ...cycle });
+}
+
+/**
+ * A tool boundary between steps: messages the user steered with are read now, saved as the
+ * user's after the results (the calls they kept from starting answered "deferred by the
+ * user"), and the next step answers them, in this same turn.
+ */
+function steerIn(tr: Turn): void {
+  const texts = tr.d.steers?.take() ?? [];
+  if (texts.length === 0) return;
+  tr.saver.userMessages(texts);
+  tr.mem.userSpoke();
+  tr.steered = true;
+  // The user's words are new: the chain is not a stale one any more.
+  tr.stale = 0;
 }
 
 /** The machine moves through the store (the only writer), then the event says so. */
@@ -566,6 +589,7 @@ function toolRunnerDeps(d: TurnDeps, saver: TurnSaver): ToolRunnerDeps {
     maxCallsPerReply: settings.maxToolCallsPerReply,
     ownWrites: d.ownWrites,
     onOutcome: (index, outcome, through) => saver.result(index, outcome, through),
+    steered: () => d.steers?.pending ?? false,
   };
 }
 
@@ -640,7 +664,7 @@ function decide(
     // The reply's [WAIT] gives the floor to the user: that is the open question (autonomous
     // unless the turn answered the user), asked before the move so every front end sees both.
     if (r.event === 'WAIT' && tr.reply !== undefined)
-      d.alwaysOn.question.asked(tr.reply, autonomous(tr.trigger));
+      d.alwaysOn.question.asked(tr.reply, autonomous(tr.trigger) && !tr.steered);
     move(d, r.event, r.reason);
     if (r.event === 'AUTO_PAUSE' && r.reason)
       d.bus.emit({ type: 'notice', level: 'warn', text: r.reason });

@@ -13,6 +13,13 @@ export type AgentCommand =
    * takes it (it joins the input queue, like a submit, without interrupting).
    */
   | { type: 'queue'; text: string }
+  /**
+   * Steer the work in flight: at its next tool boundary the calls not yet started come back
+   * "deferred by the user" and the turn reads this message at once, as the user's amendment
+   * to its task (what already ran is kept). With nothing in flight (or for a slash command)
+   * it is a `queue`.
+   */
+  | { type: 'steer'; text: string }
   /** A queued message's new text, before a turn takes it (ids from `queue_changed`). */
   | { type: 'edit_queued'; id: string; text: string }
   /** A queued message taken back before a turn takes it. */
@@ -49,6 +56,7 @@ export type AgentCommandType = AgentCommand['type'];
 export const AGENT_COMMAND_TYPES: readonly AgentCommandType[] = [
   'submit',
   'queue',
+  'steer',
   'edit_queued',
   'drop_queued',
   'interrupt',
@@ -79,7 +87,7 @@ export function parseCommand(value: unknown): AgentCommand | { problem: string }
     return {
       problem: `unknown command type ${JSON.stringify(type)}: use one of ${AGENT_COMMAND_TYPES.join(', ')}`,
     };
-  const needsText = ['submit', 'queue', 'edit_queued', 'command', 'notice'].includes(type);
+  const needsText = ['submit', 'queue', 'steer', 'edit_queued', 'command', 'notice'].includes(type);
   if (needsText && typeof c['text'] !== 'string')
     return { problem: `"${type}" needs a "text" string, e.g. {"type":"${type}","text":"…"}` };
   if ((type === 'edit_queued' || type === 'drop_queued') && typeof c['id'] !== 'string')

@@ -33,6 +33,9 @@ function helpText(lang: CommandContext['lang']): string {
   return [
     t(lang, 'cmd.helpTitle'),
     ...rows.map((r) => `  ${r.usage.padEnd(width)}  ${r.description}`),
+    // Talking while it works is keys, not a command: named here so /help users find it.
+    '',
+    t(lang, 'cmd.helpTalk'),
   ].join('\n');
 }
 

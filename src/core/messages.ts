@@ -52,6 +52,23 @@ export interface ResultSummary {
   /** The call in protocol syntax, without the tags: `ls(".")`. */
   readonly call: string;
   readonly ok: boolean;
+  /**
+   * How the tool log showed the call when it ran, so a restart rebuilds the same entry
+   * (denied is not failed, the arguments, the one-line result, the time it took). Absent in
+   * sessions saved before it was kept: those rebuild from `call` and `ok` alone.
+   */
+  readonly shown?: ShownResult;
+}
+
+/** A finished call as the tool log showed it (see `ToolLogEntry`, whose fields these are). */
+export interface ShownResult {
+  readonly status: 'ok' | 'error' | 'denied' | 'skipped';
+  readonly args: readonly PartArg[];
+  readonly summary?: string;
+  readonly durationMs?: number;
+  /** The tool's error kind (`ToolErrorKind`). */
+  readonly errorKind?: string;
+  readonly undo?: string;
 }
 
 /** A value of a call's argument, as the protocol writes it. */

@@ -22,7 +22,7 @@ export type DaemonCommand =
       workspace?: string | undefined;
       home?: string | undefined;
     }
-  | ({ name: 'send'; text: string; wait: boolean; timeoutMs: number } & FolderFlags)
+  | ({ name: 'send'; text: string; wait: boolean; timeoutMs: number; steer: boolean } & FolderFlags)
   | ({ name: 'approve' | 'deny'; always: boolean } & FolderFlags);
 
 /** Which folder's agent a shell command is for (default: the current folder's). */
@@ -69,7 +69,7 @@ const OPTIONS = {
   status: { home: str, json: bool },
   stop: { workspace: str, home: str, all: bool },
   service: { workspace: str, home: str },
-  send: { workspace: str, home: str, wait: bool, timeout: str },
+  send: { workspace: str, home: str, wait: bool, timeout: str, steer: bool },
   approve: { workspace: str, home: str, always: bool },
   deny: { workspace: str, home: str },
 } as const;
@@ -148,7 +148,7 @@ function sendCommand(
   const [message, ...extra] = positionals;
   if (message === undefined || message.trim() === '' || extra.length > 0) {
     throw new DaemonUsageError(
-      'usage: cogito send "MESSAGE" [--workspace DIR] [--wait [--timeout SECONDS]] ' +
+      'usage: cogito send "MESSAGE" [--steer] [--workspace DIR] [--wait [--timeout SECONDS]] ' +
         '(one message, quoted; it must not be empty)',
     );
   }
@@ -169,6 +169,8 @@ function sendCommand(
     name: 'send',
     text: message,
     wait: values.wait === true,
+    // Read at the work in flight's next tool call, rather than when its turn ends.
+    steer: values.steer === true,
     timeoutMs: seconds * 1000,
     workspace: text('workspace'),
     home: text('home'),

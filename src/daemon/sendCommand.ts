@@ -1,7 +1,8 @@
 /**
- * `cogito send "text" [--workspace DIR] [--wait [--timeout SECONDS]]`: a user message for the
- * folder's background agent, sent as the Agent API's `queue` command: the agent takes it at
- * its next turn boundary, the work in flight goes on. Without `--wait` it exits 0 once the
+ * `cogito send "text" [--steer] [--workspace DIR] [--wait [--timeout SECONDS]]`: a user message
+ * for the folder's background agent, sent as the Agent API's `queue` command: the agent takes
+ * it at its next turn boundary, the work in flight goes on (`--steer`: the `steer` command, read
+ * at the next tool call as an amendment to the task in flight). Without `--wait` it exits 0 once the
  * agent has queued it. With `--wait` it prints the answer as `-p` does (stdout: the final
  * answer only); an approval waiting meanwhile is shown on stderr (answer it with `cogito
  * approve|deny`), and the wait ends at the timeout.
@@ -32,9 +33,11 @@ export async function runSend(cmd: SendCmd, io: DaemonDeps): Promise<number> {
       const lang = resolveLanguage(config.language, io.env);
       return await sendAndWait(connection, cmd, io, lang);
     }
-    await connection.command({ type: 'queue', text: cmd.text });
+    await connection.command({ type: cmd.steer ? 'steer' : 'queue', text: cmd.text });
     io.stdout.write(
-      `Queued for the agent in ${workspace} (pid ${connection.pid}): it takes the message at its next turn boundary.\n`,
+      cmd.steer
+        ? `Sent to the agent in ${workspace} (pid ${connection.pid}) to steer: it reads the message at its next tool call (at once if it is not working).\n`
+        : `Queued for the agent in ${workspace} (pid ${connection.pid}): it takes the message at its next turn boundary.\n`,
     );
     return 0;
   } catch (err) {
@@ -122,7 +125,7 @@ async function sendAndWait(
     // An approval asked before we listened holds up the message too: show it.
     const { approval } = (await connection.request('approval')) as WaitingApproval;
     if (approval) showCard(approval);
-    await connection.command({ type: 'queue', text: cmd.text });
+    await connection.command({ type: cmd.steer ? 'steer' : 'queue', text: cmd.text });
     return await outcome;
   } finally {
     clearTimeout(timer);

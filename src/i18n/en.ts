@@ -31,14 +31,14 @@ export const en = {
   'pane.conversation': 'Conversation',
   'pane.tools': 'Tools',
   'pane.input': 'Input',
-  'pane.queueLine': 'Queue a message (the agent goes on; answered when its turn ends)',
+  'pane.queueLine': 'Queue a message (Enter: answered when its turn ends · Tab: steer now)',
   'pane.queueEdit': 'Edit queued message {n}',
   'pane.queued': 'queued',
 
   // Input box.
   'input.placeholder': 'Type a message, or / for commands',
   'input.placeholderThinking': 'Press any key to interrupt and talk',
-  'input.placeholderQueue': 'Type a message to queue; ↑ edits one already queued',
+  'input.placeholderQueue': 'Type a message: Enter queues it, Tab steers now; ↑ edits one queued',
   'input.placeholderPaused': 'Paused: type a message, or /resume',
 
   // Key hints (the key itself is shown by the keybinding table).
@@ -46,6 +46,7 @@ export const en = {
   'hint.interrupt': 'interrupt',
   'hint.openQueue': 'queue a message',
   'hint.queueMessage': 'queue',
+  'hint.steerMessage': 'steer now',
   'hint.closeQueue': 'close',
   'hint.pickQueued': 'edit queued',
   'hint.dropQueued': 'drop it',
@@ -114,6 +115,8 @@ export const en = {
   'pause.historyWrite': 'paused: the history could not be saved ({error})',
   'command.export': 'Write a readable transcript of this session: /export md',
   'cmd.helpTitle': 'Commands:',
+  'cmd.helpTalk':
+    'While it works: > opens the queue line; Enter queues the message for when the turn ends, Tab steers (read at the next tool call, calls not yet started deferred). F1: every key.',
   'cmd.unknown': 'unknown command /{name}. Commands: {list}',
   'cmd.failed': '/{name} failed: {error}',
   'cmd.paused':
@@ -198,6 +201,8 @@ export const en = {
 
   // Command feedback.
   'notice.sessionNew': 'Started a new session. The previous one is saved.',
+  'notice.steering':
+    'Steering: your message is read at the next tool call; calls not yet started wait for it.',
   'notice.sessionResumed': 'Resumed the last session ({count} {count|message|messages}).',
   'notice.compacted': 'Summarised {count} older {count|message|messages}.',
   'notice.nothingToCompact': 'Nothing to summarise yet.',
@@ -271,6 +276,8 @@ export const en = {
   'keys.interruptAndType': 'While thinking: stop, and start your message with that key',
   'keys.openQueue': 'While it works (empty line): open the queue line, without stopping it',
   'keys.queueMessage': 'Queue line: queue the message (answered when the turn in flight ends)',
+  'keys.steerMessage':
+    'Queue line: steer now (read at the next tool call, as an amendment; calls not yet started are deferred)',
   'keys.closeQueue': 'Queue line: close it (an empty Enter too); the agent goes on',
   'keys.pickQueued': 'Queue line: pick a queued message to edit (↓ past the last: a new one)',
   'keys.dropQueued': 'Queue line: drop the queued message being edited',

@@ -29,19 +29,20 @@ export const zh = {
   'pane.conversation': '对话',
   'pane.tools': '工具',
   'pane.input': '输入',
-  'pane.queueLine': '排队一条消息（助手继续工作；本轮结束后回答）',
+  'pane.queueLine': '排队一条消息（Enter：本轮结束后回答 · Tab：立即转向）',
   'pane.queueEdit': '编辑排队的第 {n} 条消息',
   'pane.queued': '已排队',
 
   'input.placeholder': '输入消息，或输入 / 使用命令',
   'input.placeholderThinking': '按任意键打断并开始对话',
-  'input.placeholderQueue': '输入要排队的消息；↑ 编辑已排队的消息',
+  'input.placeholderQueue': '输入消息：Enter 排队，Tab 立即转向；↑ 编辑已排队的消息',
   'input.placeholderPaused': '已暂停：输入消息，或输入 /resume',
 
   'hint.send': '发送',
   'hint.interrupt': '打断',
   'hint.openQueue': '排队消息',
   'hint.queueMessage': '排队',
+  'hint.steerMessage': '立即转向',
   'hint.closeQueue': '关闭',
   'hint.pickQueued': '编辑排队',
   'hint.dropQueued': '删除它',
@@ -105,6 +106,8 @@ export const zh = {
   'pause.historyWrite': '已暂停：历史记录无法保存（{error}）',
   'command.export': '导出本会话的可读记录：/export md',
   'cmd.helpTitle': '命令：',
+  'cmd.helpTalk':
+    '工作时：> 打开排队输入行；Enter 将消息排到本轮结束后，Tab 立即转向（在下一次工具调用前读取，尚未开始的调用被推迟）。F1：所有按键。',
   'cmd.unknown': '没有命令 /{name}。可用命令：{list}',
   'cmd.failed': '/{name} 执行失败：{error}',
   'cmd.paused': '已暂停：自主思考已关闭，发消息仍会得到回答。输入 /resume 或按 Ctrl+P 继续。',
@@ -180,6 +183,7 @@ export const zh = {
   'cmd.mcpRestarts': ' · 已重启 {count} 次',
 
   'notice.sessionNew': '已开始新会话，之前的会话已保存。',
+  'notice.steering': '转向：你的消息将在下一次工具调用前读取；尚未开始的调用会等待它。',
   'notice.sessionResumed': '已恢复上次会话（{count} 条消息）。',
   'notice.compacted': '已压缩 {count} 条较早的消息。',
   'notice.nothingToCompact': '暂时没有可压缩的内容。',
@@ -250,6 +254,8 @@ export const zh = {
   'keys.interruptAndType': '思考中：停止，并以这个键开始你的消息',
   'keys.openQueue': '工作中（输入行为空）：打开排队输入行，不打断助手',
   'keys.queueMessage': '排队输入行：把消息排队（本轮结束后回答）',
+  'keys.steerMessage':
+    '排队输入行：立即转向（在下一次工具调用前作为补充读取；尚未开始的调用被推迟）',
   'keys.closeQueue': '排队输入行：关闭（空行回车也可）；助手继续工作',
   'keys.pickQueued': '排队输入行：选择一条已排队的消息来编辑（↓ 越过最后一条：新消息）',
   'keys.dropQueued': '排队输入行：删除正在编辑的排队消息',

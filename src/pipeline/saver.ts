@@ -1,7 +1,7 @@
 import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import type { AgentEvent } from '../api/events.js';
-import type { CallOutcome } from './toolRunner.js';
-import { resultHeadOf } from '../protocol/callText.js';
+import { shownOf, skippedEntry, type CallOutcome } from './toolRunner.js';
+import { callTextOf, resultHeadOf } from '../protocol/callText.js';
 import type { CallItem, ParsedReply } from '../protocol/parser.js';
 import { callIdOf, partsOf } from '../protocol/replyParts.js';
 import { resultMessage } from '../protocol/resultMessage.js';
@@ -44,6 +44,8 @@ export class TurnSaver {
   constructor(
     private readonly history: TurnHistory,
     private readonly emit: (event: AgentEvent) => void,
+    /** The turn's id, for the tool log's entries of calls that never ran. */
+    private readonly turnId = 0,
   ) {}
 
   /** The user's messages; a write failure is reported at once (the turn still answers them). */
@@ -99,7 +101,13 @@ export class TurnSaver {
     for (const [index, item] of items.entries()) {
       if (this.results.has(index)) continue;
       const body = 'aborted: not run, the turn was interrupted before this call';
-      this.result(index, { call: resultHeadOf(item), ok: false, body, truncatedChars: 0 });
+      const callId = callIdOf(this.replyId ?? '', index);
+      const args = item.type === 'call' ? item.args : [];
+      // The tool log shows it as skipped, live as after a restart.
+      const entry = { ...skippedEntry(callId, this.turnId, callTextOf(item), args), summary: body };
+      const outcome = { call: resultHeadOf(item), ok: false, body, truncatedChars: 0 };
+      this.result(index, { ...outcome, shown: shownOf(entry) });
+      this.emit({ type: 'tool_end', entry });
     }
   }
 

@@ -17,6 +17,7 @@ import type {
 import type { AgentEvent, ApprovalAnswer, ApprovalRequest, ToolLogEntry } from '../api/events.js';
 import { t, type Lang } from '../i18n/messages.js';
 import { DEFAULT_MAX_CALLS_PER_REPLY } from '../config/schema.js';
+import type { ShownResult } from '../core/messages.js';
 
 export type ApprovalPolicy = ToolApprovalPolicy;
 
@@ -43,6 +44,11 @@ export interface ToolRunnerDeps {
   /** Calls run per reply at most (config `maxToolCallsPerReply`, default 25). */
   maxCallsPerReply?: number | undefined;
   /**
+   * Whether the user has steered (sent a message to read at the next tool boundary): the
+   * calls not yet started then come back deferred, and the turn reads the message.
+   */
+  steered?(): boolean;
+  /**
    * Told as each call finishes, before the next starts (the crash record saves it). `through`
    * is the last call index the outcome covers (the one result for calls past the cap).
    */
@@ -58,7 +64,16 @@ export interface CallOutcome {
   ok: boolean;
   body: string;
   truncatedChars: number;
+  /** How the tool log showed it (saved with the result, so a restart shows the same). */
+  shown?: ShownResult;
 }
+
+/** What a call the user's steering kept from starting answers (the user's message follows). */
+export const DEFERRED_BODY =
+  'deferred by the user: not run. The user sent a message while you worked (it follows); ' +
+  'read it first, then run this call again only if it is still needed.';
+/** The tool log's line for such a call. */
+export const DEFERRED_SUMMARY = 'deferred by the user';
 
 /** The result in Cogito's words: the data, or the error's kind and message. */
 function resultText(result: ToolResult): string {
@@ -97,6 +112,10 @@ export async function runToolCalls(
     // Let a keypress or a signal be handled between any two calls, however fast they are.
     if (index > 0) await yieldToEventLoop();
     if (ctx.signal.aborted) break;
+    if (deps.steered?.()) {
+      outcomes.push(...deferRest(run, index, of, deps, redact));
+      break;
+    }
     const toolCtx: ToolContext = ctx.change
       ? { ...sharedCtx, change: { ...ctx.change, callIndex: index } }
       : sharedCtx;
@@ -134,16 +153,83 @@ export async function runToolCalls(
         : `${note}
 ${forModel}`;
     const truncatedChars = cutChars + (cutOutside?.cutChars ?? 0);
-    const outcome = { call: resultHeadOf(item, redact), ok: result.ok, body, truncatedChars };
+    const done = finished(entry, status, result, full, started);
+    const call = resultHeadOf(item, redact);
+    const outcome = { call, ok: result.ok, body, truncatedChars, shown: shownOf(done) };
     outcomes.push(outcome);
     deps.onOutcome?.(index, outcome);
-    deps.emit({ type: 'tool_end', entry: finished(entry, status, result, full, started) });
+    deps.emit({ type: 'tool_end', entry: done });
   }
   if (notRun !== undefined && !ctx.signal.aborted) {
-    outcomes.push(notRun);
-    deps.onOutcome?.(run.length, notRun, items.length - 1);
+    // The tool log shows the calls past the cap as one skipped line, as a restart does.
+    const entry = skippedEntry(callIdOf(of.replyId, run.length), of.turnId, notRun.call, []);
+    const shown = { ...notRun, shown: shownOf({ ...entry, summary: oneLine(notRun.body) }) };
+    outcomes.push(shown);
+    deps.onOutcome?.(run.length, shown, items.length - 1);
+    deps.emit({ type: 'tool_end', entry: { ...entry, summary: oneLine(notRun.body) } });
   }
   return outcomes;
+}
+
+/**
+ * The user steered: the calls from `from` on never start. Each comes back "deferred by the
+ * user" (saved like any result, and shown in the tool log as skipped), so the model knows
+ * what did not run and why, and nothing that did run is lost.
+ */
+function deferRest(
+  run: readonly CallItem[],
+  from: number,
+  of: { turnId: number; replyId: string },
+  deps: ToolRunnerDeps,
+  redact: (text: string) => string,
+): CallOutcome[] {
+  const out: CallOutcome[] = [];
+  for (let index = from; index < run.length; index++) {
+    const item = run[index]!;
+    const args = item.type === 'call' ? item.args : [];
+    const callId = callIdOf(of.replyId, index);
+    const entry = {
+      ...skippedEntry(callId, of.turnId, redact(callTextOf(item)), args, item.name),
+      summary: DEFERRED_SUMMARY,
+      full: DEFERRED_BODY,
+    };
+    const outcome: CallOutcome = {
+      call: resultHeadOf(item, redact),
+      ok: false,
+      body: DEFERRED_BODY,
+      truncatedChars: 0,
+      shown: shownOf(entry),
+    };
+    out.push(outcome);
+    deps.onOutcome?.(index, outcome);
+    deps.emit({ type: 'tool_end', entry });
+  }
+  return out;
+}
+
+/** The tool-log entry of a call that never ran. */
+export function skippedEntry(
+  callId: string,
+  turnId: number,
+  call: string,
+  args: readonly ToolArg[],
+  name?: string,
+): ToolLogEntry {
+  const named = name ?? call.slice(0, Math.max(0, call.indexOf('(')));
+  const base = { callId, turnId, name: named || call, args, call };
+  return { ...base, status: 'skipped', durationMs: 0, startedAt: Date.now() };
+}
+
+/** What a finished entry's line needs kept, for a restart to show the same. */
+export function shownOf(e: ToolLogEntry): ShownResult {
+  return {
+    status: e.status === 'running' ? 'skipped' : e.status,
+    args: e.args,
+    ...(e.summary !== undefined ? { summary: e.summary } : {}),
+    ...(e.durationMs !== undefined ? { durationMs: e.durationMs } : {}),
+    ...(e.errorKind !== undefined ? { errorKind: e.errorKind } : {}),
+    ...(e.undo !== undefined ? { undo: e.undo } : {}),
+  };
 }
 
 /** One call through approval and the registry: its result and how the tool log shows it. */

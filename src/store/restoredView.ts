@@ -5,15 +5,20 @@
  * log and `session 0`, and a new one does not show the last one's counts.
  */
 import type { ToolLogEntry } from '../api/events.js';
-import type { HistoryMessage } from '../core/messages.js';
+import type { HistoryMessage, PartArg } from '../core/messages.js';
 import type { CycleRecord } from '../api/ledger.js';
 
-/** The tool log of a stored conversation: one finished entry per saved result. */
+/**
+ * The tool log of a stored conversation: one finished entry per saved result, as the live
+ * log showed it (status, arguments, one-line result, duration) when the result kept that;
+ * an older session's results rebuild from their call and ok alone.
+ */
 export function toolLogFromHistory(messages: readonly HistoryMessage[]): ToolLogEntry[] {
   const out: ToolLogEntry[] = [];
   for (const m of messages) {
     if (m.role !== 'tool' || !m.results) continue;
     m.results.forEach((r, i) => {
+      const shown = shownFields(r.shown);
       out.push({
         // The id the call had when it ran (the tool events', the reply part's); an old session
         // saved none, and its result gets one of its own.
@@ -24,13 +29,44 @@ export function toolLogFromHistory(messages: readonly HistoryMessage[]): ToolLog
         args: [],
         call: r.call,
         status: r.ok ? 'ok' : 'error',
-        // The text the model was sent; with several results in one message it holds all.
-        full: m.content,
-        startedAt: m.at,
+        // The result as the tool gave it: the message's text without its [RESULT] frame
+        // (with several results in one message, the whole text).
+        full: m.results!.length === 1 ? unframed(m.content) : m.content,
+        startedAt: m.at - (shown.durationMs ?? 0),
+        ...shown,
       });
     });
   }
   return out;
+}
+
+const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'denied', 'skipped']);
+const isArg = (v: unknown): v is PartArg =>
+  v === null || ['string', 'number', 'boolean'].includes(typeof v);
+
+/**
+ * The fields a stored result kept of its log line, each only when it has its shape (a
+ * hand-edited or damaged file loads all the same, with what is well-formed).
+ */
+function shownFields(shown: unknown): Partial<ToolLogEntry> {
+  if (typeof shown !== 'object' || shown === null) return {};
+  const s = shown as Record<string, unknown>;
+  const out: Partial<ToolLogEntry> = {};
+  if (typeof s.status === 'string' && STATUSES.has(s.status))
+    out.status = s.status as ToolLogEntry['status'];
+  if (Array.isArray(s.args) && s.args.every(isArg)) out.args = s.args;
+  if (typeof s.summary === 'string') out.summary = s.summary;
+  if (typeof s.durationMs === 'number' && Number.isFinite(s.durationMs))
+    out.durationMs = s.durationMs;
+  if (typeof s.errorKind === 'string') out.errorKind = s.errorKind as ToolLogEntry['errorKind'];
+  if (typeof s.undo === 'string') out.undo = s.undo;
+  return out;
+}
+
+/** `[RESULT call] ok\n<body>\n[/RESULT]` → `<body>`; other text as it is. */
+function unframed(content: string): string {
+  const m = /^\[RESULT .*\] (?:ok|error)(?:\n([\s\S]*?))?\n\[\/RESULT\]$/.exec(content);
+  return m ? (m[1] ?? '') : content;
 }
 
 /** The session's token counts as the status bar shows them, from its ledger. */

@@ -321,6 +321,7 @@ describe('every row of the table', () => {
   const INPUTS = {
     empty: '',
     filled: 'hi',
+    words: 'hi',
     command: '/pa',
     exitWord: 'exit',
     detachWord: '/detach',

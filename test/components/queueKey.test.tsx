@@ -44,7 +44,7 @@ describe('the queue key', () => {
     await waitForStore(a.agent.store, (s) => s.liveReply !== '', 'the reply streaming');
     expect(await h.waitFor((f) => f.includes('> queue a message'))).toBeTruthy();
     h.press('>');
-    await h.waitFor((f) => f.includes('Queue a message (the agent goes on'));
+    await h.waitFor((f) => f.includes('Queue a message (Enter: answered when'));
     h.type('an aside');
     await h.waitFor((f) => f.includes('› an aside'));
     h.press(KEY.enter);

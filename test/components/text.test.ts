@@ -119,6 +119,14 @@ describe('resultsLine', () => {
     const both = { content: '', results: [...ok.results!, ...failed.results!] };
     expect(resultsLine(both)).toBe('✓ ls(".")  ✗ read("x")');
     expect(resultsLine({ content: 'plain text\nmore' })).toBe('plain text …');
+    // A denied call and one that never ran are told apart from a failed one, as in the tool log.
+    const denied = {
+      call: 'delete("x")',
+      ok: false,
+      shown: { status: 'denied' as const, args: [] },
+    };
+    const skipped = { call: 'ls()', ok: false, shown: { status: 'skipped' as const, args: [] } };
+    expect(resultsLine({ content: '', results: [denied, skipped] })).toBe('⊘ delete("x")  ↷ ls()');
   });
 
   test('the pane never reads results out of the text the model was sent', async () => {

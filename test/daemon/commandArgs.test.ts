@@ -8,6 +8,7 @@ describe('cogito send|approve|deny options', () => {
       name: 'send',
       text: 'hi there',
       wait: false,
+      steer: false,
       timeoutMs: DEFAULT_WAIT_SECONDS * 1000,
       workspace: '/w',
       home: undefined,
@@ -15,6 +16,9 @@ describe('cogito send|approve|deny options', () => {
     expect(parseDaemonCommand(['send', 'hi', '--wait', '--timeout', '5'])).toMatchObject({
       wait: true,
       timeoutMs: 5000,
+    });
+    expect(parseDaemonCommand(['send', 'only the first', '--steer'])).toMatchObject({
+      steer: true,
     });
     expect(parseDaemonCommand(['approve', '--always'])).toMatchObject({
       name: 'approve',

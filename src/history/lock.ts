@@ -57,7 +57,30 @@ export function acquireFolderLock(
   workspace: string,
   kind: LockKind = 'screen',
 ): FolderLock {
-  const file = folderLockFile(home, workspace);
+  return acquireLockFile(folderLockFile(home, workspace), home, workspace, kind);
+}
+
+/**
+ * The start lock of `workspace`: held by a `cogito start` from its check for a running agent
+ * until that agent answers (or fails), so four starts at once run one after the other and
+ * each later one finds the agent the first one started.
+ */
+export function startLockFile(home: string, workspace: string): string {
+  return folderLockFile(home, workspace).replace(/\.lock$/, '.start');
+}
+
+/** Takes the start lock (see {@link startLockFile}); busy while another live start holds it. */
+export function acquireStartLock(home: string, workspace: string): FolderLock {
+  return acquireLockFile(startLockFile(home, workspace), home, workspace, 'background');
+}
+
+/** Takes the lock `file` as {@link acquireFolderLock} does (exclusive, stale ones taken over). */
+function acquireLockFile(
+  file: string,
+  home: string,
+  workspace: string,
+  kind: LockKind,
+): FolderLock {
   if (held.has(file)) {
     return { ok: false, message: `This process already holds the lock on ${workspace}.` };
   }

@@ -76,6 +76,7 @@ export class Agent {
 
   constructor(private readonly deps: AgentDeps) {
     this.settings = frozenSettings(deps.settings);
+    if (deps.inputs) this.inputs.useJournal(deps.inputs.journal, deps.inputs.restored);
     this.counter = deps.counter ?? new TokenCounter();
     this.safety = new SessionSafety(deps.secrets ?? []);
     // The store's reducer first, so the store is current when other listeners run.
@@ -300,6 +301,14 @@ export class Agent {
     this.emitter.emit({ ...this.settingsEvent(), model: this.turnDeps.provider.model });
     this.activity.refresh();
     this.scheduler.start(0);
+    // Messages the last run acknowledged and never answered (it was killed or stopped).
+    if (this.inputs.size > 0) {
+      this.notice(
+        `${this.inputs.size} message(s) sent before the agent last stopped are answered now.`,
+        'info',
+      );
+      this.scheduler.runUserTurn();
+    }
     if (this.deps.watch) {
       this.watcher = startWatcher({
         root: this.deps.workspace.root,

@@ -15,6 +15,7 @@ import type { ApprovalPolicy } from '../pipeline/toolRunner.js';
 import type { CycleRecord } from '../api/ledger.js';
 import type { AgentListener } from '../api/events.js';
 import type { AlwaysOn } from './alwaysOn.js';
+import type { InputJournal, RestoredInput } from './inputQueue.js';
 
 /**
  * What the user set for the agent (config, flags, /approve): one frozen value. The agent
@@ -128,6 +129,11 @@ export interface AgentDeps {
    * rolled back, lost results written to the history) before any request is built.
    */
   restore?(): Promise<RecoveryReport>;
+  /**
+   * Where queued and typed messages are kept durably (the session's inbox), and those a run
+   * that was killed or stopped left untaken: the first user turn answers them, in order.
+   */
+  inputs?: { journal: InputJournal; restored: readonly RestoredInput[] };
   counter?: TokenCounter;
   /**
    * Tool sources that start in the background (the MCP servers): a request is not built while

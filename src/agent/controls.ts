@@ -146,11 +146,10 @@ export class AgentControls {
       this.c.scheduler.wake(0, 'resume');
       return;
     }
-    if (isCommand(trimmed)) this.c.inputs.push(trimmed);
-    else {
-      this.c.inputs.push(text);
-      this.c.turns.userSpoke();
-    }
+    const unsaved = this.c.inputs.push(isCommand(trimmed) ? trimmed : text);
+    if (!isCommand(trimmed)) this.c.turns.userSpoke();
+    if (unsaved !== undefined)
+      this.c.notice(`The message could not be saved before it is answered: ${unsaved}`, 'warn');
     this.c.scheduler.runUserTurn();
   }
 
@@ -166,7 +165,13 @@ export class AgentControls {
     if (problem) return { ok: false, problem };
     if (!this.c.busy()) this.submit(text);
     else {
-      this.c.inputs.queue(isCommand(text.trim()) ? text.trim() : text);
+      // Acknowledged only once it is on disk (the session's inbox): a kill now loses nothing.
+      const queued = this.c.inputs.queue(isCommand(text.trim()) ? text.trim() : text);
+      if ('problem' in queued)
+        return {
+          ok: false,
+          problem: `the message could not be saved, so it is not queued: ${queued.problem}`,
+        };
       this.c.scheduler.runUserTurn();
     }
     return OK;

@@ -1,4 +1,5 @@
 import type { QueuedMessage } from '../api/events.js';
+import { newMessageId } from '../core/messages.js';
 
 /** A slash command, as opposed to text (`//` escapes a leading slash). */
 export function isCommand(text: string): boolean {
@@ -11,6 +12,30 @@ interface Pending extends QueuedMessage {
    * `submit` (the turn in flight was stopped for it: it is taken as soon as that turn saves).
    */
   shown: boolean;
+  /** The id its history message gets, and its name in the journal. */
+  key: string;
+}
+
+/**
+ * Where the queue keeps its messages durably (the session's inbox, history/sessionInbox.ts):
+ * a message is acknowledged only once `add` returned ok, and marked done once a turn wrote
+ * it to the history (or the user dropped it).
+ */
+export interface InputJournal {
+  add(item: {
+    id: string;
+    text: string;
+    at: number;
+  }): { ok: true } | { ok: false; error: { message: string } };
+  edit(id: string, text: string): unknown;
+  done(ids: readonly string[]): unknown;
+}
+
+/** A message a journal kept from a run that ended before a turn took it. */
+export interface RestoredInput {
+  id: string;
+  text: string;
+  at: number;
 }
 
 /**
@@ -24,16 +49,30 @@ interface Pending extends QueuedMessage {
 export interface TakenInput {
   command?: string;
   messages: readonly string[];
+  /** The history ids of `messages`, in order (mark them done once saved: {@link settle}). */
+  keys: readonly string[];
 }
 
 export class InputQueue {
   private readonly pending: Pending[] = [];
   private nextId = 1;
 
+  private journal: InputJournal | undefined;
+
   constructor(
     private readonly onChange: (queued: QueuedMessage[]) => void = () => {},
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** Keeps every message in `journal` from now on, and `restored` (already in it) first. */
+  useJournal(journal: InputJournal, restored: readonly RestoredInput[] = []): void {
+    this.journal = journal;
+    if (restored.length === 0) return;
+    for (const r of restored) {
+      this.pending.push({ id: this.newId(), text: r.text, at: r.at, shown: true, key: r.id });
+    }
+    this.changed();
+  }
 
   get size(): number {
     return this.pending.length;
@@ -44,17 +83,38 @@ export class InputQueue {
     return this.pending.filter((p) => p.shown).map(({ id, text, at }) => ({ id, text, at }));
   }
 
-  /** A submitted message or command: taken by the next user turn, not shown as queued. */
-  push(text: string): void {
-    this.pending.push({ id: this.newId(), text, at: this.now(), shown: false });
+  /**
+   * A submitted message or command: taken by the next user turn, not shown as queued. Taken
+   * even when the journal fails (the user sees it on screen); returns why it is not saved.
+   */
+  push(text: string): string | undefined {
+    const item = this.item(text, false);
+    const saved = this.journal?.add({ id: item.key, text, at: item.at });
+    this.pending.push(item);
+    return saved && !saved.ok ? saved.error.message : undefined;
   }
 
-  /** A message for the next turn boundary, shown as queued until a turn takes it; its id. */
-  queue(text: string): string {
-    const id = this.newId();
-    this.pending.push({ id, text, at: this.now(), shown: true });
+  /**
+   * A message for the next turn boundary, shown as queued until a turn takes it: its id, once
+   * the journal holds it; or, when the journal cannot save it, the problem (nothing queued).
+   */
+  queue(text: string): { id: string } | { problem: string } {
+    const item = this.item(text, true);
+    const saved = this.journal?.add({ id: item.key, text, at: item.at });
+    if (saved && !saved.ok) return { problem: saved.error.message };
+    this.pending.push(item);
     this.changed();
-    return id;
+    return { id: item.id };
+  }
+
+  /** A turn saved these messages to the history: the journal forgets them. */
+  settle(taken: TakenInput): void {
+    if (taken.keys.length > 0) this.journal?.done(taken.keys);
+  }
+
+  private item(text: string, shown: boolean): Pending {
+    const at = this.now();
+    return { id: this.newId(), text, at, shown, key: newMessageId(at) };
   }
 
   /** Replaces a queued message's text; false when no queued message has that id. */
@@ -62,6 +122,7 @@ export class InputQueue {
     const item = this.pending.find((p) => p.shown && p.id === id);
     if (!item) return false;
     item.text = text;
+    this.journal?.edit(item.key, text);
     this.changed();
     return true;
   }
@@ -70,7 +131,8 @@ export class InputQueue {
   drop(id: string): boolean {
     const index = this.pending.findIndex((p) => p.shown && p.id === id);
     if (index < 0) return false;
-    this.pending.splice(index, 1);
+    const [dropped] = this.pending.splice(index, 1);
+    this.journal?.done([dropped!.key]);
     this.changed();
     return true;
   }
@@ -80,8 +142,12 @@ export class InputQueue {
     const taken = this.takeItems();
     if (taken.some((p) => p.shown)) this.changed();
     const first = taken[0];
-    if (first !== undefined && isCommand(first.text)) return { command: first.text, messages: [] };
-    return { messages: taken.map((p) => p.text) };
+    if (first !== undefined && isCommand(first.text)) {
+      // A command runs at most once: done before it runs (a kill mid-/undo does not repeat it).
+      this.journal?.done([first.key]);
+      return { command: first.text, messages: [], keys: [] };
+    }
+    return { messages: taken.map((p) => p.text), keys: taken.map((p) => p.key) };
   }
 
   private takeItems(): Pending[] {

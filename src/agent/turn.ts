@@ -329,7 +329,9 @@ async function restore(tr: Turn): Promise<Outcome> {
   // A message queued while the last turn ran, which then ended with [WAIT]: the floor was
   // the user's, and their words are what this turn answers.
   if (d.store.getState().machine === 'AWAITING_INPUT') move(d, 'SUBMIT');
-  tr.saver.userMessages(input.messages);
+  tr.saver.userMessages(input.messages, input.keys);
+  // In the history now: the inbox forgets them (a kill before this finds them there instead).
+  d.inputs.settle(input);
   return 'next';
 }
 

@@ -5,6 +5,8 @@ import { commandContext, type CommandDeps } from '../agent/commandContext.js';
 import { runCommand } from '../commands/runner.js';
 import type { LoadedConfig } from '../config/load.js';
 import { CurrentSession } from '../history/currentSession.js';
+import { loadInbox } from '../history/inbox.js';
+import { SessionInbox } from '../history/sessionInbox.js';
 import type { Session, SessionStore } from '../history/index.js';
 import type { MachineState } from '../machine/machine.js';
 import { Compactor } from '../memory/compactor.js';
@@ -81,7 +83,14 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
     const journals = parts.journals;
     current.onSwitch((next) => journals.switchTo(next));
   }
+  // Queued messages are on disk before they are acknowledged; those the last run left are
+  // delivered first (history/inbox.ts). The inbox follows a switch, like the journal.
+  const inHistory = new Set(parts.session.messages().map((m) => m.id));
+  const loadedInbox = loadInbox(parts.session.dir, (id) => inHistory.has(id));
+  const inbox = new SessionInbox(parts.session.dir, loadedInbox.pending);
+  current.onSwitch((next) => inbox.switchTo(next.dir));
   const agent = new Agent({
+    inputs: { journal: inbox, restored: loadedInbox.pending },
     store: storeFor(parts),
     provider: parts.provider,
     registry,
@@ -119,6 +128,8 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
     commands: (verbs) => (text, signal) => runCommand(text, commandContext(verbs, env), signal),
     feeds: sessionFeeds(current, parts),
   });
+  for (const warning of loadedInbox.warnings)
+    agent.send({ type: 'notice', level: 'warn', text: warning });
   return { agent, current };
 }
 

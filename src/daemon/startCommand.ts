@@ -19,7 +19,7 @@ import {
   type RegistryEntry,
 } from './registry.js';
 import { connectAgent } from './socketClient.js';
-import { folderLockHolder } from '../history/lock.js';
+import { acquireStartLock, folderLockHolder } from '../history/lock.js';
 
 export interface DaemonDeps {
   env: NodeJS.ProcessEnv;
@@ -81,6 +81,46 @@ export async function runStart(flags: StartFlags, io: DaemonDeps): Promise<numbe
     return 2;
   }
   const { home, workspace } = folder;
+  // One start at a time per folder: the check below and the start after it are one step,
+  // so a start that races another finds the agent the other started (exit 0), never a
+  // half-started one (src/history/lock.ts; test/daemon/concurrentStarts.test.ts).
+  const lock = await startLock(home, workspace);
+  if (!lock.ok) {
+    io.stderr.write(`cogito: ${lock.message}\n`);
+    return 1;
+  }
+  try {
+    return await startLocked(flags, io, home, workspace);
+  } finally {
+    lock.release();
+  }
+}
+
+/** Waits (until the start deadline) for the folder's start lock. */
+async function startLock(
+  home: string,
+  workspace: string,
+): Promise<{ ok: true; release(): void } | { ok: false; message: string }> {
+  const deadline = Date.now() + START_DEADLINE_MS;
+  for (;;) {
+    const lock = acquireStartLock(home, workspace);
+    if (lock.ok || lock.holder === undefined) return lock;
+    if (Date.now() > deadline) {
+      return {
+        ok: false,
+        message: `another cogito start (pid ${lock.holder.pid}) has been starting the agent in ${workspace} for ${START_DEADLINE_MS / 1000} s. Try again, or end it: kill ${lock.holder.pid}`,
+      };
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function startLocked(
+  flags: StartFlags,
+  io: DaemonDeps,
+  home: string,
+  workspace: string,
+): Promise<number> {
   const existing = readEntry(home, workspace);
   if (existing && (await answering(existing))) return alreadyRuns(existing, io);
   if (existing && entryIdentity(existing) === 'gone') {

@@ -127,7 +127,7 @@ function repair(
  * no copy) or, where links are unsupported, an exclusive copy. Either way a crash in between
  * leaves the original where it was, and an existing file is never overwritten.
  */
-function keepAside(fs: HistoryFs, file: string, now: number): string {
+export function keepAside(fs: HistoryFs, file: string, now: number): string {
   const ext = path.extname(file);
   const base = path.join(path.dirname(file), path.basename(file, ext));
   const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');

@@ -2,6 +2,7 @@ import { LOCK_FILE } from '../config/paths.js';
 import { identify, processStartToken } from '../core/processIdentity.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { errorCode, errorMessage } from './fsPort.js';
 
@@ -56,8 +57,91 @@ export function acquireFolderLock(
   home: string,
   workspace: string,
   kind: LockKind = 'screen',
+  env: NodeJS.ProcessEnv = process.env,
 ): FolderLock {
-  const file = folderLockFile(home, workspace);
+  const own = acquireLockFile(folderLockFile(home, workspace), home, workspace, kind);
+  if (!own.ok) return own;
+  // The home's lock only sees Cogitos of this home: the folder's lock in the user's shared
+  // place stops a second one started with another --home.
+  const shared = sharedLock(workspace, kind, env);
+  if (shared.ok) {
+    return {
+      ok: true,
+      file: own.file,
+      release: () => {
+        shared.release();
+        own.release();
+      },
+    };
+  }
+  if (shared.holder) {
+    own.release();
+    return { ...shared, message: `${shared.message} (It runs with another app home, --home.)` };
+  }
+  // The shared place cannot be used (a planted folder, no space): the home's lock still holds.
+  return own;
+}
+
+/**
+ * The folder's lock shared by every home of this user: `$XDG_RUNTIME_DIR/cogito/locks/`, else
+ * `<tmp>/cogito-<uid>/locks/`, named by a hash of the folder's real path. A Cogito started
+ * with a different environment (another TMPDIR, no XDG_RUNTIME_DIR) may look elsewhere; the
+ * home's own lock is kept for that and for older Cogitos.
+ */
+export function sharedLockFile(workspace: string, env: NodeJS.ProcessEnv = process.env): string {
+  const key = createHash('sha256').update(workspace).digest('hex').slice(0, 24);
+  const runtime = env.XDG_RUNTIME_DIR;
+  const base = runtime
+    ? path.join(runtime, 'cogito')
+    : path.join(os.tmpdir(), `cogito-${process.getuid?.() ?? 'user'}`);
+  return path.join(base, 'locks', `${key}.lock`);
+}
+
+function sharedLock(workspace: string, kind: LockKind, env: NodeJS.ProcessEnv): FolderLock {
+  const file = sharedLockFile(workspace, env);
+  try {
+    privateDir(path.dirname(path.dirname(file)));
+    privateDir(path.dirname(file));
+  } catch (err) {
+    return { ok: false, message: errorMessage(err) };
+  }
+  return acquireLockFile(file, path.dirname(file), workspace, kind);
+}
+
+/**
+ * Makes `dir` (0700) and checks it is this user's own folder, not a symlink: a shared /tmp
+ * lets another user create `cogito-<uid>` first and plant lock files in it.
+ */
+function privateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = fs.lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!st.isDirectory() || (uid !== undefined && st.uid !== uid)) {
+    throw new Error(`${dir} is not a folder of this user (owner uid ${st.uid})`);
+  }
+}
+
+/**
+ * The start lock of `workspace`: held by a `cogito start` from its check for a running agent
+ * until that agent answers (or fails), so four starts at once run one after the other and
+ * each later one finds the agent the first one started.
+ */
+export function startLockFile(home: string, workspace: string): string {
+  return folderLockFile(home, workspace).replace(/\.lock$/, '.start');
+}
+
+/** Takes the start lock (see {@link startLockFile}); busy while another live start holds it. */
+export function acquireStartLock(home: string, workspace: string): FolderLock {
+  return acquireLockFile(startLockFile(home, workspace), home, workspace, 'background');
+}
+
+/** Takes the lock `file` as {@link acquireFolderLock} does (exclusive, stale ones taken over). */
+function acquireLockFile(
+  file: string,
+  home: string,
+  workspace: string,
+  kind: LockKind,
+): FolderLock {
   if (held.has(file)) {
     return { ok: false, message: `This process already holds the lock on ${workspace}.` };
   }
@@ -102,9 +186,16 @@ export function acquireFolderLock(
  * Who holds `workspace`'s lock now, if a live process does (the one that wrote it, by its
  * start token); `undefined` when nobody does or the lock is stale.
  */
-export function folderLockHolder(home: string, workspace: string): Holder | undefined {
-  const holder = parseHolder(readOrEmpty(folderLockFile(home, workspace)));
-  return holder && isAlive(holder) ? holder : undefined;
+export function folderLockHolder(
+  home: string,
+  workspace: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Holder | undefined {
+  for (const file of [folderLockFile(home, workspace), sharedLockFile(workspace, env)]) {
+    const holder = parseHolder(readOrEmpty(file));
+    if (holder && isAlive(holder)) return holder;
+  }
+  return undefined;
 }
 
 /** The holder's pid, start time, kind and token; `undefined` for junk (an empty or cut file). */

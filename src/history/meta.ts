@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { atomicWriteFileSync } from './fsPort.js';
+import { atomicWriteFileSync, errorCode, errorMessage } from './fsPort.js';
 import type { HistoryFs } from './fsPort.js';
 
 /** `meta.json` in a session folder. Small and rewritten atomically, unlike the history. */
-interface SessionMeta {
+export interface SessionMeta {
   id: string;
   /** Epoch milliseconds. */
   createdAt: number;
@@ -21,22 +21,50 @@ export const META_FILE = 'meta.json';
 export const HISTORY_FILE = 'history.jsonl';
 export const ARCHIVE_FILE = 'archive.jsonl';
 
+/** What reading `meta.json` found: the meta, no file, or a file that does not read. */
+export type MetaState =
+  | { state: 'ok'; meta: Partial<SessionMeta> }
+  | { state: 'missing' }
+  | { state: 'damaged'; reason: string };
+
+/** Reads `meta.json`, saying whether it is missing or damaged (then it can be rebuilt). */
+export function readMetaState(fs: HistoryFs, dir: string): MetaState {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dir, META_FILE), 'utf8');
+  } catch (err) {
+    const code = errorCode(err);
+    if (code === 'ENOENT') return { state: 'missing' };
+    return { state: 'damaged', reason: code ?? errorMessage(err) };
+  }
+  try {
+    const meta = parseMeta(JSON.parse(text));
+    return meta && meta.id !== undefined
+      ? { state: 'ok', meta }
+      : { state: 'damaged', reason: 'not a session meta object' };
+  } catch (err) {
+    return { state: 'damaged', reason: errorMessage(err) };
+  }
+}
+
 /** Reads `meta.json`; `undefined` when missing or unreadable (the history is what matters). */
 export function readMeta(fs: HistoryFs, dir: string): Partial<SessionMeta> | undefined {
   try {
-    const value: unknown = JSON.parse(fs.readFileSync(path.join(dir, META_FILE), 'utf8'));
-    if (typeof value !== 'object' || value === null) return undefined;
-    const v = value as Record<string, unknown>;
-    const meta: Partial<SessionMeta> = {};
-    if (typeof v.id === 'string') meta.id = v.id;
-    if (typeof v.createdAt === 'number' && Number.isFinite(v.createdAt))
-      meta.createdAt = v.createdAt;
-    if (typeof v.firstUserLine === 'string') meta.firstUserLine = v.firstUserLine;
-    if (typeof v.workspace === 'string' && v.workspace !== '') meta.workspace = v.workspace;
-    return meta;
+    return parseMeta(JSON.parse(fs.readFileSync(path.join(dir, META_FILE), 'utf8')));
   } catch {
     return undefined;
   }
+}
+
+function parseMeta(value: unknown): Partial<SessionMeta> | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  const meta: Partial<SessionMeta> = {};
+  if (typeof v.id === 'string') meta.id = v.id;
+  if (typeof v.createdAt === 'number' && Number.isFinite(v.createdAt)) meta.createdAt = v.createdAt;
+  if (typeof v.firstUserLine === 'string') meta.firstUserLine = v.firstUserLine;
+  if (typeof v.workspace === 'string' && v.workspace !== '') meta.workspace = v.workspace;
+  return meta;
 }
 
 /** Writes `meta.json` atomically. Throws on failure. */

@@ -7,7 +7,15 @@ import type { HistoryFs } from './fsPort.js';
 import { JsonlLog } from './jsonlLog.js';
 import type { Durability } from './jsonlLog.js';
 import { loadLog } from './loadLog.js';
-import { ARCHIVE_FILE, firstLine, HISTORY_FILE, readMeta, writeMeta } from './meta.js';
+import {
+  ARCHIVE_FILE,
+  firstLine,
+  HISTORY_FILE,
+  readMeta,
+  readMetaState,
+  writeMeta,
+} from './meta.js';
+import { rebuildMeta } from './rebuildMeta.js';
 import { messageProblem, serializeRecord } from './records.js';
 import type { HistoryRecord } from './records.js';
 import { applyCompact, replay } from './replay.js';
@@ -19,6 +27,8 @@ interface SessionOptions {
   fs?: HistoryFs;
   /** Clock for the names of moved-aside files (tests). */
   now?: () => number;
+  /** The workspace a rebuilt `meta.json` records (the one that opens the session). */
+  workspace?: string;
 }
 
 /**
@@ -61,13 +71,25 @@ export class Session {
     const now = opts.now ?? Date.now;
     const loaded = loadLog(fs, path.join(dir, HISTORY_FILE), now());
     const replayed = replay(loaded.records);
+    const warnings = [...loaded.warnings, ...replayed.warnings];
+    const found = readMetaState(fs, dir);
+    if (found.state !== 'ok') {
+      warnings.push(
+        rebuildMeta(fs, dir, found, {
+          id,
+          messages: replayed.messages,
+          workspace: opts.workspace,
+          now: now(),
+        }),
+      );
+    }
     const meta = readMeta(fs, dir);
     return new Session(
       id,
       dir,
       {
         messages: replayed.messages,
-        warnings: [...loaded.warnings, ...replayed.warnings],
+        warnings,
         hasFirstUserLine: meta?.firstUserLine !== undefined,
       },
       opts,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { errorCode, errorMessage, realFs } from './fsPort.js';
 import type { HistoryFs } from './fsPort.js';
 import type { Durability } from './jsonlLog.js';
-import { HISTORY_FILE, META_FILE, readMeta, writeMeta } from './meta.js';
+import { HISTORY_FILE, META_FILE, readMeta, readMetaState, writeMeta } from './meta.js';
 import { MSG_LINE_PREFIX } from './records.js';
 import { Session } from './sessionFiles.js';
 import { isSafeSessionId, newSessionId } from './sessionId.js';
@@ -22,6 +22,8 @@ export interface SessionInfo {
   workspace?: string;
   /** Whether it belongs to the store's workspace (always true for a store without one). */
   here: boolean;
+  /** Its `meta.json` is missing or damaged while its history is there: it is rebuilt on open. */
+  metaLost?: true;
 }
 
 /** A session that does not exist or cannot be named; `code` says which. */
@@ -122,7 +124,14 @@ export class SessionStore {
    * computed: 0).
    */
   async latest(): Promise<SessionInfo | undefined> {
-    return this.scan(false).find((s) => s.here);
+    const all = this.scan(false);
+    const here = all.find((s) => s.here);
+    // A session whose meta.json was lost no longer says whose it is. When it is newer than
+    // every session of this workspace, it is the one just used here (its meta is rebuilt for
+    // this workspace on open, with a warning); an older one stays for --session to name.
+    const lost = all.find((s) => s.metaLost);
+    if (lost && (!here || lost.updatedAt > here.updatedAt)) return lost;
+    return here;
   }
 
   /** What is known of session `id` without loading it; `undefined` when there is none. */
@@ -225,7 +234,8 @@ export class SessionStore {
   /** Lists one session folder; `undefined` for a folder that holds neither meta nor history. */
   private info(id: string, withCount: boolean): SessionInfo | undefined {
     const dir = path.join(this.sessionsDir, id);
-    const meta = readMeta(this.fs, dir);
+    const found = readMetaState(this.fs, dir);
+    const meta = found.state === 'ok' ? found.meta : undefined;
     let historyMtime: number | undefined;
     let messageCount = 0;
     try {
@@ -239,6 +249,7 @@ export class SessionStore {
     } catch {
       if (meta === undefined && !this.hasFile(dir, META_FILE)) return undefined;
     }
+    const metaLost = found.state !== 'ok' && historyMtime !== undefined;
     const createdAt = meta?.createdAt ?? historyMtime ?? 0;
     const info: SessionInfo = {
       id,
@@ -246,7 +257,8 @@ export class SessionStore {
       createdAt,
       updatedAt: Math.max(createdAt, historyMtime ?? 0),
       messageCount,
-      here: this.isHere(meta?.workspace),
+      here: !metaLost && this.isHere(meta?.workspace),
+      ...(metaLost ? { metaLost: true as const } : {}),
     };
     if (meta?.firstUserLine !== undefined) info.firstUserLine = meta.firstUserLine;
     if (meta?.workspace !== undefined) info.workspace = meta.workspace;

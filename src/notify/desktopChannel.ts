@@ -1,5 +1,6 @@
 import type { NotifySettings } from '../config/notifySchema.js';
 import type { Notification, NotifyChannel } from './notification.js';
+import { plainBody } from './bodyMarkup.js';
 import type { ExecaError } from 'execa';
 import type * as ExecaApi from 'execa';
 
@@ -10,7 +11,9 @@ type ExecaModule = typeof ExecaApi;
  * the user asked for it (`notify.desktop`): `notify-send` on Linux and the BSDs, `osascript`
  * on macOS, a PowerShell toast on Windows, or the user's own `notify.command` given the event
  * as JSON on stdin. The untrusted text is only ever an argument, an environment variable or
- * stdin: nothing runs through a shell, so nothing in it is interpreted.
+ * stdin: nothing runs through a shell, so nothing in it is interpreted. notify-send's body is
+ * markup to the notification server, so it gets it escaped (bodyMarkup.ts); osascript and the
+ * toast take plain text, and `notify.command` gets the plain text in JSON.
  */
 
 /** How long one notifier may run before it is killed (it should take milliseconds). */
@@ -68,8 +71,9 @@ export function platformInvocation(platform: NodeJS.Platform, n: Notification): 
       env: { COGITO_NOTIFY_TITLE: n.title, COGITO_NOTIFY_TEXT: n.text },
     };
   }
-  // `--`: a text starting with "-" is the body, not an option.
-  return { file: 'notify-send', args: ['--app-name=Cogito', '--', n.title, n.text] };
+  // `--`: a text starting with "-" is the body, not an option. The body is read as markup by
+  // the notification servers: plainBody keeps it plain text, with no clickable link.
+  return { file: 'notify-send', args: ['--app-name=Cogito', '--', n.title, plainBody(n.text)] };
 }
 
 /**

@@ -48,10 +48,15 @@ export class TurnSaver {
     private readonly turnId = 0,
   ) {}
 
-  /** The user's messages; a write failure is reported at once (the turn still answers them). */
-  userMessages(texts: readonly string[]): void {
-    for (const text of texts) {
-      const message = makeMessage('user', text);
+  /**
+   * The user's messages (with the ids the input queue gave them); a write failure is reported
+   * at once (the turn still answers them).
+   */
+  userMessages(texts: readonly string[], ids: readonly string[] = []): void {
+    for (const [i, text] of texts.entries()) {
+      // The id the inbox knows it by: after a kill, a message in the history is not redelivered.
+      const made = makeMessage('user', text);
+      const message = ids[i] !== undefined ? { ...made, id: ids[i] } : made;
       const res = this.history.append(message);
       this.emit({ type: 'message_added', message });
       if (!res.ok) {

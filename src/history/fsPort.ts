@@ -48,7 +48,9 @@ let tmpCounter = 0;
 /**
  * Replaces `file` with `data` so that a crash at any moment leaves either the old or the new
  * content, never a mix: write a temporary sibling, flush it to disk, rename it over the target
- * (rename is atomic within a directory). Throws on failure after removing the temporary file.
+ * (rename is atomic within a directory), then flush the folder so the rename itself survives a
+ * power cut. Throws on failure after removing the temporary file. Every state file Cogito
+ * rewrites whole goes through here (docs/STATE.md).
  */
 export function atomicWriteFileSync(fs: HistoryFs, file: string, data: string | Buffer): void {
   tmpCounter += 1;
@@ -64,6 +66,7 @@ export function atomicWriteFileSync(fs: HistoryFs, file: string, data: string | 
     fs.closeSync(fd);
     fd = undefined;
     fs.renameSync(tmp, file);
+    syncFolder(fs, path.dirname(file));
   } catch (err) {
     if (fd !== undefined) {
       try {
@@ -78,5 +81,27 @@ export function atomicWriteFileSync(fs: HistoryFs, file: string, data: string | 
       // Nothing to clean up, or cleanup impossible: the target is untouched either way.
     }
     throw err;
+  }
+}
+
+/**
+ * Flushes a folder's entries (a rename or a new file in it) to disk. Best effort: some file
+ * systems refuse to open or fsync a folder, and the data itself is already flushed.
+ */
+export function syncFolder(fs: HistoryFs, dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Not supported here (or on this platform): the rename stands, only its flush is lost.
+  } finally {
+    if (fd !== undefined) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // Nothing to do.
+      }
+    }
   }
 }

@@ -2,7 +2,7 @@ import type { Buffer } from 'node:buffer';
 import path from 'node:path';
 import { atomicWriteFileSync, errorCode, errorMessage } from './fsPort.js';
 import type { HistoryFs } from './fsPort.js';
-import { keepAside } from './keepAside.js';
+import { keepAside } from '../core/keepAside.js';
 import { parseRecord, serializeRecord } from './records.js';
 import type { HistoryRecord } from './records.js';
 

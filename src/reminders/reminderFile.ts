@@ -6,8 +6,8 @@
  */
 import { t, type Lang } from '../i18n/messages.js';
 import { createHash } from 'node:crypto';
-import { atomicWriteFileSync, realFs, type HistoryFs } from '../history/fsPort.js';
-import { readStateText, setAside } from '../history/stateFile.js';
+import { atomicWriteFileSync, realFs, type HistoryFs } from '../core/fsPort.js';
+import { readStateText, setAside } from '../core/stateFile.js';
 import path from 'node:path';
 import { Reminders, type Reminder } from './reminders.js';
 

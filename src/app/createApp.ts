@@ -9,7 +9,7 @@ import { toolCallsOf } from '../config/schema.js';
 import { SessionStore, type Session } from '../history/index.js';
 import type { HistoryFs } from '../history/fsPort.js';
 import { openWorkspaceSession, type ForeignSession } from './openWorkspaceSession.js';
-import { acquireFolderLock, LOCK_FILE, type LockKind } from '../history/lock.js';
+import { acquireFolderLock, LOCK_FILE, takeLockNotices, type LockKind } from '../history/lock.js';
 import { dropLegacyWorkspace } from '../config/legacyWorkspace.js';
 import { importConversationJson } from '../history/importConversation.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -155,6 +155,7 @@ async function startApp(
   const { config, home } = loaded;
   const warnings: string[] = [];
   const { workspace, store, session } = await openFolder(loaded, opts, stack, warnings);
+  warnings.push(...takeLockNotices());
   // `/new` and session switches change the session in use: close whichever it is by then.
   let currentSession = (): Session => session;
   stack.defer('the session', () => currentSession().close());

@@ -53,7 +53,12 @@ let tmpCounter = 0;
  * power cut. Throws on failure after removing the temporary file. Every state file Cogito
  * rewrites whole goes through here (docs/STATE.md).
  */
-export function atomicWriteFileSync(fs: HistoryFs, file: string, data: string | Buffer): void {
+export function atomicWriteFileSync(
+  fs: HistoryFs,
+  file: string,
+  data: string | Buffer,
+  mode = 0o600,
+): void {
   tmpCounter += 1;
   const tmp = path.join(
     path.dirname(file),
@@ -61,7 +66,7 @@ export function atomicWriteFileSync(fs: HistoryFs, file: string, data: string | 
   );
   let fd: number | undefined;
   try {
-    fd = fs.openSync(tmp, 'wx', 0o600);
+    fd = fs.openSync(tmp, 'wx', mode);
     fs.writeFileSync(fd, data);
     fs.fsyncSync(fd);
     fs.closeSync(fd);

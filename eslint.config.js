@@ -40,7 +40,7 @@ const LAYERS = [
   // the turn and what it records
   {
     scheduler: ['api', 'core'],
-    ledger: ['api', 'i18n', 'protocol', 'tools'],
+    ledger: ['api', 'core', 'i18n', 'protocol', 'tools'],
     store: ['api', 'core', 'i18n', 'machine', 'protocol'],
     pipeline: ['api', 'config', 'core', 'i18n', 'protocol', 'providers', 'scheduler', 'tools'],
     journal: ['core', 'i18n', 'pipeline', 'protocol', 'tools'],

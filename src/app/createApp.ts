@@ -7,8 +7,9 @@ import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
 import { toolCallsOf } from '../config/schema.js';
 import { SessionStore, type Session } from '../history/index.js';
+import type { HistoryFs } from '../history/fsPort.js';
 import { openWorkspaceSession, type ForeignSession } from './openWorkspaceSession.js';
-import { acquireFolderLock, LOCK_FILE, type LockKind } from '../history/lock.js';
+import { acquireFolderLock, LOCK_FILE, takeLockNotices, type LockKind } from '../history/lock.js';
 import { dropLegacyWorkspace } from '../config/legacyWorkspace.js';
 import { importConversationJson } from '../history/importConversation.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -80,6 +81,11 @@ export interface AppOptions {
   exit?(): void;
   /** What /detach does: the screen hands the session to a background agent (runTui). */
   detach?(): void;
+  /**
+   * The file system the state files (history, meta.json, reminders) are written through
+   * (default: `node:fs`). Tests inject faults here: a full disk, a read-only folder.
+   */
+  fs?: HistoryFs;
 }
 
 export interface App {
@@ -150,6 +156,7 @@ async function startApp(
   const { config, home } = loaded;
   const warnings: string[] = [];
   const { workspace, store, session } = await openFolder(loaded, opts, stack, warnings);
+  warnings.push(...takeLockNotices());
   // `/new` and session switches change the session in use: close whichever it is by then.
   let currentSession = (): Session => session;
   stack.defer('the session', () => currentSession().close());
@@ -164,7 +171,13 @@ async function startApp(
   // The folder's reminders, kept in the home: a problem is a start-up warning, later a notice.
   let warn = (message: string): void => void warnings.push(message);
   const lang = resolveLanguage(config.language, env);
-  const reminders = openReminders(appPaths(home).data, workspace.root, (m) => warn(m), lang);
+  const reminders = openReminders(
+    appPaths(home).data,
+    workspace.root,
+    (m) => warn(m),
+    lang,
+    opts.fs,
+  );
   const quit = quitPort(opts.exit, stack);
   const detach = quitPort(opts.detach, stack);
 
@@ -324,6 +337,7 @@ async function openHistory(
 ): Promise<{ store: SessionStore; session: Session }> {
   const data = appPaths(home).data;
   const store = new SessionStore(data, {
+    ...(opts.fs ? { fs: opts.fs } : {}),
     durability: config.durability,
     workspace: workspace.root,
     caseInsensitive: workspace.caseInsensitive,

@@ -34,6 +34,7 @@ export async function runPrint(prompt: string, flags: CliFlags, io: MainDeps): P
     // Beside a background agent of this folder, a new session's run needs no folder lock.
     holder: 'print',
     exit: () => run?.exit(),
+    ...(io.fs ? { fs: io.fs } : {}),
   });
   if (!made.ok) {
     io.stderr.write(`${made.message}\n`);

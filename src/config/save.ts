@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
-import writeFileAtomic from 'write-file-atomic';
+import { atomicWriteFileSync, realFs } from '../core/fsPort.js';
 import type { ConfigIssue } from './issues.js';
 import { toConfigIssues } from './issues.js';
 import { parseJsonText } from './json.js';
@@ -14,8 +14,9 @@ const CONFIG_FILE_MODE = 0o600;
 export type SaveConfigResult = { ok: true; file: string } | { ok: false; errors: ConfigIssue[] };
 
 /**
- * Validates `config` and writes it to `<home>/config.json` atomically (temp file + rename,
- * so a crash leaves the old file or the new one, never half of each), mode 0600.
+ * Validates `config` and writes it to `<home>/config.json` atomically (temp file, fsync,
+ * rename, fsync of the folder: a crash leaves the old file or the new one, never half of
+ * each), mode 0600. Callers never write over a file that does not parse (they refuse).
  * Values equal to their defaults are left out, so the file stays short and a later change
  * of a default reaches users who never chose that value. Never writes an invalid config.
  */
@@ -29,10 +30,8 @@ export async function saveConfig(
   const body = withoutDefaults(check.data, defaultConfig()) ?? {};
   try {
     await mkdir(home, { recursive: true, mode: 0o700 });
-    await writeFileAtomic(file, `${JSON.stringify(body, null, 2)}\n`, {
-      mode: CONFIG_FILE_MODE,
-      encoding: 'utf8',
-    });
+    // The one atomic writer of every state file (temp, fsync, rename, fsync of the folder).
+    atomicWriteFileSync(realFs, file, `${JSON.stringify(body, null, 2)}\n`, CONFIG_FILE_MODE);
     return { ok: true, file };
   } catch (err) {
     return { ok: false, errors: [writeIssue(err)] };

@@ -8,6 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { atomicWriteFileSync, realFs } from '../core/fsPort.js';
+import { keepAside } from '../core/keepAside.js';
 import { isAlive } from '../core/processAlive.js';
 import { identify, type ProcessIdentity } from '../core/processIdentity.js';
 import { ensurePrivateDir, registryFile, runDir } from './places.js';
@@ -28,13 +30,15 @@ export function entryIdentity(entry: RegistryEntry): ProcessIdentity {
   return identify(entry.pid, entry.startToken);
 }
 
-/** Writes `entry` in one step (a temporary file renamed into place), mode 0600. */
+/**
+ * Writes `entry` in one step (the atomic writer: temp file, fsync, rename), mode 0600. A
+ * damaged entry in its place is kept aside first (`<name>.corrupt-<time>.json`).
+ */
 export function writeEntry(home: string, entry: RegistryEntry): string {
   const file = registryFile(home, entry.workspace);
   ensurePrivateDir(path.dirname(file));
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${JSON.stringify(entry, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  if (exists(file) && !readFile(file)) keepAsideQuietly(file);
+  atomicWriteFileSync(realFs, file, `${JSON.stringify(entry, null, 2)}\n`);
   return file;
 }
 
@@ -43,11 +47,16 @@ export function readEntry(home: string, workspace: string): RegistryEntry | unde
   return readFile(registryFile(home, workspace));
 }
 
-/** Every well-formed entry of the home (junk files are removed). */
+/**
+ * Every well-formed entry of the home. A damaged one (junk, a folder) is kept aside as
+ * `<name>.corrupt-<time>.json` and removed from the list; copies kept aside are skipped.
+ */
 export function listEntries(home: string): RegistryEntry[] {
   let names: string[];
   try {
-    names = fs.readdirSync(runDir(home)).filter((n) => n.endsWith('.json'));
+    names = fs
+      .readdirSync(runDir(home))
+      .filter((n) => n.endsWith('.json') && !n.includes('.corrupt-'));
   } catch {
     return [];
   }
@@ -56,7 +65,7 @@ export function listEntries(home: string): RegistryEntry[] {
     const file = path.join(runDir(home), name);
     const entry = readFile(file);
     if (entry) entries.push(entry);
-    else removeQuietly(file);
+    else keepAsideQuietly(file);
   }
   return entries.sort((a, b) => a.workspace.localeCompare(b.workspace));
 }
@@ -108,6 +117,28 @@ function readFile(file: string): RegistryEntry | undefined {
     // Missing or junk.
   }
   return undefined;
+}
+
+function exists(file: string): boolean {
+  try {
+    fs.statSync(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A damaged entry names no agent anyone can reach: keep it aside for a look and take it out
+ * of the way. Its agent, if one still runs, writes its entry again on its next start.
+ */
+function keepAsideQuietly(file: string): void {
+  try {
+    keepAside(realFs, file);
+    if (exists(file) && !fs.statSync(file).isDirectory()) removeQuietly(file);
+  } catch {
+    // Cannot copy it: leave it as it is (it is skipped when listed).
+  }
 }
 
 function removeQuietly(file: string): void {

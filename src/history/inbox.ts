@@ -3,7 +3,7 @@ import type { AppendResult } from './appendResult.js';
 import { atomicWriteFileSync, errorCode, errorMessage, realFs } from './fsPort.js';
 import type { HistoryFs } from './fsPort.js';
 import { JsonlLog } from './jsonlLog.js';
-import { keepAside } from './loadLog.js';
+import { keepAside } from '../core/keepAside.js';
 
 /**
  * The session's inbox: every message the user gave the agent that no turn has taken yet

@@ -1,8 +1,8 @@
 import type { Buffer } from 'node:buffer';
-import { constants } from 'node:fs';
 import path from 'node:path';
 import { atomicWriteFileSync, errorCode, errorMessage } from './fsPort.js';
 import type { HistoryFs } from './fsPort.js';
+import { keepAside } from '../core/keepAside.js';
 import { parseRecord, serializeRecord } from './records.js';
 import type { HistoryRecord } from './records.js';
 
@@ -120,33 +120,4 @@ function repair(
     };
   }
   return { movedAside: aside, warnings: [`${what} The original was kept as ${aside}.`] };
-}
-
-/**
- * Keeps the original under a new, unused name while it stays in place: a hard link (instant,
- * no copy) or, where links are unsupported, an exclusive copy. Either way a crash in between
- * leaves the original where it was, and an existing file is never overwritten.
- */
-export function keepAside(fs: HistoryFs, file: string, now: number): string {
-  const ext = path.extname(file);
-  const base = path.join(path.dirname(file), path.basename(file, ext));
-  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
-  for (let n = 0; n < 100; n += 1) {
-    const aside = `${base}.corrupt-${stamp}${n === 0 ? '' : `-${n}`}${ext || '.jsonl'}`;
-    try {
-      fs.linkSync(file, aside);
-      return aside;
-    } catch (err) {
-      const code = errorCode(err);
-      if (code === 'EEXIST') continue;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV') throw err;
-    }
-    try {
-      fs.copyFileSync(file, aside, constants.COPYFILE_EXCL);
-      return aside;
-    } catch (err) {
-      if (errorCode(err) !== 'EEXIST') throw err;
-    }
-  }
-  throw new Error(`too many corrupt copies named ${base}.corrupt-${stamp}*`);
 }

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { errorCode, errorMessage } from './fsPort.js';
+import { errorCode, errorMessage, realFs } from './fsPort.js';
+import { keepAside } from '../core/keepAside.js';
 
 export { LOCK_FILE };
 
@@ -34,6 +35,30 @@ export interface Holder {
 
 /** Lock files this process holds, so a lock naming our own pid can be told from a stale one. */
 const held = new Set<string>();
+
+/**
+ * What the lock code found and repaired (a damaged lock kept aside), for the caller to show;
+ * taken with {@link takeLockNotices}.
+ */
+const notices: string[] = [];
+
+/** The notices about damaged locks since the last call (each shown once). */
+export function takeLockNotices(): string[] {
+  return notices.splice(0);
+}
+
+/** A lock that cannot be a live one: a folder, or content that is not a lock at all. */
+function damaged(file: string, content: string): boolean {
+  return isFolder(file) || content.trim() !== '';
+}
+
+function isFolder(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The lock file of the workspace whose real path is `workspace`: named by a hash of that
@@ -165,6 +190,16 @@ function acquireLockFile(
     const holder = parseHolder(found);
     if (holder && isAlive(holder)) {
       return { ok: false, message: busy(holder, workspace), holder };
+    }
+    if (!holder && damaged(file, found)) {
+      // Junk or a folder where the lock belongs (never a half-written lock: it is linked
+      // into place whole): kept aside as <name>.corrupt-<time>.lock for a look, then replaced.
+      try {
+        const aside = keepAside(realFs, file);
+        notices.push(`The folder lock ${file} was damaged; it was kept as ${aside} and replaced.`);
+      } catch (err) {
+        return { ok: false, message: cannotLock(home, file, err) };
+      }
     }
     // Stale (dead pid, or a pid that is ours but not held: a previous process in a container
     // often gets the same pid). Remove it only if it is still the file we judged, which narrows

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { HistoryMessage } from '../core/messages.js';
 import type { HistoryFs } from './fsPort.js';
 import { errorMessage } from './fsPort.js';
-import { keepAside } from './loadLog.js';
+import { keepAside } from '../core/keepAside.js';
 import { firstLine, META_FILE, writeMeta } from './meta.js';
 import type { MetaState, SessionMeta } from './meta.js';
 

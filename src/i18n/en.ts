@@ -514,6 +514,10 @@ export const en = {
     'nothing to quit here: this agent has no host that can end it (close the program that runs it)',
   'notice.remindersUnreadable':
     'the saved reminders in {file} could not be read ({why}); they start empty this run. Fix or delete the file to keep this message away.',
+  'notice.remindersKeptAside':
+    'the saved reminders in {file} were damaged ({why}); the original was kept as {aside} and the {count} readable reminder(s) go on. Compare the two and move back anything missing.',
+  'notice.remindersNotCopied':
+    'the saved reminders in {file} were damaged ({why}) and could not be copied aside ({problem}), so the file is left untouched and reminders are kept for this run only. Fix, move or delete the file.',
   'notice.remindersUnsaved':
     'reminders could not be saved to {file} ({why}); they are kept for this run only. Check that the folder is writable.',
   'notice.more': '… and {more} more',

@@ -480,6 +480,10 @@ export const zh = {
   'notice.noQuit': '这里没有可退出的对象：此智能体没有能结束它的宿主（请关闭运行它的程序）',
   'notice.remindersUnreadable':
     '无法读取 {file} 中保存的提醒（{why}）；本次运行从空列表开始。修复或删除该文件即可不再显示此消息。',
+  'notice.remindersKeptAside':
+    '{file} 中保存的提醒已损坏（{why}）；原文件已保留为 {aside}，其中可读的 {count} 条提醒继续有效。请比较两者并把缺少的内容移回。',
+  'notice.remindersNotCopied':
+    '{file} 中保存的提醒已损坏（{why}），且无法复制保留（{problem}），因此该文件保持原样，提醒只保留到本次运行结束。请修复、移走或删除该文件。',
   'notice.remindersUnsaved':
     '无法把提醒保存到 {file}（{why}）；它们只保留到本次运行结束。请检查该文件夹是否可写。',
   'notice.more': '……另外 {more} 项',

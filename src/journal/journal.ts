@@ -9,6 +9,8 @@ import path from 'node:path';
 import { BlobStore } from './blobStore.js';
 import type { ChangeStart, JournalRecord, PathBefore } from './records.js';
 import { parseJournalLine } from './journalLine.js';
+import { realFs } from '../core/fsPort.js';
+import { keepAsideAndRewrite, readJsonLines } from '../core/jsonLines.js';
 import type { FlatTree } from './snapshot.js';
 
 /** The journal's file name inside a session folder. */
@@ -41,6 +43,8 @@ export class Journal {
   /** Lines of the file refused when it was read, each naming the line and why (reported). */
   readonly skipped: string[] = [];
   private fd: number | undefined;
+  /** The file may end in a cut line left in place: the next record starts on a new line. */
+  private tornTail = false;
   private seq = 0;
   private readonly listeners = new Listeners();
 
@@ -60,28 +64,50 @@ export class Journal {
       BlobStore.open(blobDir),
       limits,
     );
-    let text = '';
-    try {
-      text = fs.readFileSync(journal.file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    const read = readJsonLines(realFs, journal.file);
+    if (read.kind === 'unreadable') {
+      journal.repair([], read.problem);
+      return journal;
     }
-    const lines = text.split('\n');
+    const lines = read.kind === 'lines' ? read.lines : [];
+    const kept: string[] = [];
     for (const [i, line] of lines.entries()) {
       if (line.trim() === '') continue;
       const parsed = parseJournalLine(line);
       if ('record' in parsed) {
         const refused = journal.consistency(parsed.record);
-        if (refused === undefined) journal.apply(parsed.record);
-        else journal.skipped.push(`${JOURNAL_FILE} line ${i + 1}: ${refused}; skipped`);
+        if (refused === undefined) {
+          journal.apply(parsed.record);
+          kept.push(line);
+        } else journal.skipped.push(`${JOURNAL_FILE} line ${i + 1}: ${refused}; skipped`);
       } else if ('problem' in parsed) {
         journal.skipped.push(`${JOURNAL_FILE} line ${i + 1}: ${parsed.problem}; skipped`);
-      } else if (lines.slice(i + 1).some((l) => l.trim() !== '')) {
+      } else if (i < lines.length - 1) {
         // A torn last line is a kill mid-write; a torn line with more after it is damage.
         journal.skipped.push(`${JOURNAL_FILE} line ${i + 1}: not valid JSON; skipped`);
       }
     }
+    const torn = read.kind === 'lines' && read.torn && lines.at(-1)!.trim() !== '';
+    if (journal.skipped.length > 0 || torn) journal.repair(kept, undefined);
     return journal;
+  }
+
+  /**
+   * Keeps the damaged journal aside (`changes.corrupt-<time>.jsonl`) and rewrites it with the
+   * lines that were kept, so the next record never glues onto a torn line and the next start
+   * does not report the same damage. The copy is named among the skipped lines (reported),
+   * also for a torn last line alone (a kill mid-write: its change was never made).
+   */
+  private repair(kept: readonly string[], unreadable: string | undefined): void {
+    const result = keepAsideAndRewrite(realFs, this.file, kept);
+    if (unreadable !== undefined)
+      this.skipped.push(`${JOURNAL_FILE}: ${unreadable}; its changes cannot be undone`);
+    if (result.ok) {
+      this.skipped.push(`${JOURNAL_FILE}: the original was kept as ${result.aside}`);
+    } else {
+      this.skipped.push(`${JOURNAL_FILE}: left as it is: ${result.problem}`);
+      this.tornTail = true;
+    }
   }
 
   /** Every change, oldest first. */
@@ -187,7 +213,11 @@ export class Journal {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       this.fd = fs.openSync(this.file, 'a', 0o600);
     }
-    fs.writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    const fence = this.tornTail ? '\n' : '';
+    fs.writeSync(this.fd, `${fence}${JSON.stringify(record)}\n`);
+    this.tornTail = false;
+    // On disk before the change it describes is made: undo survives a power cut too.
+    fs.fsyncSync(this.fd);
     this.apply(record);
     this.listeners.emit();
   }

@@ -6,7 +6,8 @@
  */
 import { t, type Lang } from '../i18n/messages.js';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { atomicWriteFileSync, realFs, type HistoryFs } from '../core/fsPort.js';
+import { readStateText, setAside } from '../core/stateFile.js';
 import path from 'node:path';
 import { Reminders, type Reminder } from './reminders.js';
 
@@ -22,38 +23,56 @@ export function reminderFilePath(dataDir: string, workspace: string): string {
   return path.join(dataDir, 'reminders', `${key}.json`);
 }
 
-/** Reads the saved reminders; a missing file is none, a damaged one is reported and skipped. */
+/**
+ * Reads the saved reminders: a missing file is none. A damaged one (cut, junk bytes, a folder
+ * in its place, entries that are not reminders) yields what could still be read, `damaged`
+ * saying why and `warning` the message for the user. Only reads: keeping the damaged file
+ * aside is {@link openReminders}'s job, before its first write.
+ */
 export function readReminderFile(
   file: string,
   lang: Lang = 'en',
-): { reminders: Reminder[]; warning?: string } {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { reminders: [] };
-    return { reminders: [], warning: unreadable(file, (err as Error).message, lang) };
-  }
-  try {
-    const body = JSON.parse(text) as Partial<ReminderFileBody>;
-    const list = Array.isArray(body.reminders) ? body.reminders : [];
-    return { reminders: list.filter(isReminder) };
-  } catch (err) {
-    return { reminders: [], warning: unreadable(file, (err as Error).message, lang) };
-  }
+  fs: HistoryFs = realFs,
+): { reminders: Reminder[]; warning?: string; damaged?: string } {
+  const read = readStateText(fs, file);
+  if (read.kind === 'missing') return { reminders: [] };
+  const parsed = read.kind === 'text' ? parseBody(read.text) : { reminders: [], why: read.problem };
+  if (parsed.why === undefined) return { reminders: parsed.reminders };
+  return {
+    reminders: parsed.reminders,
+    damaged: parsed.why,
+    warning: unreadable(file, parsed.why, lang),
+  };
 }
 
-/** Writes the list whole (temp file + rename: a crash leaves the old list or the new one). */
+/** The reminders in a file's text, and why it is damaged when anything in it is not one. */
+function parseBody(text: string): { reminders: Reminder[]; why?: string } {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (err) {
+    return { reminders: [], why: (err as Error).message };
+  }
+  const list = (body as Partial<ReminderFileBody> | null)?.reminders;
+  if (!Array.isArray(list)) return { reminders: [], why: 'it holds no list of reminders' };
+  const reminders = list.filter(isReminder);
+  const bad = list.length - reminders.length;
+  return bad === 0 ? { reminders } : { reminders, why: `${bad} entry(ies) are not reminders` };
+}
+
+/**
+ * Writes the list whole, atomically (temp file, fsync, rename, fsync of the folder: a crash
+ * leaves the old list or the new one).
+ */
 export function writeReminderFile(
   file: string,
   workspace: string,
   list: readonly Reminder[],
+  fs: HistoryFs = realFs,
 ): void {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const body: ReminderFileBody = { workspace, reminders: [...list] };
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(body, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
+  atomicWriteFileSync(fs, file, `${JSON.stringify(body, null, 2)}\n`);
 }
 
 function unreadable(file: string, why: string, lang: Lang): string {
@@ -73,24 +92,49 @@ function isReminder(r: unknown): r is Reminder {
 
 /**
  * The reminders of `workspace`, loaded from the app home and saved there on every change.
- * A problem reading or writing goes to `warn` (once for writing) and the run goes on with
- * the list in memory.
+ * A damaged file is kept aside as `<name>.corrupt-<time>.json` before anything new is written
+ * (the warning names the copy) and the readable reminders go on; when no copy can be made the
+ * file is left untouched and the list lives in memory for this run. A problem writing goes to
+ * `warn` (once) and the run goes on with the list in memory.
  */
 export function openReminders(
   dataDir: string,
   workspace: string,
   warn: (message: string) => void,
   lang: Lang = 'en',
+  fs: HistoryFs = realFs,
+  now: () => number = Date.now,
 ): Reminders {
   const file = reminderFilePath(dataDir, workspace);
-  const loaded = readReminderFile(file, lang);
-  if (loaded.warning) warn(loaded.warning);
+  const loaded = readReminderFile(file, lang, fs);
+  let frozen = false;
+  if (loaded.damaged !== undefined) {
+    const kept = setAside(fs, file, now());
+    const count = loaded.reminders.length;
+    if (kept.ok) {
+      warn(
+        t(lang, 'notice.remindersKeptAside', {
+          file,
+          why: loaded.damaged,
+          aside: kept.aside,
+          count,
+        }),
+      );
+    } else {
+      frozen = true;
+      warn(
+        t(lang, 'notice.remindersNotCopied', { file, why: loaded.damaged, problem: kept.problem }),
+      );
+    }
+  }
   let warned = false;
   return new Reminders({
     saved: loaded.reminders,
     save: (list) => {
+      // Without a copy of the damaged file, writing over it could lose what it held.
+      if (frozen) return;
       try {
-        writeReminderFile(file, workspace, list);
+        writeReminderFile(file, workspace, list, fs);
       } catch (err) {
         if (warned) return;
         warned = true;

@@ -118,8 +118,9 @@ describe('reminders survive a restart and belong to the folder', () => {
     const r = await createApp({ flags: { home, workspace: ws }, env, background: false });
     if (!r.ok) throw new Error(r.message);
     try {
-      expect(r.app.warnings.join('\n')).toMatch(/saved reminders in .* could not be read/);
-      expect(r.app.warnings.join('\n')).toContain('delete the file');
+      expect(r.app.warnings.join('\n')).toMatch(
+        /saved reminders in .* were damaged .*; the original was kept as .*\.corrupt-.*\.json/,
+      );
     } finally {
       await r.app.close();
     }

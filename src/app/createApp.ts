@@ -163,7 +163,11 @@ async function startApp(
   // The folder's reminders, kept in the home: a problem is a start-up warning, later a notice.
   let warn = (message: string): void => void warnings.push(message);
   const lang = resolveLanguage(config.language, env);
-  const reminders = openReminders(appPaths(home).data, workspace.root, (m) => warn(m), lang);
+  // A script's run (-p) leaves the folder's reminders to the user's screen or background
+  // agent: one that fell due while Cogito was closed is not the script's to use up.
+  const reminders = openReminders(appPaths(home).data, workspace.root, (m) => warn(m), lang, {
+    leaveSaved: opts.holder === 'print',
+  });
   const quit = quitPort(opts.exit, stack);
   const detach = quitPort(opts.detach, stack);
 
@@ -319,6 +323,8 @@ async function openHistory(
     durability: config.durability,
     workspace: workspace.root,
     caseInsensitive: workspace.caseInsensitive,
+    // A script's run keeps to scripts' sessions: the screen's "latest" stays the user's.
+    kind: opts.holder === 'print' ? 'print' : 'interactive',
   });
   let opened: Awaited<ReturnType<typeof openWorkspaceSession>>;
   try {

@@ -366,7 +366,10 @@ export const en = {
   'hint.clear': 'clear',
   'hint.filter': 'filter',
   // Sessions tied to a workspace (/sessions, --session from another folder).
-  'cmd.sessionsHere': 'Sessions of this folder (newest first; resume one with --session ID):',
+  'cmd.sessionsHere': 'Sessions of this folder (newest first; /resume ID opens one):',
+  'cmd.sessionsScripts':
+    'Script runs in this folder (cogito -p; cogito -p -c continues the newest, /resume ID opens one):',
+  'cmd.sessionScript': 'cogito -p',
   'cmd.sessionsElsewhere': 'Other folders (--session ID --force continues one here):',
   'cmd.sessionFolder': 'folder: {path}',
   'cmd.sessionNoFolder': 'no folder',

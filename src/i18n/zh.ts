@@ -338,7 +338,10 @@ export const zh = {
   'hint.save': '保存',
   'hint.clear': '清空',
   'hint.filter': '筛选',
-  'cmd.sessionsHere': '本文件夹的会话（最新在前；用 --session ID 恢复）：',
+  'cmd.sessionsHere': '本文件夹的会话（最新在前；用 /resume ID 打开）：',
+  'cmd.sessionsScripts':
+    '本文件夹的脚本运行（cogito -p；cogito -p -c 继续最新的一个，/resume ID 打开）：',
+  'cmd.sessionScript': 'cogito -p',
   'cmd.sessionsElsewhere': '其他文件夹（用 --session ID --force 在这里继续）：',
   'cmd.sessionFolder': '文件夹：{path}',
   'cmd.sessionNoFolder': '无文件夹',

@@ -74,28 +74,33 @@ function isReminder(r: unknown): r is Reminder {
 /**
  * The reminders of `workspace`, loaded from the app home and saved there on every change.
  * A problem reading or writing goes to `warn` (once for writing) and the run goes on with
- * the list in memory.
+ * the list in memory. `leaveSaved` (print mode): the saved ones are never taken, see
+ * `Reminders`.
  */
 export function openReminders(
   dataDir: string,
   workspace: string,
   warn: (message: string) => void,
   lang: Lang = 'en',
+  opts: { leaveSaved?: boolean } = {},
 ): Reminders {
   const file = reminderFilePath(dataDir, workspace);
   const loaded = readReminderFile(file, lang);
   if (loaded.warning) warn(loaded.warning);
   let warned = false;
-  return new Reminders({
-    saved: loaded.reminders,
-    save: (list) => {
-      try {
-        writeReminderFile(file, workspace, list);
-      } catch (err) {
-        if (warned) return;
-        warned = true;
-        warn(t(lang, 'notice.remindersUnsaved', { file, why: (err as Error).message }));
-      }
+  return new Reminders(
+    {
+      saved: loaded.reminders,
+      save: (list) => {
+        try {
+          writeReminderFile(file, workspace, list);
+        } catch (err) {
+          if (warned) return;
+          warned = true;
+          warn(t(lang, 'notice.remindersUnsaved', { file, why: (err as Error).message }));
+        }
+      },
     },
-  });
+    opts,
+  );
 }

@@ -170,7 +170,8 @@ export const en = {
   'command.help': 'Show keys and commands',
   'command.stop': 'Stop the current turn and wait for you',
   'command.pause': 'Pause autonomous thinking',
-  'command.resume': 'Resume autonomous thinking',
+  'command.resume':
+    'Paused: resume autonomous thinking. Otherwise pick a session of this folder (/resume ID opens one)',
   'command.new': 'Start a new session (the old one stays on disk)',
   'command.compact': 'Summarise older messages now to free context',
   'command.sessions': 'List saved sessions',
@@ -370,6 +371,20 @@ export const en = {
   'cmd.sessionsScripts':
     'Script runs in this folder (cogito -p; cogito -p -c continues the newest, /resume ID opens one):',
   'cmd.sessionScript': 'cogito -p',
+  'cmd.resumeNone':
+    'No session of this folder has an id starting with "{typed}". /sessions lists them; /resume alone opens the picker.',
+  'cmd.resumeElsewhere':
+    'Session {id} belongs to the folder {path}: run cogito there, or cogito --session {id} --force to continue it here.',
+  'cmd.resumeAmbiguous': '"{typed}" starts {count} session ids ({ids}): type more of the id.',
+  'cmd.resumeCurrent': 'Session {id} is the one open now.',
+  'cmd.resumed':
+    'Opened session {id}; the previous one ({previous}) is kept: /resume {previous} goes back.',
+  'picker.title': 'Sessions of this folder ({count})',
+  'picker.yours': 'Yours',
+  'picker.scripts': 'Script runs (cogito -p)',
+  'picker.untitled': '(no message yet)',
+  'picker.current': 'open now',
+  'picker.empty': 'No sessions in this folder yet.',
   'cmd.sessionsElsewhere': 'Other folders (--session ID --force continues one here):',
   'cmd.sessionFolder': 'folder: {path}',
   'cmd.sessionNoFolder': 'no folder',

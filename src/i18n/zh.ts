@@ -154,7 +154,7 @@ export const zh = {
   'command.help': '显示按键与命令',
   'command.stop': '停止当前轮次，等你发言',
   'command.pause': '暂停自主思考',
-  'command.resume': '继续自主思考',
+  'command.resume': '暂停时：继续自主思考；否则选择本文件夹的会话（/resume ID 直接打开）',
   'command.new': '开始新会话（旧会话保留在磁盘上）',
   'command.compact': '立即压缩较早的消息，腾出上下文',
   'command.sessions': '列出已保存的会话',
@@ -342,6 +342,19 @@ export const zh = {
   'cmd.sessionsScripts':
     '本文件夹的脚本运行（cogito -p；cogito -p -c 继续最新的一个，/resume ID 打开）：',
   'cmd.sessionScript': 'cogito -p',
+  'cmd.resumeNone':
+    '本文件夹没有 id 以“{typed}”开头的会话。/sessions 可查看全部；只输入 /resume 打开选择列表。',
+  'cmd.resumeElsewhere':
+    '会话 {id} 属于文件夹 {path}：请在那里运行 cogito，或用 cogito --session {id} --force 在这里继续。',
+  'cmd.resumeAmbiguous': '有 {count} 个会话 id 以“{typed}”开头（{ids}）：请多输入几位。',
+  'cmd.resumeCurrent': '会话 {id} 就是现在打开的这个。',
+  'cmd.resumed': '已打开会话 {id}；上一个会话（{previous}）仍保留：/resume {previous} 可回去。',
+  'picker.title': '本文件夹的会话（{count}）',
+  'picker.yours': '你的会话',
+  'picker.scripts': '脚本运行（cogito -p）',
+  'picker.untitled': '（还没有消息）',
+  'picker.current': '当前',
+  'picker.empty': '本文件夹还没有会话。',
   'cmd.sessionsElsewhere': '其他文件夹（用 --session ID --force 在这里继续）：',
   'cmd.sessionFolder': '文件夹：{path}',
   'cmd.sessionNoFolder': '无文件夹',

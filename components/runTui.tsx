@@ -6,6 +6,7 @@
  * closed when the run ends however it ends; quitting is one `exit` handed to both the
  * screen and the app.
  */
+import type { SessionChoice } from '../src/commands/sessionChoices.js';
 import React from 'react';
 import type { AppOptions } from '../src/app/createApp.js';
 import { DisposerStack, stopFailureLine, type StopFailure } from '../src/app/disposers.js';
@@ -45,6 +46,8 @@ export interface TuiApp {
   close(): Promise<readonly StopFailure[] | void>;
   /** The session in use at the end (after /new, the new one): quitting says how to resume it. */
   currentSessionId?(): string;
+  /** This folder's sessions for the `/resume` picker (without it, `/resume` goes as typed). */
+  listSessions?(): Promise<readonly SessionChoice[]>;
 }
 
 export type TuiAppResult =
@@ -324,6 +327,7 @@ async function showApp(run: TuiRun, app: TuiApp, onDetach: () => void): Promise<
       onExit={() => run.exit(0)}
       onDetach={onDetach}
       onRedraw={() => session.clearScreen()}
+      {...(app.listSessions ? { listSessions: () => app.listSessions!() } : {})}
       mouse={app.config.mouse !== false}
       onMouse={(on, toggled) => {
         session.setMouse(on);

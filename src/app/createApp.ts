@@ -35,6 +35,7 @@ import { openReminders } from '../reminders/reminderFile.js';
 import { recentSpend } from '../ledger/homeSpend.js';
 import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
+import { sessionChoices, type SessionChoice } from '../commands/sessionChoices.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -91,6 +92,8 @@ export interface App {
   warnings: string[];
   /** The id of the session in use now (`/new` switches it). */
   currentSessionId(): string;
+  /** This folder's sessions as the `/resume` picker offers them (the user's, then scripts'). */
+  listSessions(): Promise<SessionChoice[]>;
   /** The MCP servers from `mcpServers`; they start in the background after creation. */
   mcp: McpManager;
   /**
@@ -223,6 +226,7 @@ async function startApp(
     workspace: workspace.root,
     warnings,
     currentSessionId: () => currentSession().id,
+    listSessions: async () => sessionChoices(await store.list(), currentSession().id),
     mcp,
     close: () => stack.close(),
   };

@@ -482,6 +482,10 @@ export const en = {
   'digest.close': 'Any key closes this.',
   'keys.ledger': 'Show or hide the cycle ledger (the last cycles)',
   'keys.closeLedger': 'Close the cycle ledger',
+  'keys.pickerMove': 'Session picker (/resume): move through the sessions',
+  'keys.pickerOpen': 'Session picker: open the chosen session',
+  'keys.pickerClose': 'Session picker: close it, staying in this session',
+  'hint.openSession': 'open',
   'tui.resumeHint':
     'Session {id} is saved. To go on with it: cogito --session {id} (or cogito -c: the latest session in this folder)',
   'keys.closeDigest': 'Close the summary of what happened while you were away',

@@ -449,6 +449,10 @@ export const zh = {
   'digest.nothing': '你不在的时候什么也没发生。',
   'digest.close': '按任意键关闭。',
   'keys.ledger': '显示或隐藏周期账本（最近的周期）',
+  'keys.pickerMove': '会话选择列表（/resume）：上下移动',
+  'keys.pickerOpen': '会话选择列表：打开选中的会话',
+  'keys.pickerClose': '会话选择列表：关闭，留在当前会话',
+  'hint.openSession': '打开',
   'keys.closeLedger': '关闭周期账本',
   'tui.resumeHint':
     '会话 {id} 已保存。继续这个会话：cogito --session {id}（或 cogito -c：本文件夹最近的会话）',

@@ -370,7 +370,7 @@ export const en = {
   'cmd.sessionsHere': 'Sessions of this folder (newest first; /resume ID opens one):',
   'cmd.sessionsScripts':
     'Script runs in this folder (cogito -p; cogito -p -c continues the newest, /resume ID opens one):',
-  'cmd.sessionScript': 'cogito -p',
+  'cmd.sessionScript': 'script run (cogito -p)',
   'cmd.resumeNone':
     'No session of this folder has an id starting with "{typed}". /sessions lists them; /resume alone opens the picker.',
   'cmd.resumeElsewhere':

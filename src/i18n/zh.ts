@@ -341,7 +341,7 @@ export const zh = {
   'cmd.sessionsHere': '本文件夹的会话（最新在前；用 /resume ID 打开）：',
   'cmd.sessionsScripts':
     '本文件夹的脚本运行（cogito -p；cogito -p -c 继续最新的一个，/resume ID 打开）：',
-  'cmd.sessionScript': 'cogito -p',
+  'cmd.sessionScript': '脚本运行（cogito -p）',
   'cmd.resumeNone':
     '本文件夹没有 id 以“{typed}”开头的会话。/sessions 可查看全部；只输入 /resume 打开选择列表。',
   'cmd.resumeElsewhere':

@@ -1,7 +1,7 @@
 import React, { memo, useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import { t } from '../src/i18n/messages.js';
-import type { SessionChoice } from '../src/commands/sessionChoices.js';
+import type { SessionChoice } from '../src/history/sessionChoices.js';
 import type { MachineState } from '../src/machine/machine.js';
 import type { AgentController } from './controller.js';
 import { ApprovalPrompt } from './ApprovalPrompt.js';

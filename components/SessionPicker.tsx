@@ -7,7 +7,7 @@
  */
 import React from 'react';
 import { Box } from 'ink';
-import type { SessionChoice } from '../src/commands/sessionChoices.js';
+import type { SessionChoice } from '../src/history/sessionChoices.js';
 import { formatDateTime } from '../src/i18n/dates.js';
 import { t, type Lang } from '../src/i18n/messages.js';
 import { useLang } from './i18n.js';

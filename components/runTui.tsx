@@ -6,7 +6,7 @@
  * closed when the run ends however it ends; quitting is one `exit` handed to both the
  * screen and the app.
  */
-import type { SessionChoice } from '../src/commands/sessionChoices.js';
+import type { SessionChoice } from '../src/history/sessionChoices.js';
 import React from 'react';
 import type { AppOptions } from '../src/app/createApp.js';
 import { DisposerStack, stopFailureLine, type StopFailure } from '../src/app/disposers.js';
@@ -159,7 +159,7 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
   if (background) {
     const run = startRun(flags, deps, resolveLanguage(background.language, env));
     try {
-      return await runAttached(run, background.entry, background.notify);
+      return await runAttached(run, background.entry, background.notify, background.listSessions);
     } finally {
       await run.root.close();
     }

@@ -5,7 +5,7 @@
  */
 import type { AgentCommand } from '../../src/api/commands.js';
 import type { ApprovalAnswer } from '../../src/api/events.js';
-import type { SessionChoice } from '../../src/commands/sessionChoices.js';
+import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import type { AgentController } from '../controller.js';
 import { LINE_EDITS, WHEEL_LINES, type LineEdit, type UiAction } from '../ui/uiReducer.js';
 import type { Action, Resolved } from './bindings.js';

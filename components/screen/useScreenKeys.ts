@@ -6,7 +6,7 @@
  */
 import { useRef } from 'react';
 import { AWAY_AFTER_MS } from '../../src/ledger/digest.js';
-import type { SessionChoice } from '../../src/commands/sessionChoices.js';
+import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import type { MachineState } from '../../src/machine/machine.js';
 import type { AgentController } from '../controller.js';
 import type { ApprovalGuard } from '../hooks/useApprovalGuard.js';

@@ -3,7 +3,7 @@
  * what the last frame measured (the layout, where each pane shows its view and how far it
  * can scroll), computed top-down by the screen; nothing here calls the agent or draws.
  */
-import type { SessionChoice } from '../../src/commands/sessionChoices.js';
+import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import * as ed from '../input/lineEditor.js';
 import { recallNext, recallPrev, remember } from '../input/history.js';
 import { focusables, paneAt, type Layout } from '../layout.js';

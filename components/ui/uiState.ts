@@ -3,7 +3,7 @@
  * history, scroll positions and the tool-log selection. Plain data with pure helpers; it
  * changes only through `reduceUi` (uiReducer.ts), in the screen's one UI store (uiStore.ts).
  */
-import type { SessionChoice } from '../../src/commands/sessionChoices.js';
+import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import type { Focus, Overlay, QueueLine } from '../keys/bindings.js';
 import { EMPTY_LINE, type LineState } from '../input/lineEditor.js';
 import { emptyHistory, type InputHistory } from '../input/history.js';

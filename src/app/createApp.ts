@@ -35,7 +35,7 @@ import { openReminders } from '../reminders/reminderFile.js';
 import { recentSpend } from '../ledger/homeSpend.js';
 import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
-import { sessionChoices, type SessionChoice } from '../commands/sessionChoices.js';
+import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {

@@ -14,7 +14,7 @@ import { MODEL_COMMAND } from './model.js';
 import type { AfterCommand, CommandContext } from './context.js';
 import { commandRows, type CommandCall, type SlashCommand } from './table.js';
 import { sessionList } from './sessionList.js';
-import { matchSession } from './sessionChoices.js';
+import { matchSession } from '../history/sessionChoices.js';
 import { CHANGE_COMMANDS } from './changes.js';
 import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
 

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { matchSession } from '../../src/commands/sessionChoices.js';
+import { matchSession } from '../../src/history/sessionChoices.js';
 import type { SessionInfo } from '../../src/history/index.js';
 import { SessionStore } from '../../src/history/index.js';
 import { makeMessage } from '../../src/core/messages.js';

@@ -5,7 +5,7 @@
  * the agent; paused, `/resume` still goes to the agent (the way out of the pause).
  */
 import { afterEach, describe, expect, test } from 'vitest';
-import type { SessionChoice } from '../../src/commands/sessionChoices.js';
+import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import { createFakeController } from '../helpers/fakeController.js';
 import { KEY, renderApp, type Harness } from '../helpers/renderApp.js';
 

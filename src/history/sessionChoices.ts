@@ -3,7 +3,8 @@
  * sessions to offer, in what order, and which one a typed id or prefix names. The screen's
  * picker (components/SessionPicker.tsx) only draws and moves through these.
  */
-import type { SessionInfo, SessionKind } from '../history/index.js';
+import type { SessionKind } from './meta.js';
+import type { SessionInfo } from './sessionStore.js';
 
 /** One row of the picker: a session of this folder. */
 export interface SessionChoice {

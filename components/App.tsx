@@ -30,7 +30,8 @@ type PassedToScreen =
   | 'approvalDelayMs'
   | 'now'
   | 'mouse'
-  | 'onMouse';
+  | 'onMouse'
+  | 'listSessions';
 
 export interface AppProps extends Pick<ScreenProps, PassedToScreen> {
   controller: AgentController;
@@ -75,6 +76,7 @@ export function App(p: AppProps): React.JSX.Element {
         {...(p.now ? { now: p.now } : {})}
         {...(p.mouse !== undefined ? { mouse: p.mouse } : {})}
         {...(p.onMouse ? { onMouse: p.onMouse } : {})}
+        {...(p.listSessions ? { listSessions: p.listSessions } : {})}
       />
     </LangContext.Provider>
   );

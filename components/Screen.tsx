@@ -1,6 +1,7 @@
 import React, { memo, useEffect, useState } from 'react';
 import { Box, Text } from 'ink';
 import { t } from '../src/i18n/messages.js';
+import type { SessionChoice } from '../src/history/sessionChoices.js';
 import type { MachineState } from '../src/machine/machine.js';
 import type { AgentController } from './controller.js';
 import { ApprovalPrompt } from './ApprovalPrompt.js';
@@ -54,6 +55,11 @@ export interface ScreenProps {
   mouse?: boolean;
   /** Turns mouse reporting on or off in the terminal; `toggled` when Ctrl+S asked for it. */
   onMouse?(on: boolean, toggled: boolean): void;
+  /**
+   * This folder's sessions, for the picker `/resume` opens (the host reads them from the
+   * home). Absent: `/resume` goes to the agent as typed.
+   */
+  listSessions?(): Promise<readonly SessionChoice[]>;
 }
 
 function placeholderKey(machine: MachineState, queueing: boolean) {
@@ -108,6 +114,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     toggleMouse: mouse.toggle,
     quit: p.onExit,
     ...(p.onDetach ? { detach: p.onDetach } : {}),
+    ...(p.listSessions ? { listSessions: p.listSessions } : {}),
     now: p.now ?? Date.now,
     layout,
   });

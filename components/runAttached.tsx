@@ -5,6 +5,7 @@
  * leave the agent running; the quit keys and /exit stop it. A connection that breaks ends
  * the screen with a line saying so, never a hang.
  */
+import type { SessionChoice } from '../src/history/sessionChoices.js';
 import React from 'react';
 import type { AgentCommand } from '../src/api/commands.js';
 import { attachTo, type Attachment } from '../src/daemon/attach.js';
@@ -24,6 +25,8 @@ export async function runAttached(
   run: TuiRun,
   entry: RegistryEntry,
   notify?: NotifySettings,
+  /** This folder's sessions for the `/resume` picker (the agent opens the chosen one). */
+  listSessions?: () => Promise<readonly SessionChoice[]>,
 ): Promise<number> {
   const { workspace, pid } = entry;
   let a: Attachment;
@@ -96,6 +99,7 @@ export async function runAttached(
       onExit={stop}
       onDetach={detach}
       away={away}
+      {...(listSessions ? { listSessions } : {})}
       onRedraw={() => session.clearScreen()}
       onMouse={(on) => session.setMouse(on)}
     />

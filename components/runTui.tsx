@@ -6,6 +6,7 @@
  * closed when the run ends however it ends; quitting is one `exit` handed to both the
  * screen and the app.
  */
+import type { SessionChoice } from '../src/history/sessionChoices.js';
 import React from 'react';
 import type { AppOptions } from '../src/app/createApp.js';
 import { DisposerStack, stopFailureLine, type StopFailure } from '../src/app/disposers.js';
@@ -45,6 +46,8 @@ export interface TuiApp {
   close(): Promise<readonly StopFailure[] | void>;
   /** The session in use at the end (after /new, the new one): quitting says how to resume it. */
   currentSessionId?(): string;
+  /** This folder's sessions for the `/resume` picker (without it, `/resume` goes as typed). */
+  listSessions?(): Promise<readonly SessionChoice[]>;
 }
 
 export type TuiAppResult =
@@ -156,7 +159,7 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
   if (background) {
     const run = startRun(flags, deps, resolveLanguage(background.language, env));
     try {
-      return await runAttached(run, background.entry, background.notify);
+      return await runAttached(run, background.entry, background.notify, background.listSessions);
     } finally {
       await run.root.close();
     }
@@ -324,6 +327,7 @@ async function showApp(run: TuiRun, app: TuiApp, onDetach: () => void): Promise<
       onExit={() => run.exit(0)}
       onDetach={onDetach}
       onRedraw={() => session.clearScreen()}
+      {...(app.listSessions ? { listSessions: () => app.listSessions!() } : {})}
       mouse={app.config.mouse !== false}
       onMouse={(on, toggled) => {
         session.setMouse(on);

@@ -14,7 +14,7 @@ export * from './types.js';
 export { isText } from './matchers.js';
 
 const { LISTENING, NOT_APPROVAL, ALWAYS, OVERLAYS, APPROVAL, ARMED, THINKING } = w;
-const { INPUT, TOOLS, PANE, ENDS } = w;
+const { INPUT, TOOLS, PANE, ENDS, PICKER } = w;
 
 export const BINDINGS: readonly Binding[] = [
   // The mouse wheel and its switch (mouseBindings.ts); a wheel turn is never a key press.
@@ -98,6 +98,40 @@ export const BINDINGS: readonly Binding[] = [
     hint: { label: 'hint.close', order: 10 },
   },
   { keys: ['*'], match: m.anyKey, when: { overlay: ['ledger'] }, action: 'ignore' },
+
+  // The session picker (/resume): it takes the keys while open (Ctrl+C and the like above).
+  {
+    keys: ['↑', 'k'],
+    match: m.either(m.up, m.char('k')),
+    when: PICKER,
+    action: 'pickerUp',
+    description: 'keys.pickerMove',
+    hint: { label: 'hint.select', order: 20, keys: '↑↓/jk' },
+  },
+  {
+    keys: ['↓', 'j'],
+    match: m.either(m.down, m.char('j')),
+    when: PICKER,
+    action: 'pickerDown',
+    description: 'keys.pickerMove',
+  },
+  {
+    keys: ['Enter'],
+    match: m.enter,
+    when: PICKER,
+    action: 'pickerOpen',
+    description: 'keys.pickerOpen',
+    hint: { label: 'hint.openSession', order: 10 },
+  },
+  {
+    keys: ['Esc', 'q'],
+    match: m.either(m.esc, m.char('q')),
+    when: PICKER,
+    action: 'closeOverlay',
+    description: 'keys.pickerClose',
+    hint: { label: 'hint.close', order: 30 },
+  },
+  { keys: ['*'], match: m.anyKey, when: PICKER, action: 'ignore' },
 
   // Overlays: the help and a tool call's details take the keys while open.
   {

@@ -20,6 +20,7 @@ const OVERLAY_NAMES: Record<string, string> = {
   detail: 'tool details open',
   ledger: 'cycle ledger open',
   away: 'away summary open',
+  sessions: 'session picker open',
 };
 
 const FOCUS_NAMES: Record<string, string> = {

@@ -5,6 +5,7 @@
  */
 import type { AgentCommand } from '../../src/api/commands.js';
 import type { ApprovalAnswer } from '../../src/api/events.js';
+import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import type { AgentController } from '../controller.js';
 import { LINE_EDITS, WHEEL_LINES, type LineEdit, type UiAction } from '../ui/uiReducer.js';
 import type { Action, Resolved } from './bindings.js';
@@ -25,6 +26,10 @@ interface PerformDeps {
   quit(): void;
   /** Ctrl+D, /detach: the host leaves the agent running without this screen. */
   detach?(): void;
+  /** This folder's sessions for the picker (absent: `/resume` goes to the agent as typed). */
+  listSessions?(): Promise<readonly SessionChoice[]>;
+  /** The session chosen in the picker now (its id), if it is open. */
+  picked?(): string | undefined;
 }
 
 /** Key actions that are one UI action each. */
@@ -56,6 +61,8 @@ const UI: Partial<Record<Action, (r: Resolved) => UiAction>> = {
   cardPageDown: () => ({ type: 'scrollCard', by: 'pageDown' }),
   cardTop: () => ({ type: 'scrollCard', by: 'top' }),
   cardBottom: () => ({ type: 'scrollCard', by: 'bottom' }),
+  pickerUp: () => ({ type: 'pickerMove', step: -1 }),
+  pickerDown: () => ({ type: 'pickerMove', step: 1 }),
 };
 
 /** Key actions that are one command to the agent. */
@@ -111,8 +118,19 @@ export function perform(r: Resolved, env: PerformDeps): void {
       return;
     case 'submit': {
       const text = env.input();
+      if (opensPicker(text, env)) {
+        env.dispatch({ type: 'submitted', text });
+        return openPicker(env, text);
+      }
       c.send({ type: 'submit', text });
       env.dispatch({ type: 'submitted', text });
+      return;
+    }
+    case 'pickerOpen': {
+      const id = env.picked?.();
+      env.dispatch({ type: 'closeOverlay' });
+      // The agent opens it (the same command as typing it), so the switch is its own.
+      if (id !== undefined) c.send({ type: 'submit', text: `/resume ${id}` });
       return;
     }
     case 'toggleMouse':
@@ -141,6 +159,23 @@ export function perform(r: Resolved, env: PerformDeps): void {
     default:
       return;
   }
+}
+
+/**
+ * `/resume` alone opens the picker, unless the agent is paused: then it is the way out of
+ * the pause that the paused screen names, and goes to the agent as before.
+ */
+function opensPicker(text: string, env: PerformDeps): boolean {
+  if (!env.listSessions || !/^\s*\/resume\s*$/i.test(text)) return false;
+  return env.controller.store.getState().machine !== 'PAUSED';
+}
+
+/** Lists the sessions and opens the picker; a listing that fails sends `/resume` on as typed. */
+function openPicker(env: PerformDeps, text: string): void {
+  env.listSessions!().then(
+    (choices) => env.dispatch({ type: 'openPicker', choices }),
+    () => void env.controller.send({ type: 'submit', text }),
+  );
 }
 
 /**

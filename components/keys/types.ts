@@ -8,9 +8,9 @@ export type Focus = 'input' | 'reply' | 'reasoning' | 'tools';
 
 /**
  * What covers the panes: nothing, the help, one tool call's full details, the cycle ledger,
- * or the "while you were away" digest.
+ * the "while you were away" digest, or the session picker (`/resume`).
  */
-export type Overlay = 'none' | 'help' | 'detail' | 'ledger' | 'away';
+export type Overlay = 'none' | 'help' | 'detail' | 'ledger' | 'away' | 'sessions';
 
 export type Action =
   | 'quit'
@@ -69,7 +69,10 @@ export type Action =
   | 'queueMessage'
   | 'queuePrev'
   | 'queueNext'
-  | 'dropQueued';
+  | 'dropQueued'
+  | 'pickerUp'
+  | 'pickerDown'
+  | 'pickerOpen';
 
 /**
  * The queue line (talk without interrupting): closed, open for a new message, or open on a

@@ -9,6 +9,8 @@ const PANES: readonly Focus[] = ['reply', 'reasoning'];
 
 export const ALWAYS: When = { overlay: 'any' };
 export const OVERLAYS: When = { overlay: ['help', 'detail'] };
+/** The session picker (`/resume`) is open. */
+export const PICKER: When = { overlay: ['sessions'] };
 export const APPROVAL: When = { states: ['AWAITING_APPROVAL'] };
 /** A call waits, and the prompt has been seen with no typing since (APPROVAL_ARM_MS). */
 export const ARMED: When = { ...APPROVAL, approvalArmed: true };

@@ -10,6 +10,7 @@ import { AwayDigest } from '../AwayDigest.js';
 import { HelpOverlay } from '../HelpOverlay.js';
 import type { Focus } from '../keys/types.js';
 import { LedgerOverlay } from '../LedgerOverlay.js';
+import { SessionPicker } from '../SessionPicker.js';
 import { ReasoningPane } from '../panes/ReasoningPane.js';
 import { ReplyPane } from '../panes/ReplyPane.js';
 import { ToolLogPane } from '../panes/ToolLogPane.js';
@@ -24,11 +25,12 @@ const Help = memo(HelpOverlay);
 const Detail = memo(ToolDetail);
 const Ledger = memo(LedgerOverlay);
 const Away = memo(AwayDigest);
+const Picker = memo(SessionPicker);
 
 interface ScreenPanesProps {
   store: AgentStore;
   view: ScreenView;
-  ui: Pick<UiState, 'overlay' | 'away'>;
+  ui: Pick<UiState, 'overlay' | 'away' | 'picker'>;
   /** The focus as shown (a hidden pane's focus shows on the input). */
   focus: Focus;
 }
@@ -51,6 +53,8 @@ export function ScreenPanes({ store, view, ui, focus }: ScreenPanesProps): React
       return <Detail {...size} detail={overlay} offset={overlay.offset} max={overlay.max} />;
     if (ui.overlay === 'ledger') return <Ledger store={store} {...size} />;
     if (ui.overlay === 'away' && digest) return <Away digest={digest} {...size} />;
+    if (ui.overlay === 'sessions' && ui.picker)
+      return <Picker choices={ui.picker.choices} sel={ui.picker.sel} {...size} />;
     return <></>;
   }
   const titled = { width: w, title: layout.titles };

@@ -6,6 +6,7 @@
  */
 import { useRef } from 'react';
 import { AWAY_AFTER_MS } from '../../src/ledger/digest.js';
+import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import type { MachineState } from '../../src/machine/machine.js';
 import type { AgentController } from '../controller.js';
 import type { ApprovalGuard } from '../hooks/useApprovalGuard.js';
@@ -35,6 +36,8 @@ interface ScreenKeysDeps {
   quit(): void;
   /** Ctrl+D, /detach (see PerformDeps.detach). */
   detach?(): void;
+  /** This folder's sessions for the `/resume` picker (see PerformDeps.listSessions). */
+  listSessions?(): Promise<readonly SessionChoice[]>;
   now(): number;
 }
 
@@ -96,6 +99,11 @@ export function useScreenKeys(env: ScreenKeysDeps & { layout: Layout }): void {
       toggleMouse: env.toggleMouse,
       quit: env.quit,
       ...(env.detach ? { detach: env.detach } : {}),
+      ...(env.listSessions ? { listSessions: env.listSessions } : {}),
+      picked: () => {
+        const p = env.ui.getState().picker;
+        return env.ui.getState().overlay === 'sessions' ? p?.choices[p.sel]?.id : undefined;
+      },
     });
   });
 }

@@ -3,6 +3,7 @@
  * what the last frame measured (the layout, where each pane shows its view and how far it
  * can scroll), computed top-down by the screen; nothing here calls the agent or draws.
  */
+import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import * as ed from '../input/lineEditor.js';
 import { recallNext, recallPrev, remember } from '../input/history.js';
 import { focusables, paneAt, type Layout } from '../layout.js';
@@ -69,7 +70,11 @@ export type UiAction =
   | { type: 'blank'; on: boolean }
   /** An approval prompt appeared: it takes the floor, so overlays close. */
   | { type: 'approvalShown' }
-  | { type: 'cameBack'; since: number; until: number };
+  | { type: 'cameBack'; since: number; until: number }
+  /** `/resume` listed this folder's sessions: the picker opens on the first one. */
+  | { type: 'openPicker'; choices: readonly SessionChoice[] }
+  /** ↑/k (-1) or ↓/j (+1) in the picker, stopping at the ends. */
+  | { type: 'pickerMove'; step: 1 | -1 };
 
 /** One scroller as the last frame showed it. */
 export interface ScrollView {
@@ -232,6 +237,14 @@ export function reduceUi(ui: UiState, a: UiAction, view: UiView): UiState {
     }
     case 'cameBack':
       return { ...ui, overlay: 'away', away: { since: a.since, until: a.until } };
+    case 'openPicker':
+      return { ...ui, overlay: 'sessions', picker: { choices: a.choices, sel: 0 } };
+    case 'pickerMove': {
+      if (!ui.picker) return ui;
+      const last = Math.max(0, ui.picker.choices.length - 1);
+      const sel = Math.max(0, Math.min(last, ui.picker.sel + a.step));
+      return sel === ui.picker.sel ? ui : { ...ui, picker: { ...ui.picker, sel } };
+    }
     default:
       return reduceLine(ui, a);
   }

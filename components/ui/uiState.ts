@@ -3,6 +3,7 @@
  * history, scroll positions and the tool-log selection. Plain data with pure helpers; it
  * changes only through `reduceUi` (uiReducer.ts), in the screen's one UI store (uiStore.ts).
  */
+import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import type { Focus, Overlay, QueueLine } from '../keys/bindings.js';
 import { EMPTY_LINE, type LineState } from '../input/lineEditor.js';
 import { emptyHistory, type InputHistory } from '../input/history.js';
@@ -49,6 +50,8 @@ export interface UiState {
   blank: boolean;
   /** The absence the "while you were away" digest covers: its last key and the next (epoch ms). */
   away: { since: number; until: number } | undefined;
+  /** The session picker's list (this folder's sessions) and the chosen row. */
+  picker: { choices: readonly SessionChoice[]; sel: number } | undefined;
 }
 
 const AT_START: ScrollPos = { offset: 0, mark: 0 };
@@ -75,6 +78,7 @@ export function initialUiState(): UiState {
     lastCtrlC: undefined,
     blank: false,
     away: undefined,
+    picker: undefined,
   };
 }
 

@@ -123,7 +123,7 @@ export class AlwaysOn {
    */
   nextDueAt(): number | undefined {
     let at: number | undefined;
-    for (const r of this.reminders.pending()) {
+    for (const r of this.reminders.takeable()) {
       const floor = this.modelWokeAt + MODEL_REMINDER_FLOOR_MS;
       const when = r.by === 'model' ? Math.max(r.at, floor) : r.at;
       if (at === undefined || when < at) at = when;

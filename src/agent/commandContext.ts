@@ -16,7 +16,7 @@ import { DAY_MS, HOUR_MS } from '../memory/tokenBudget.js';
 
 /** What the commands reach beyond the agent: the app's sessions, personas and folders. */
 export interface CommandDeps {
-  sessions: Pick<SessionStore, 'list' | 'create'>;
+  sessions: Pick<SessionStore, 'list' | 'create' | 'open' | 'adopt'>;
   personas: PersonaSet;
   config: LoadedConfig;
   /** The one holder of the current session (switching it moves everyone along). */
@@ -45,7 +45,15 @@ export function commandContext(agent: AgentVerbs, env: CommandDeps): CommandCont
     detach: () => agent.detach(),
     clearScreen: () => agent.clearScreen(),
     compactNow: (signal) => agent.compactNow(signal),
-    sessions: env.sessions,
+    sessions: {
+      list: () => env.sessions.list(),
+      create: () => env.sessions.create(),
+      open: async (id) => {
+        const session = await env.sessions.open(id);
+        env.sessions.adopt(session);
+        return session;
+      },
+    },
     sessionId: () => current.id,
     transcript: () => [...current.get().archivedMessages(), ...current.get().messages()],
     switchSession: (next) => current.switchTo(next),

@@ -37,6 +37,7 @@ import { openReminders } from '../reminders/reminderFile.js';
 import { recentSpend } from '../ledger/homeSpend.js';
 import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
+import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -98,6 +99,8 @@ export interface App {
   warnings: string[];
   /** The id of the session in use now (`/new` switches it). */
   currentSessionId(): string;
+  /** This folder's sessions as the `/resume` picker offers them (the user's, then scripts'). */
+  listSessions(): Promise<SessionChoice[]>;
   /** The MCP servers from `mcpServers`; they start in the background after creation. */
   mcp: McpManager;
   /**
@@ -171,13 +174,12 @@ async function startApp(
   // The folder's reminders, kept in the home: a problem is a start-up warning, later a notice.
   let warn = (message: string): void => void warnings.push(message);
   const lang = resolveLanguage(config.language, env);
-  const reminders = openReminders(
-    appPaths(home).data,
-    workspace.root,
-    (m) => warn(m),
-    lang,
-    opts.fs,
-  );
+  // A script's run (-p) leaves the folder's reminders to the user's screen or background
+  // agent: one that fell due while Cogito was closed is not the script's to use up.
+  const reminders = openReminders(appPaths(home).data, workspace.root, (m) => warn(m), lang, {
+    leaveSaved: opts.holder === 'print',
+    ...(opts.fs ? { fs: opts.fs } : {}),
+  });
   const quit = quitPort(opts.exit, stack);
   const detach = quitPort(opts.detach, stack);
 
@@ -240,6 +242,7 @@ async function startApp(
     workspace: workspace.root,
     warnings,
     currentSessionId: () => currentSession().id,
+    listSessions: async () => sessionChoices(await store.list(), currentSession().id),
     mcp,
     close: () => stack.close(),
   };
@@ -341,6 +344,8 @@ async function openHistory(
     durability: config.durability,
     workspace: workspace.root,
     caseInsensitive: workspace.caseInsensitive,
+    // A script's run keeps to scripts' sessions: the screen's "latest" stays the user's.
+    kind: opts.holder === 'print' ? 'print' : 'interactive',
   });
   let opened: Awaited<ReturnType<typeof openWorkspaceSession>>;
   try {

@@ -54,7 +54,7 @@ export const CLI_OPTIONS: readonly CliOption[] = [
   {
     name: 'continue',
     short: 'c',
-    help: "print mode: continue this folder's latest session\n(default: a new session each run)",
+    help: "print mode: continue this folder's latest -p session\n(default: a new session each run)",
   },
   {
     name: 'verbose',

@@ -14,6 +14,7 @@ import { MODEL_COMMAND } from './model.js';
 import type { AfterCommand, CommandContext } from './context.js';
 import { commandRows, type CommandCall, type SlashCommand } from './table.js';
 import { sessionList } from './sessionList.js';
+import { matchSession } from '../history/sessionChoices.js';
 import { CHANGE_COMMANDS } from './changes.js';
 import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
 
@@ -131,6 +132,52 @@ function trace({ ctx }: CommandCall): AfterCommand {
   return 'listen';
 }
 
+/**
+ * `/resume` alone: autonomy back on (the way out of a pause the paused screen names; the
+ * screen opens its session picker instead when not paused). `/resume ID` (the whole id or
+ * the start of one of this folder's ids) opens that session, as the picker's Enter does.
+ */
+async function resume({ ctx, args }: CommandCall): Promise<AfterCommand> {
+  const { lang } = ctx;
+  const typed = args.trim();
+  if (typed === '') {
+    ctx.resume();
+    return 'keep';
+  }
+  const found = matchSession(await ctx.sessions.list(), typed);
+  if (!found.ok) {
+    if (found.why === 'elsewhere')
+      ctx.say(
+        t(lang, 'cmd.resumeElsewhere', {
+          id: typed,
+          path: found.session?.workspace ?? t(lang, 'cmd.sessionNoFolder'),
+        }),
+      );
+    else if (found.why === 'ambiguous')
+      ctx.say(
+        t(lang, 'cmd.resumeAmbiguous', {
+          typed,
+          count: found.candidates.length,
+          ids: found.candidates
+            .slice(0, 3)
+            .map((s) => s.id)
+            .join(', '),
+        }),
+      );
+    else ctx.say(t(lang, 'cmd.resumeNone', { typed }));
+    return 'listen';
+  }
+  const previous = ctx.sessionId();
+  if (found.session.id === previous) {
+    ctx.say(t(lang, 'cmd.resumeCurrent', { id: previous }));
+    return 'listen';
+  }
+  // The screen shows the opened conversation; the user opening it makes it theirs.
+  ctx.switchSession(await ctx.sessions.open(found.session.id));
+  ctx.say(t(lang, 'cmd.resumed', { id: found.session.id, previous }));
+  return 'listen';
+}
+
 /** `/export md`: the whole transcript (archived part first) as Markdown in the exports folder. */
 async function exportTranscript({ ctx, args }: CommandCall): Promise<AfterCommand> {
   const format = args.trim() || 'md';
@@ -172,12 +219,9 @@ export const COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'resume',
-    usage: '/resume',
+    usage: '/resume [ID]',
     description: 'command.resume',
-    run: ({ ctx }) => {
-      ctx.resume();
-      return 'keep';
-    },
+    run: resume,
   },
   {
     name: 'new',

@@ -62,6 +62,11 @@ export interface CommandContext {
   readonly sessions: {
     list(): Promise<SessionInfo[]>;
     create(): Promise<Session>;
+    /**
+     * Opens a session of the store by id and makes it this run's kind's (the user opening a
+     * script's session makes it theirs). Rejects with the store's error for an unknown id.
+     */
+    open(id: string): Promise<Session>;
   };
   /** The current session's id. */
   sessionId(): string;

@@ -10,6 +10,9 @@ import type { AgentEvent } from '../api/events.js';
 import { Listeners } from '../core/listeners.js';
 import { createMirrorStore, type AgentSnapshot, type AgentStore } from '../store/agentStore.js';
 import type { LoadedConfig } from '../config/load.js';
+import { appPaths } from '../config/paths.js';
+import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
+import { SessionStore } from '../history/index.js';
 import { entryIdentity, readEntry, type RegistryEntry } from './registry.js';
 import { connectAgent, type AgentConnection } from './socketClient.js';
 import { resolveFolder, type DaemonDeps } from './startCommand.js';
@@ -20,6 +23,11 @@ export interface BackgroundAgent {
   language: LoadedConfig['language'];
   /** The user's notification settings (kinds, quiet hours) for the screen's own notices. */
   notify?: LoadedConfig['notify'];
+  /**
+   * The folder's sessions for the attached screen's `/resume` picker, read from the home
+   * (none is marked open now: the agent may have switched since it started).
+   */
+  listSessions?(): Promise<SessionChoice[]>;
 }
 
 /**
@@ -36,7 +44,13 @@ export function findBackgroundAgent(
   const entry = readEntry(folder.home, folder.workspace);
   // A pid that now names a stranger (the agent died, its pid reused) is no agent.
   if (!entry || entryIdentity(entry) === 'gone') return undefined;
-  return { entry, language: folder.config.language, notify: folder.config.notify };
+  const store = new SessionStore(appPaths(folder.home).data, { workspace: folder.workspace });
+  return {
+    entry,
+    language: folder.config.language,
+    notify: folder.config.notify,
+    listSessions: async () => sessionChoices(await store.list(), ''),
+  };
 }
 
 /** A live attachment: the mirrored store, the agent's door, and the ways to leave. */

@@ -4,3 +4,4 @@ export type { Durability } from './jsonlLog.js';
 export { Session } from './sessionFiles.js';
 export { SessionStore } from './sessionStore.js';
 export type { SessionInfo } from './sessionStore.js';
+export type { SessionKind } from './meta.js';

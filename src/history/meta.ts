@@ -2,6 +2,13 @@ import path from 'node:path';
 import { atomicWriteFileSync, errorCode, errorMessage } from './fsPort.js';
 import type { HistoryFs } from './fsPort.js';
 
+/**
+ * Who a session is for: `interactive` (the screen or the background agent: the user's
+ * conversation) or `print` (a `cogito -p` run, a script's). Start-up resumes only sessions of
+ * its own kind, so a script's run never becomes the conversation the screen reopens.
+ */
+export type SessionKind = 'interactive' | 'print';
+
 /** `meta.json` in a session folder. Small and rewritten atomically, unlike the history. */
 export interface SessionMeta {
   id: string;
@@ -15,6 +22,8 @@ export interface SessionMeta {
    * automatically.
    */
   workspace?: string;
+  /** Missing in sessions made before kinds existed: those count as interactive. */
+  kind?: SessionKind;
 }
 
 export const META_FILE = 'meta.json';
@@ -64,6 +73,7 @@ function parseMeta(value: unknown): Partial<SessionMeta> | undefined {
   if (typeof v.createdAt === 'number' && Number.isFinite(v.createdAt)) meta.createdAt = v.createdAt;
   if (typeof v.firstUserLine === 'string') meta.firstUserLine = v.firstUserLine;
   if (typeof v.workspace === 'string' && v.workspace !== '') meta.workspace = v.workspace;
+  if (v.kind === 'interactive' || v.kind === 'print') meta.kind = v.kind;
   return meta;
 }
 

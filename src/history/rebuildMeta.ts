@@ -4,7 +4,7 @@ import type { HistoryFs } from './fsPort.js';
 import { errorMessage } from './fsPort.js';
 import { keepAside } from '../core/keepAside.js';
 import { firstLine, META_FILE, writeMeta } from './meta.js';
-import type { MetaState, SessionMeta } from './meta.js';
+import type { MetaState, SessionKind, SessionMeta } from './meta.js';
 
 /**
  * A session's `meta.json` that is gone or does not read is rebuilt from what survives: the
@@ -21,6 +21,7 @@ export function rebuildMeta(
     id: string;
     messages: readonly HistoryMessage[];
     workspace: string | undefined;
+    kind?: SessionKind;
     now: number;
   },
 ): string {
@@ -44,6 +45,7 @@ export function rebuildMeta(
       ? { firstUserLine: firstLine(firstUser.content) }
       : {}),
     ...(opts.workspace !== undefined ? { workspace: opts.workspace } : {}),
+    ...(opts.kind ? { kind: opts.kind } : {}),
   };
   const what =
     found.state === 'missing'

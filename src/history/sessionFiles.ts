@@ -14,6 +14,7 @@ import {
   readMeta,
   readMetaState,
   writeMeta,
+  type SessionKind,
 } from './meta.js';
 import { rebuildMeta } from './rebuildMeta.js';
 import { messageProblem, serializeRecord } from './records.js';
@@ -29,6 +30,8 @@ interface SessionOptions {
   now?: () => number;
   /** The workspace a rebuilt `meta.json` records (the one that opens the session). */
   workspace?: string;
+  /** The kind a rebuilt `meta.json` records (that of the store that opens the session). */
+  kind?: SessionKind;
 }
 
 /**
@@ -79,6 +82,7 @@ export class Session {
           id,
           messages: replayed.messages,
           workspace: opts.workspace,
+          ...(opts.kind ? { kind: opts.kind } : {}),
           now: now(),
         }),
       );

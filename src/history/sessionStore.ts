@@ -2,7 +2,14 @@ import path from 'node:path';
 import { errorCode, errorMessage, realFs } from './fsPort.js';
 import type { HistoryFs } from './fsPort.js';
 import type { Durability } from './jsonlLog.js';
-import { HISTORY_FILE, META_FILE, readMeta, readMetaState, writeMeta } from './meta.js';
+import {
+  HISTORY_FILE,
+  META_FILE,
+  readMeta,
+  readMetaState,
+  writeMeta,
+  type SessionKind,
+} from './meta.js';
 import { MSG_LINE_PREFIX } from './records.js';
 import { Session } from './sessionFiles.js';
 import { isSafeSessionId, newSessionId } from './sessionId.js';
@@ -24,6 +31,8 @@ export interface SessionInfo {
   here: boolean;
   /** Its `meta.json` is missing or damaged while its history is there: it is rebuilt on open. */
   metaLost?: true;
+  /** A script's (`cogito -p`) or the user's; a session from before kinds is interactive. */
+  kind: SessionKind;
 }
 
 /** A session that does not exist or cannot be named; `code` says which. */
@@ -51,6 +60,12 @@ interface SessionStoreOptions {
   workspace?: string;
   /** Compare workspace paths ignoring case (Windows, macOS default file systems). */
   caseInsensitive?: boolean;
+  /**
+   * What this process is (default `interactive`): new sessions record it, and start-up
+   * (`latest`, `openLatestOrCreate`) resumes only a session of the same kind, so a script's
+   * `cogito -p` never changes which conversation the screen reopens.
+   */
+  kind?: SessionKind;
 }
 
 /**
@@ -75,6 +90,11 @@ export class SessionStore {
   /** The workspace new sessions belong to, if the store has one. */
   get workspace(): string | undefined {
     return this.opts.workspace;
+  }
+
+  /** The kind of the sessions this store creates and resumes. */
+  get kind(): SessionKind {
+    return this.opts.kind ?? 'interactive';
   }
 
   /** All sessions: this workspace's first, each group most recently used first. */
@@ -120,15 +140,16 @@ export class SessionStore {
   }
 
   /**
-   * The most recently used session of this workspace, if any (its messageCount is not
-   * computed: 0).
+   * The most recently used session of this workspace and of this store's kind, if any (its
+   * messageCount is not computed: 0).
    */
   async latest(): Promise<SessionInfo | undefined> {
     const all = this.scan(false);
-    const here = all.find((s) => s.here);
-    // A session whose meta.json was lost no longer says whose it is. When it is newer than
-    // every session of this workspace, it is the one just used here (its meta is rebuilt for
-    // this workspace on open, with a warning); an older one stays for --session to name.
+    const here = all.find((s) => s.here && s.kind === this.kind);
+    // A session whose meta.json was lost no longer says whose or which kind it is. When it
+    // is newer than every session of this workspace and kind, it is the one just used here
+    // (its meta is rebuilt for this workspace and kind on open, with a warning); an older
+    // one stays for --session to name.
     const lost = all.find((s) => s.metaLost);
     if (lost && (!here || lost.updatedAt > here.updatedAt)) return lost;
     return here;
@@ -140,20 +161,25 @@ export class SessionStore {
   }
 
   /**
-   * Records this store's workspace in a session from before sessions had one, so it is
-   * resumed here from now on. A failure leaves it a "no folder" session, nothing worse.
+   * Makes a session opened by name (`--session`, `/resume ID`) this run's from now on:
+   * one from before sessions had a folder gets this store's workspace, so it is resumed here;
+   * a script's session opened by the user (an interactive store) becomes interactive, so the
+   * screen resumes it next time. A script never turns the user's session into a script's.
+   * A failure leaves the meta as it was, nothing worse.
    */
   adopt(session: Session): void {
     const workspace = this.opts.workspace;
-    if (workspace === undefined) return;
     const meta = readMeta(this.fs, session.dir);
-    if (meta?.workspace !== undefined) return;
+    const setFolder = workspace !== undefined && meta?.workspace === undefined;
+    const promote = this.kind === 'interactive' && meta?.kind === 'print';
+    if (!setFolder && !promote) return;
     try {
       writeMeta(this.fs, session.dir, {
         ...meta,
         id: session.id,
         createdAt: meta?.createdAt ?? this.now(),
-        workspace,
+        ...(setFolder ? { workspace } : {}),
+        ...(promote ? { kind: 'interactive' as const } : {}),
       });
     } catch {
       // Only the folder link is lost; the history is untouched.
@@ -182,6 +208,7 @@ export class SessionStore {
           id,
           createdAt,
           ...(workspace !== undefined ? { workspace } : {}),
+          kind: this.kind,
         });
         // An empty history file makes the session's last use visible (its mtime) at once.
         this.fs.closeSync(this.fs.openSync(path.join(dir, HISTORY_FILE), 'a', 0o600));
@@ -259,6 +286,7 @@ export class SessionStore {
       messageCount,
       here: !metaLost && this.isHere(meta?.workspace),
       ...(metaLost ? { metaLost: true as const } : {}),
+      kind: meta?.kind ?? 'interactive',
     };
     if (meta?.firstUserLine !== undefined) info.firstUserLine = meta.firstUserLine;
     if (meta?.workspace !== undefined) info.workspace = meta.workspace;

@@ -176,7 +176,8 @@ export const en = {
   'command.help': 'Show keys and commands',
   'command.stop': 'Stop the current turn and wait for you',
   'command.pause': 'Pause autonomous thinking',
-  'command.resume': 'Resume autonomous thinking',
+  'command.resume':
+    'Paused: resume autonomous thinking. Otherwise pick a session of this folder (/resume ID opens one)',
   'command.new': 'Start a new session (the old one stays on disk)',
   'command.compact': 'Summarise older messages now to free context',
   'command.sessions': 'List saved sessions',
@@ -376,7 +377,24 @@ export const en = {
   'hint.clear': 'clear',
   'hint.filter': 'filter',
   // Sessions tied to a workspace (/sessions, --session from another folder).
-  'cmd.sessionsHere': 'Sessions of this folder (newest first; resume one with --session ID):',
+  'cmd.sessionsHere': 'Sessions of this folder (newest first; /resume ID opens one):',
+  'cmd.sessionsScripts':
+    'Script runs in this folder (cogito -p; cogito -p -c continues the newest, /resume ID opens one):',
+  'cmd.sessionScript': 'script run (cogito -p)',
+  'cmd.resumeNone':
+    'No session of this folder has an id starting with "{typed}". /sessions lists them; /resume alone opens the picker.',
+  'cmd.resumeElsewhere':
+    'Session {id} belongs to the folder {path}: run cogito there, or cogito --session {id} --force to continue it here.',
+  'cmd.resumeAmbiguous': '"{typed}" starts {count} session ids ({ids}): type more of the id.',
+  'cmd.resumeCurrent': 'Session {id} is the one open now.',
+  'cmd.resumed':
+    'Opened session {id}; the previous one ({previous}) is kept: /resume {previous} goes back.',
+  'picker.title': 'Sessions of this folder ({count})',
+  'picker.yours': 'Yours',
+  'picker.scripts': 'Script runs (cogito -p)',
+  'picker.untitled': '(no message yet)',
+  'picker.current': 'open now',
+  'picker.empty': 'No sessions in this folder yet.',
   'cmd.sessionsElsewhere': 'Other folders (--session ID --force continues one here):',
   'cmd.sessionFolder': 'folder: {path}',
   'cmd.sessionNoFolder': 'no folder',
@@ -474,6 +492,10 @@ export const en = {
   'digest.close': 'Any key closes this.',
   'keys.ledger': 'Show or hide the cycle ledger (the last cycles)',
   'keys.closeLedger': 'Close the cycle ledger',
+  'keys.pickerMove': 'Session picker (/resume): move through the sessions',
+  'keys.pickerOpen': 'Session picker: open the chosen session',
+  'keys.pickerClose': 'Session picker: close it, staying in this session',
+  'hint.openSession': 'open',
   'tui.resumeHint':
     'Session {id} is saved. To go on with it: cogito --session {id} (or cogito -c: the latest session in this folder)',
   'keys.closeDigest': 'Close the summary of what happened while you were away',

@@ -96,15 +96,16 @@ function isReminder(r: unknown): r is Reminder {
  * (the warning names the copy) and the readable reminders go on; when no copy can be made the
  * file is left untouched and the list lives in memory for this run. A problem writing goes to
  * `warn` (once) and the run goes on with the list in memory.
+ * `leaveSaved` (print mode): the saved ones are never taken, see `Reminders`.
  */
 export function openReminders(
   dataDir: string,
   workspace: string,
   warn: (message: string) => void,
   lang: Lang = 'en',
-  fs: HistoryFs = realFs,
-  now: () => number = Date.now,
+  opts: { leaveSaved?: boolean; fs?: HistoryFs; now?: () => number } = {},
 ): Reminders {
+  const { fs = realFs, now = Date.now } = opts;
   const file = reminderFilePath(dataDir, workspace);
   const loaded = readReminderFile(file, lang, fs);
   let frozen = false;
@@ -128,18 +129,21 @@ export function openReminders(
     }
   }
   let warned = false;
-  return new Reminders({
-    saved: loaded.reminders,
-    save: (list) => {
-      // Without a copy of the damaged file, writing over it could lose what it held.
-      if (frozen) return;
-      try {
-        writeReminderFile(file, workspace, list, fs);
-      } catch (err) {
-        if (warned) return;
-        warned = true;
-        warn(t(lang, 'notice.remindersUnsaved', { file, why: (err as Error).message }));
-      }
+  return new Reminders(
+    {
+      saved: loaded.reminders,
+      save: (list) => {
+        // Without a copy of the damaged file, writing over it could lose what it held.
+        if (frozen) return;
+        try {
+          writeReminderFile(file, workspace, list, fs);
+        } catch (err) {
+          if (warned) return;
+          warned = true;
+          warn(t(lang, 'notice.remindersUnsaved', { file, why: (err as Error).message }));
+        }
+      },
     },
-  });
+    { ...(opts.leaveSaved !== undefined ? { leaveSaved: opts.leaveSaved } : {}) },
+  );
 }

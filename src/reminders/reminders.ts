@@ -31,11 +31,22 @@ export class Reminders {
   private nextId = 0;
   private readonly listeners = new Listeners();
   private readonly dueListeners = new Listeners<[readonly Reminder[]]>();
+  /** The ids of saved reminders this run leaves for another (`leaveSaved`). */
+  private readonly left = new Set<number>();
 
-  constructor(private readonly store?: ReminderStore) {
+  /**
+   * `leaveSaved` (a script's `cogito -p`): the reminders saved by earlier runs are listed
+   * and kept, but never taken, due or not: they are the user's, for the screen or the
+   * background agent to deliver. Only the reminders this run sets can fall due in it.
+   */
+  constructor(
+    private readonly store?: ReminderStore,
+    opts: { leaveSaved?: boolean } = {},
+  ) {
     if (!store) return;
     this.list = store.saved.slice(0, MAX_REMINDERS).sort((a, b) => a.at - b.at);
     this.nextId = Math.max(0, ...this.list.map((r) => r.id));
+    if (opts.leaveSaved) for (const r of this.list) this.left.add(r.id);
   }
 
   /** Adds a reminder; an error text when there are too many or `what` is empty. */
@@ -53,27 +64,34 @@ export class Reminders {
     return r;
   }
 
-  /** When the earliest reminder is due. */
+  /** When the earliest reminder this run may take is due. */
   nextAt(): number | undefined {
-    return this.list[0]?.at;
+    return this.takeable()[0]?.at;
   }
 
   hasDue(now: number): boolean {
-    return this.list.length > 0 && this.list[0]!.at <= now;
+    const first = this.takeable()[0];
+    return first !== undefined && first.at <= now;
   }
 
-  /** Removes and returns the reminders due at `now`. */
+  /** Removes and returns the reminders due at `now` (never one this run leaves alone). */
   takeDue(now: number): Reminder[] {
-    const due = this.list.filter((r) => r.at <= now);
+    const due = this.takeable().filter((r) => r.at <= now);
     if (due.length === 0) return due;
-    this.list = this.list.filter((r) => r.at > now);
+    this.list = this.list.filter((r) => !due.includes(r));
     this.store?.save(this.list);
     this.dueListeners.emit(due);
     return due;
   }
 
+  /** Every pending reminder, those left for another run included (what /reminders lists). */
   pending(): readonly Reminder[] {
     return this.list;
+  }
+
+  /** The pending reminders this run may take, earliest first (what wakes the agent). */
+  takeable(): readonly Reminder[] {
+    return this.left.size === 0 ? this.list : this.list.filter((r) => !this.left.has(r.id));
   }
 
   /** Told whenever a reminder is added (the scheduler re-arms its timer). */

@@ -44,6 +44,9 @@ describe('the command runner', () => {
         create: async () => {
           throw new Error('unused');
         },
+        open: async () => {
+          throw new Error('unused');
+        },
       },
     });
     expect(await runCommand('/sessions', ctx, signal)).toEqual({ after: 'listen' });

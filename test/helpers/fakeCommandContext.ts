@@ -111,6 +111,7 @@ export function fakeCommandContext(
     sessions: {
       list: async () => state.sessions,
       create: async () => ({ id: `session-new-${++created}` }) as Session,
+      open: async (id: string) => ({ id }) as Session,
     },
     sessionId: () => state.sessionId,
     transcript: () => state.transcript,

@@ -30,6 +30,7 @@ describe('dates in the locale of the UI', () => {
             messageCount: 1,
             firstUserLine: '你好',
             here: true,
+            kind: 'interactive',
           },
         ],
       },

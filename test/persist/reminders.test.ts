@@ -1,7 +1,7 @@
 /**
  * Reminders belong to the folder and survive a restart: set in one run, they are in the
- * home; one that fell due while Cogito was closed fires once, in the next run's first
- * request, and never again. Through the real program (print mode) and the scripted server.
+ * home; one that fell due while Cogito was closed fires once, in the first request of the
+ * user's next run (a script's `-p` run leaves it), and never again. Through the real program (print mode) and the scripted server.
  */
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -63,12 +63,32 @@ describe('reminders survive a restart and belong to the folder', () => {
     expect(await elsewhere.code, elsewhere.stderr()).toBe(0);
     expect(JSON.stringify(server.requests.at(-1)!.body.messages)).not.toContain('water the plants');
 
-    // The next start in this folder: the due reminder is in its first request.
+    // A script's run in this folder leaves it: it is the user's (scriptsLeaveUserThings).
+    server.push({ kind: 'stream', content: 'Report done. [WAIT]' });
+    const script = run('nightly report');
+    expect(await script.code, script.stderr()).toBe(0);
+    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).not.toContain('water the plants');
+
+    // The user's next start in this folder: the due reminder is in its first request.
+    const count = server.requests.length;
     server.push({ kind: 'stream', content: 'Time to water the plants. [WAIT]' });
-    const second = run('good morning');
-    expect(await second.code, second.stderr()).toBe(0);
-    const firstRequest = JSON.stringify(server.requests.at(-1)!.body.messages);
-    expect(firstRequest).toContain('Reminder due: water the plants');
+    const made = await createApp({
+      flags: { home, workspace: ws },
+      env,
+      initialState: 'AWAITING_INPUT',
+      background: false,
+    });
+    if (!made.ok) throw new Error(made.message);
+    try {
+      made.app.agent.start();
+      made.app.agent.send({ type: 'submit', text: 'good morning' });
+      await server.waitForRequest(count, 20_000);
+      expect(JSON.stringify(server.requests[count]!.body.messages)).toContain(
+        'Reminder due: water the plants',
+      );
+    } finally {
+      await made.app.close();
+    }
 
     // Taken once: the file no longer holds it and the run after does not see it again.
     const after = JSON.parse(await readFile(file, 'utf8')) as { reminders: unknown[] };
@@ -79,7 +99,7 @@ describe('reminders survive a restart and belong to the folder', () => {
     expect(JSON.stringify(server.requests.at(-1)!.body.messages.slice(-1))).not.toContain(
       'Reminder due',
     );
-  });
+  }, 60_000);
 
   it('a reminder the user set (/remind) is there for the next run in the folder', async () => {
     const open = async () => {

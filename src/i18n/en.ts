@@ -461,12 +461,12 @@ export const en = {
   'digest.undo': 'Type /undo to take back the last change, /changes to see them all.',
   'digest.replies': 'What it wrote, newest first:',
   'digest.nothing': 'Nothing happened while you were away.',
-  'digest.close': 'Any key closes this.',
+  'digest.close': 'Type on below · Esc closes',
   'keys.ledger': 'Show or hide the cycle ledger (the last cycles)',
   'keys.closeLedger': 'Close the cycle ledger',
   'tui.resumeHint':
     'Session {id} is saved. To go on with it: cogito --session {id} (or cogito -c: the latest session in this folder)',
-  'keys.closeDigest': 'Close the summary of what happened while you were away',
+  'keys.closeDigest': 'Close the summary of what happened while you were away (typing goes on into the input under it; any other key closes it and does its own job)',
   'hint.ledger': 'ledger',
   'setup.budgetDay':
     'Daily token budget: {limit} tokens (tokenBudgetPerDay in config.json; 0 turns it off). It keeps a forgotten session cheap.',

@@ -431,12 +431,12 @@ export const zh = {
   'digest.undo': '输入 /undo 撤销最近一次改动，/changes 查看全部改动。',
   'digest.replies': '它写下的内容（最新在前）：',
   'digest.nothing': '你不在的时候什么也没发生。',
-  'digest.close': '按任意键关闭。',
+  'digest.close': '可继续输入 · Esc 关闭',
   'keys.ledger': '显示或隐藏周期账本（最近的周期）',
   'keys.closeLedger': '关闭周期账本',
   'tui.resumeHint':
     '会话 {id} 已保存。继续这个会话：cogito --session {id}（或 cogito -c：本文件夹最近的会话）',
-  'keys.closeDigest': '关闭离开期间的摘要',
+  'keys.closeDigest': '关闭离开期间的摘要（输入照常进入下方输入框；其他键关闭摘要并照常生效）',
   'hint.ledger': '账本',
   'setup.budgetDay':
     '每日 token 预算：{limit}（config.json 中的 tokenBudgetPerDay；设为 0 则关闭）。忘记关掉的会话也花不了多少钱。',

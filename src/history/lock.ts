@@ -3,6 +3,8 @@ import { identify, processStartToken } from '../core/processIdentity.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Lang } from '../i18n/messages.js';
+import { busyMessage } from './busyMessage.js';
 import { errorCode, errorMessage } from './fsPort.js';
 
 export { LOCK_FILE };
@@ -56,6 +58,7 @@ export function acquireFolderLock(
   home: string,
   workspace: string,
   kind: LockKind = 'screen',
+  lang: Lang = 'en',
 ): FolderLock {
   const file = folderLockFile(home, workspace);
   if (held.has(file)) {
@@ -80,7 +83,7 @@ export function acquireFolderLock(
     const found = readOrEmpty(file);
     const holder = parseHolder(found);
     if (holder && isAlive(holder)) {
-      return { ok: false, message: busy(holder, workspace), holder };
+      return { ok: false, message: busyMessage(holder, workspace, lang), holder };
     }
     // Stale (dead pid, or a pid that is ours but not held: a previous process in a container
     // often gets the same pid). Remove it only if it is still the file we judged, which narrows
@@ -119,34 +122,6 @@ function parseHolder(content: string): Holder | undefined {
     ...(kind ? { kind } : {}),
     ...(token ? { startToken: token } : {}),
   };
-}
-
-/**
- * The message for a folder another live Cogito works in: who, since when, and how to reach
- * or stop it, which depends on what it is (a background agent has no window to quit in).
- */
-function busy(holder: Holder, workspace: string): string {
-  const since = holder.since ? `, running since ${holder.since}` : '';
-  const elsewhere = 'or start this one in another folder (cd there, or cogito --workspace DIR).';
-  const folder = JSON.stringify(workspace);
-  switch (holder.kind) {
-    case 'background':
-      return (
-        `A background Cogito (pid ${holder.pid}${since}) is working in ${workspace}. ` +
-        `Open its screen with cogito (in that folder), talk to it with cogito send "…", ` +
-        `or stop it first: cogito stop --workspace ${folder}; ${elsewhere}`
-      );
-    case 'print':
-      return (
-        `A cogito -p run (pid ${holder.pid}${since}) is working in ${workspace}. ` +
-        `Wait for it to finish (or end it: kill ${holder.pid}), ${elsewhere}`
-      );
-    default:
-      return (
-        `Another Cogito (pid ${holder.pid}${since}) is working in ${workspace}. ` +
-        `Quit that one first (/exit or Ctrl+C in its window, or: kill ${holder.pid}), ${elsewhere}`
-      );
-  }
 }
 
 /**

@@ -27,7 +27,7 @@ export function invokedAs(opts: Invocation = {}): string {
     return 'cogito';
   if (env.npm_lifecycle_event === 'start' && env.npm_package_name === 'cogito')
     return 'npm start --';
-  if (!/cogito\.[cm]?[jt]s$/.test(name)) return 'cogito';
+  if (!/cogito\.[cm]?js$/.test(name)) return 'cogito';
   const rel = path.relative(opts.cwd ?? process.cwd(), script);
   const shown = rel === '' || rel.startsWith('..') || path.isAbsolute(rel) ? script : rel;
   return `node ${/\s/.test(shown) ? JSON.stringify(shown) : shown}`;

@@ -2,6 +2,7 @@ import { buildRunTool } from './runTool.js';
 import type { Agent, AgentSettings } from '../agent/agent.js';
 import { wireAgent } from './wireAgent.js';
 import { resolveLanguage, type Lang } from '../i18n/messages.js';
+import { busyMessage } from './busyMessage.js';
 import { loadConfig, type ConfigFlags, type LoadedConfig } from '../config/load.js';
 import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
@@ -279,7 +280,7 @@ function lockFolder(
   lang: Lang,
 ): void {
   const kind = opts.holder ?? 'screen';
-  const lock = acquireFolderLock(home, folder, kind, lang);
+  const lock = acquireFolderLock(home, folder, kind, (h, w) => busyMessage(h, w, lang));
   if (lock.ok) {
     stack.defer(name, () => lock.release());
     return;

@@ -3,8 +3,6 @@ import { identify, processStartToken } from '../core/processIdentity.js';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Lang } from '../i18n/messages.js';
-import { busyMessage } from './busyMessage.js';
 import { errorCode, errorMessage } from './fsPort.js';
 
 export { LOCK_FILE };
@@ -58,7 +56,9 @@ export function acquireFolderLock(
   home: string,
   workspace: string,
   kind: LockKind = 'screen',
-  lang: Lang = 'en',
+  /** Words for a live holder (app/busyMessage.ts puts them in the user's language). */
+  describe: (holder: Holder, workspace: string) => string = (h, w) =>
+    `Another Cogito (pid ${h.pid}) is working in ${w}.`,
 ): FolderLock {
   const file = folderLockFile(home, workspace);
   if (held.has(file)) {
@@ -83,7 +83,7 @@ export function acquireFolderLock(
     const found = readOrEmpty(file);
     const holder = parseHolder(found);
     if (holder && isAlive(holder)) {
-      return { ok: false, message: busyMessage(holder, workspace, lang), holder };
+      return { ok: false, message: describe(holder, workspace), holder };
     }
     // Stale (dead pid, or a pid that is ours but not held: a previous process in a container
     // often gets the same pid). Remove it only if it is still the file we judged, which narrows

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { processStartToken } from '../../src/core/processIdentity.js';
 import { acquireFolderLock, folderLockFile, LOCKS_DIR } from '../../src/history/lock.js';
-import { localSince } from '../../src/history/busyMessage.js';
+import { busyMessage, localSince } from '../../src/app/busyMessage.js';
 import { waitUntil } from '../helpers/waitFor.js';
 import { makeTmpDir } from './tmpDir.js';
 
@@ -25,7 +25,8 @@ describe('folder lock', () => {
   /** The workspace the lock is about (its real path); it need not exist for the lock. */
   let ws: string;
   let lockFile: string;
-  const lock = (): ReturnType<typeof acquireFolderLock> => acquireFolderLock(home, ws);
+  const lock = (): ReturnType<typeof acquireFolderLock> =>
+    acquireFolderLock(home, ws, 'screen', busyMessage);
   beforeEach(() => {
     tmp = makeTmpDir();
     home = tmp.dir;
@@ -91,7 +92,7 @@ describe('folder lock', () => {
   });
 
   it('writes its kind, and tells of a background or -p holder how to reach or stop it', () => {
-    const taken = acquireFolderLock(home, ws, 'background');
+    const taken = acquireFolderLock(home, ws, 'background', busyMessage);
     expect(taken.ok).toBe(true);
     expect(fs.readFileSync(lockFile, 'utf8').split('\n')[3]).toBe('background');
     if (taken.ok) taken.release();

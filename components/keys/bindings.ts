@@ -73,10 +73,11 @@ export const BINDINGS: readonly Binding[] = [
     description: 'keys.help',
   },
 
-  // The digest shown when the user comes back: any key closes it (Ctrl+C above still works).
+  // The digest shown when the user comes back: Esc closes it. Typing goes on into the input
+  // under it, and any other key closes it and does its own job (useScreenKeys.ts).
   {
-    keys: ['any'],
-    match: m.anyKey,
+    keys: ['Esc'],
+    match: m.esc,
     when: { overlay: ['away'] },
     action: 'closeOverlay',
     description: 'keys.closeDigest',

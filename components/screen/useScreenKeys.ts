@@ -73,37 +73,51 @@ export function useScreenKeys(env: ScreenKeysDeps & { layout: Layout }): void {
   // The first key after AWAY_AFTER_MS without one opens the digest of what happened since.
   const lastKeyAt = useRef(env.now());
   const { dispatch } = env;
-  const cameBack = (): boolean => {
+  /** The absence this key ends, when it should open the digest (it is not opened yet). */
+  const cameBack = (): { since: number; until: number } | undefined => {
     const now = env.now();
     const since = lastKeyAt.current;
     lastKeyAt.current = now;
-    if (now - since < AWAY_AFTER_MS || env.ui.getState().overlay !== 'none') return false;
-    if (env.controller.store.getState().machine === 'AWAITING_APPROVAL') return false;
-    dispatch({ type: 'cameBack', since, until: now });
-    return true;
+    if (now - since < AWAY_AFTER_MS || env.ui.getState().overlay !== 'none') return undefined;
+    if (env.controller.store.getState().machine === 'AWAITING_APPROVAL') return undefined;
+    return { since, until: now };
   };
   useKeys((input: string, key: KeyPress) => {
-    if (cameBack()) return;
-    const resolved = resolveKey(input, key, keyContext(env));
+    // No key is ever lost to the digest (issue 33: "rate limit please" arrived as "te limit
+    // please"): the key that opens it does its own job too, typing goes on into the input
+    // under it, and any other key but Esc closes it and then does its own job.
+    const away = cameBack();
+    const typing = isText(input, key) || key.backspace === true || key.delete === true;
+    const underDigest = env.ui.getState().overlay === 'away';
+    if (underDigest && !typing && !key.escape) dispatch({ type: 'closeOverlay' });
+    const ctx = keyContext(env);
+    const resolved = resolveKey(
+      input,
+      key,
+      underDigest && typing ? { ...ctx, overlay: 'none' } : ctx,
+    );
     if (key.ctrl && input.toLowerCase() === 'c') dispatch({ type: 'ctrlC', at: Date.now() });
     // Typing (after this key was resolved) holds off the approval keys for a moment.
-    if (isText(input, key) || key.backspace || key.delete) env.guard.typed();
-    if (!resolved) return;
-    perform(resolved, {
-      controller: env.controller,
-      dispatch,
-      input: () => env.ui.getState().line.value,
-      editing: () => env.ui.getState().editing,
-      complete: env.complete,
-      redraw: env.redraw,
-      toggleMouse: env.toggleMouse,
-      quit: env.quit,
-      ...(env.detach ? { detach: env.detach } : {}),
-      ...(env.listSessions ? { listSessions: env.listSessions } : {}),
-      picked: () => {
-        const p = env.ui.getState().picker;
-        return env.ui.getState().overlay === 'sessions' ? p?.choices[p.sel]?.id : undefined;
-      },
-    });
+    if (typing) env.guard.typed();
+    if (resolved) {
+      perform(resolved, {
+        controller: env.controller,
+        dispatch,
+        input: () => env.ui.getState().line.value,
+        editing: () => env.ui.getState().editing,
+        complete: env.complete,
+        redraw: env.redraw,
+        toggleMouse: env.toggleMouse,
+        quit: env.quit,
+        ...(env.detach ? { detach: env.detach } : {}),
+        ...(env.listSessions ? { listSessions: env.listSessions } : {}),
+        picked: () => {
+          const p = env.ui.getState().picker;
+          return env.ui.getState().overlay === 'sessions' ? p?.choices[p.sel]?.id : undefined;
+        },
+      });
+    }
+    // Opened after the key did its job, and only if that job opened nothing else.
+    if (away && env.ui.getState().overlay === 'none') dispatch({ type: 'cameBack', ...away });
   });
 }

@@ -1,7 +1,8 @@
 import { buildRunTool } from './runTool.js';
 import type { Agent, AgentSettings } from '../agent/agent.js';
 import { wireAgent } from './wireAgent.js';
-import { resolveLanguage } from '../i18n/messages.js';
+import { resolveLanguage, type Lang } from '../i18n/messages.js';
+import { busyMessage } from './busyMessage.js';
 import { loadConfig, type ConfigFlags, type LoadedConfig } from '../config/load.js';
 import { formatConfigIssues } from '../config/format.js';
 import { appPaths } from '../config/paths.js';
@@ -257,7 +258,8 @@ async function openFolder(
 ) {
   const { config, home } = loaded;
   const workspace = await openWorkspace(config.workspace, home, opts.installRoot);
-  lockFolder(home, workspace.root, stack, 'the folder lock', opts);
+  const lang = resolveLanguage(config.language, opts.env ?? process.env);
+  lockFolder(home, workspace.root, stack, 'the folder lock', opts, lang);
   const legacy = await dropLegacyWorkspace(home, loaded.fileValues, workspace.root);
   if (legacy) warnings.push(legacy);
   const { store, session } = await openHistory(config, home, workspace, opts, warnings);
@@ -265,7 +267,14 @@ async function openFolder(
   // well, so a Cogito working there never writes the same history at the same time.
   const owner = store.describe(session.id)?.workspace;
   if (owner !== undefined && !store.isHere(owner))
-    lockFolder(home, owner, stack, "the session's folder lock", { ...opts, holder: 'screen' });
+    lockFolder(
+      home,
+      owner,
+      stack,
+      "the session's folder lock",
+      { ...opts, holder: 'screen' },
+      lang,
+    );
   return { workspace, store, session };
 }
 
@@ -281,9 +290,10 @@ function quitPort(exit: (() => void) | undefined, stack: DisposerStack): (() => 
 
 /**
  * Takes `folder`'s lock until the stack closes; a folder another Cogito holds stops the start.
- * One exception: a print run in a session of its own beside a background agent. Two
- * long-running agents (screen, background) never share a folder, and a print run that would
- * continue a session (-c, --session) could be continuing the background agent's: refused.
+ * One exception: a print run in a session of its own beside a long-running agent (a background
+ * agent or an open screen: issue 33, -p was refused where a screen was open). Two long-running
+ * agents never share a folder, and a print run that would continue a session (-c, --session)
+ * could be continuing the other's: refused.
  */
 function lockFolder(
   home: string,
@@ -291,14 +301,16 @@ function lockFolder(
   stack: DisposerStack,
   name: string,
   opts: AppOptions,
+  lang: Lang,
 ): void {
   const kind = opts.holder ?? 'screen';
-  const lock = acquireFolderLock(home, folder, kind);
+  const lock = acquireFolderLock(home, folder, kind, (h, w) => busyMessage(h, w, lang));
   if (lock.ok) {
     stack.defer(name, () => lock.release());
     return;
   }
-  const besideAgent = kind === 'print' && lock.holder?.kind === 'background';
+  const other = lock.holder?.kind;
+  const besideAgent = kind === 'print' && (other === 'background' || other === 'screen');
   const ownSession = opts.flags.newSession === true && opts.flags.session === undefined;
   if (besideAgent && ownSession) return;
   const hint = besideAgent

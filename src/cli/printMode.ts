@@ -67,8 +67,11 @@ export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
   const print = opts.json
     ? (e: AgentEvent) => opts.out.write(`${JSON.stringify(e)}\n`)
     : createTextPrinter(reply, progress, opts.verbose === true);
+  /** The run's last error was a rejected key: a configuration problem, exit 2 (README). */
+  let rejectedKey = false;
   const unsubscribe = agent.subscribe((e) => {
     print(e);
+    if (e.type === 'error') rejectedKey = e.error.kind === 'auth';
     if (e.type === 'approval_request') {
       const text = `${e.request.call} needs approval, declined in print mode (set approval.${e.request.kind} to "auto" in config.json to allow it)`;
       if (!opts.json) progress.line(`note: ${stripTerminalControls(text)}`);
@@ -79,6 +82,7 @@ export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
       turns += 1;
       lastOutcome = e.outcome;
       const stop = stopAfterTurn(agent, turns, opts.maxCycles, e.outcome);
+      if (stop && stop[1] === 1 && rejectedKey) stop[1] = 2;
       if (stop) end(...stop);
     }
   });
@@ -133,6 +137,8 @@ function createTextPrinter(
   const clean = stripTerminalControls;
   /** The current reply called tools: its text so far is narration, and so is the rest. */
   let narrating = false;
+  /** The last error printed: the pause it causes repeats it, and is said once (issue 33). */
+  let lastError: string | undefined;
   return (e) => {
     switch (e.type) {
       case 'reasoning_delta':
@@ -160,6 +166,7 @@ function createTextPrinter(
       case 'error':
         // A reply an error cut off is no answer (it is kept in the session, marked failed).
         reply.dropReply();
+        lastError = e.error.message;
         progress.line(`error: ${clean(e.error.message)}`);
         break;
       case 'retrying':
@@ -169,6 +176,7 @@ function createTextPrinter(
         progress.line(`warning: ${clean(e.text)}`);
         break;
       case 'notice':
+        if (lastError !== undefined && e.text.endsWith(lastError)) break;
         progress.line(`${e.level === 'warn' ? 'warning' : 'note'}: ${clean(e.text)}`);
         break;
       default:

@@ -6,6 +6,16 @@ import type { ConfigIssue } from './issues.js';
  */
 export function formatConfigIssues(issues: readonly ConfigIssue[], file: string): string {
   const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
+  // A bad flag or variable is that flag's problem, not the file's (issue 33: a missing
+  // --workspace folder was reported as a config.json problem, "the file was not changed").
+  if (issues.length > 0 && issues.every((i) => i.origin !== undefined)) {
+    const lines = [`Cogito cannot start: ${count} with what it was given`, ''];
+    for (const issue of issues) {
+      lines.push(`  ✗ ${issue.origin}: ${issue.problem.replace(` (from ${issue.origin})`, '')}`);
+      lines.push(`    fix: ${issue.fix}`);
+    }
+    return lines.join('\n');
+  }
   const lines = [`Cogito cannot start: ${count} with the settings (${file})`, ''];
   for (const issue of issues) {
     const where =

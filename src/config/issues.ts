@@ -13,6 +13,8 @@ export interface ConfigIssue {
   /** 1-based position in the file, for JSON syntax errors. */
   line?: number;
   column?: number;
+  /** The flag or variable the value came from (`--workspace`), when not the file. */
+  origin?: string;
 }
 
 /** Where a top-level value came from, when not the file: shown after the problem. */
@@ -34,7 +36,10 @@ export function toConfigIssues(
     const field = path.join('.');
     const made = describe(issue, field, valueAt(input, path));
     const origin = origins[path[0] ?? ''];
-    if (origin !== undefined) made.problem += ` (from ${origin})`;
+    if (origin !== undefined) {
+      made.problem += ` (from ${origin})`;
+      made.origin = origin;
+    }
     out.push(made);
   }
   return out;

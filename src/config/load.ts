@@ -195,12 +195,14 @@ function checkFolder(folder: string, origin: string | undefined): ConfigIssue | 
       field: 'workspace',
       problem: `${folder} is a file, not a folder${from}`,
       fix: 'Point --workspace at a folder, or start cogito in the folder to work in.',
+      ...(origin === undefined ? {} : { origin }),
     };
   } catch {
     return {
       field: 'workspace',
       problem: `the folder ${folder} does not exist${from}`,
-      fix: 'Create the folder, or point --workspace at an existing one.',
+      fix: `Create it (mkdir -p ${JSON.stringify(folder)}), or point --workspace at an existing folder.`,
+      ...(origin === undefined ? {} : { origin }),
     };
   }
 }

@@ -1,10 +1,14 @@
 /**
  * The folder's background agent, reached from a shell (`cogito send|approve|deny`): its
  * registry entry read, its socket connected. No agent there is exit {@link NO_AGENT_EXIT}
- * with a message naming `cogito start`.
+ * with a message naming what works: `cogito start`, or, where a screen is open, typing in
+ * that screen or Ctrl+D there (`cogito start` would be refused).
  */
 import type { LoadedConfig } from '../config/load.js';
 import type { FolderFlags } from './commandArgs.js';
+import { invokedAs } from '../app/invokedAs.js';
+import { folderLockHolder } from '../history/lock.js';
+import { resolveLanguage, t } from '../i18n/messages.js';
 import { readEntry } from './registry.js';
 import { connectAgent, type AgentConnection } from './socketClient.js';
 import { answering, resolveFolder, type DaemonDeps } from './startCommand.js';
@@ -30,11 +34,20 @@ export async function reachAgent(
   const { home, workspace } = folder;
   const entry = readEntry(home, workspace);
   if (!entry || !(await answering(entry))) {
-    const dir = JSON.stringify(workspace);
-    io.stderr.write(
-      `cogito ${who}: no Cogito runs in the background in ${workspace}. ` +
-        `Start one first: cogito start --workspace ${dir} (or see them all: cogito status).\n`,
-    );
+    const lang = resolveLanguage(folder.config.language, io.env);
+    const cmd = invokedAs({ env: io.env });
+    // A screen open there: `cogito start` would be refused, so name what works instead.
+    const screen = folderLockHolder(home, workspace);
+    const message =
+      screen?.kind === 'screen'
+        ? t(lang, 'send.screenOpen', { cmd, who, folder: workspace, pid: screen.pid })
+        : t(lang, 'send.noAgent', {
+            cmd,
+            who,
+            folder: workspace,
+            quoted: JSON.stringify(workspace),
+          });
+    io.stderr.write(`${message}\n`);
     return { ok: false, code: NO_AGENT_EXIT };
   }
   try {

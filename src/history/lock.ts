@@ -60,6 +60,11 @@ function isFolder(file: string): boolean {
   }
 }
 
+/** Words for a live holder of a lock. */
+type Describe = (holder: Holder, workspace: string) => string;
+
+const defaultDescribe: Describe = (h, w) => `Another Cogito (pid ${h.pid}) is working in ${w}.`;
+
 /**
  * The lock file of the workspace whose real path is `workspace`: named by a hash of that
  * path, so every folder has its own and any path (long, non-ASCII) makes a valid name.
@@ -82,13 +87,15 @@ export function acquireFolderLock(
   home: string,
   workspace: string,
   kind: LockKind = 'screen',
+  /** Words for a live holder (app/busyMessage.ts puts them in the user's language). */
+  describe: Describe = defaultDescribe,
   env: NodeJS.ProcessEnv = process.env,
 ): FolderLock {
-  const own = acquireLockFile(folderLockFile(home, workspace), home, workspace, kind);
+  const own = acquireLockFile(folderLockFile(home, workspace), home, workspace, kind, describe);
   if (!own.ok) return own;
   // The home's lock only sees Cogitos of this home: the folder's lock in the user's shared
   // place stops a second one started with another --home.
-  const shared = sharedLock(workspace, kind, env);
+  const shared = sharedLock(workspace, kind, describe, env);
   if (shared.ok) {
     return {
       ok: true,
@@ -122,7 +129,12 @@ export function sharedLockFile(workspace: string, env: NodeJS.ProcessEnv = proce
   return path.join(base, 'locks', `${key}.lock`);
 }
 
-function sharedLock(workspace: string, kind: LockKind, env: NodeJS.ProcessEnv): FolderLock {
+function sharedLock(
+  workspace: string,
+  kind: LockKind,
+  describe: Describe,
+  env: NodeJS.ProcessEnv,
+): FolderLock {
   const file = sharedLockFile(workspace, env);
   try {
     privateDir(path.dirname(path.dirname(file)));
@@ -130,7 +142,7 @@ function sharedLock(workspace: string, kind: LockKind, env: NodeJS.ProcessEnv): 
   } catch (err) {
     return { ok: false, message: errorMessage(err) };
   }
-  return acquireLockFile(file, path.dirname(file), workspace, kind);
+  return acquireLockFile(file, path.dirname(file), workspace, kind, describe);
 }
 
 /**
@@ -166,6 +178,7 @@ function acquireLockFile(
   home: string,
   workspace: string,
   kind: LockKind,
+  describe: Describe = defaultDescribe,
 ): FolderLock {
   if (held.has(file)) {
     return { ok: false, message: `This process already holds the lock on ${workspace}.` };
@@ -189,7 +202,7 @@ function acquireLockFile(
     const found = readOrEmpty(file);
     const holder = parseHolder(found);
     if (holder && isAlive(holder)) {
-      return { ok: false, message: busy(holder, workspace), holder };
+      return { ok: false, message: describe(holder, workspace), holder };
     }
     if (!holder && damaged(file, found)) {
       // Junk or a folder where the lock belongs (never a half-written lock: it is linked
@@ -245,34 +258,6 @@ function parseHolder(content: string): Holder | undefined {
     ...(kind ? { kind } : {}),
     ...(token ? { startToken: token } : {}),
   };
-}
-
-/**
- * The message for a folder another live Cogito works in: who, since when, and how to reach
- * or stop it, which depends on what it is (a background agent has no window to quit in).
- */
-function busy(holder: Holder, workspace: string): string {
-  const since = holder.since ? `, running since ${holder.since}` : '';
-  const elsewhere = 'or start this one in another folder (cd there, or cogito --workspace DIR).';
-  const folder = JSON.stringify(workspace);
-  switch (holder.kind) {
-    case 'background':
-      return (
-        `A background Cogito (pid ${holder.pid}${since}) is working in ${workspace}. ` +
-        `Open its screen with cogito (in that folder), talk to it with cogito send "…", ` +
-        `or stop it first: cogito stop --workspace ${folder}; ${elsewhere}`
-      );
-    case 'print':
-      return (
-        `A cogito -p run (pid ${holder.pid}${since}) is working in ${workspace}. ` +
-        `Wait for it to finish (or end it: kill ${holder.pid}), ${elsewhere}`
-      );
-    default:
-      return (
-        `Another Cogito (pid ${holder.pid}${since}) is working in ${workspace}. ` +
-        `Quit that one first (/exit or Ctrl+C in its window, or: kill ${holder.pid}), ${elsewhere}`
-      );
-  }
 }
 
 /**

@@ -489,7 +489,7 @@ export const en = {
   'digest.undo': 'Type /undo to take back the last change, /changes to see them all.',
   'digest.replies': 'What it wrote, newest first:',
   'digest.nothing': 'Nothing happened while you were away.',
-  'digest.close': 'Any key closes this.',
+  'digest.close': 'Type on below · Esc closes',
   'keys.ledger': 'Show or hide the cycle ledger (the last cycles)',
   'keys.closeLedger': 'Close the cycle ledger',
   'keys.pickerMove': 'Session picker (/resume): move through the sessions',
@@ -498,7 +498,8 @@ export const en = {
   'hint.openSession': 'open',
   'tui.resumeHint':
     'Session {id} is saved. To go on with it: cogito --session {id} (or cogito -c: the latest session in this folder)',
-  'keys.closeDigest': 'Close the summary of what happened while you were away',
+  'keys.closeDigest':
+    'Close the summary of what happened while you were away (typing goes on into the input under it; any other key closes it and does its own job)',
   'hint.ledger': 'ledger',
   'setup.budgetDay':
     'Daily token budget: {limit} tokens (tokenBudgetPerDay in config.json; 0 turns it off). It keeps a forgotten session cheap.',
@@ -606,6 +607,20 @@ export const en = {
   'attach.stopped': 'The background agent in {workspace} was asked to stop.',
   'attach.lost':
     'cogito: the connection to the background agent in {workspace} ended ({why}); the agent may have stopped. See cogito status; start it again with cogito start.',
+  'folder.since': ', running since {time}',
+  'folder.elsewhere': 'or start this one in another folder (cd there, or {cmd} --workspace DIR).',
+  'folder.busyScreen':
+    'A Cogito screen (pid {pid}{since}) is open in {folder}. Type your message in that screen; or press Ctrl+D there to leave its agent working in the background, then talk to it from here with {cmd} send "…" (or reopen its screen with {cmd}); or quit it (/exit, or Ctrl+C twice). {elsewhere}',
+  'folder.busyBackground':
+    'A background Cogito (pid {pid}{since}) is working in {folder}. Open its screen with {cmd} (in that folder), talk to it with {cmd} send "…", or stop it first: {cmd} stop --workspace {quoted}; {elsewhere}',
+  'folder.busyPrint':
+    'A cogito -p run (pid {pid}{since}) is working in {folder}. Wait for it to finish (or end it: kill {pid}), {elsewhere}',
+  'folder.busyOther':
+    'Another Cogito (pid {pid}{since}) is working in {folder}. Quit that one first (/exit or Ctrl+C in its window, or: kill {pid}), {elsewhere}',
+  'send.screenOpen':
+    '{cmd} {who}: no background agent runs in {folder}: a Cogito screen (pid {pid}) has it open. Type your message in that screen; or press Ctrl+D there to leave its agent working in the background, then run this again.',
+  'send.noAgent':
+    '{cmd} {who}: no Cogito runs in the background in {folder}. Start one first: {cmd} start --workspace {quoted} (or see them all: {cmd} status).',
 } as const;
 
 /** Every message key. */

@@ -456,7 +456,7 @@ export const zh = {
   'digest.undo': '输入 /undo 撤销最近一次改动，/changes 查看全部改动。',
   'digest.replies': '它写下的内容（最新在前）：',
   'digest.nothing': '你不在的时候什么也没发生。',
-  'digest.close': '按任意键关闭。',
+  'digest.close': '可继续输入 · Esc 关闭',
   'keys.ledger': '显示或隐藏周期账本（最近的周期）',
   'keys.pickerMove': '会话选择列表（/resume）：上下移动',
   'keys.pickerOpen': '会话选择列表：打开选中的会话',
@@ -465,7 +465,7 @@ export const zh = {
   'keys.closeLedger': '关闭周期账本',
   'tui.resumeHint':
     '会话 {id} 已保存。继续这个会话：cogito --session {id}（或 cogito -c：本文件夹最近的会话）',
-  'keys.closeDigest': '关闭离开期间的摘要',
+  'keys.closeDigest': '关闭离开期间的摘要（输入照常进入下方输入框；其他键关闭摘要并照常生效）',
   'hint.ledger': '账本',
   'setup.budgetDay':
     '每日 token 预算：{limit}（config.json 中的 tokenBudgetPerDay；设为 0 则关闭）。忘记关掉的会话也花不了多少钱。',
@@ -566,4 +566,18 @@ export const zh = {
   'attach.stopped': '已请求 {workspace} 中的后台智能体停止。',
   'attach.lost':
     'cogito：与 {workspace} 中后台智能体的连接已断开（{why}）；智能体可能已停止。查看 cogito status；用 cogito start 重新启动。',
+  'folder.since': '，自 {time} 起运行',
+  'folder.elsewhere': '或在另一个文件夹中启动（cd 到那里，或 {cmd} --workspace DIR）。',
+  'folder.busyScreen':
+    '{folder} 中已打开一个 Cogito 界面（pid {pid}{since}）。请在那个界面中输入消息；或在那里按 Ctrl+D，让它的智能体转到后台继续工作，然后在这里用 {cmd} send "…" 与它对话（或用 {cmd} 重新打开它的界面）；或退出它（/exit，或按两次 Ctrl+C）。{elsewhere}',
+  'folder.busyBackground':
+    '后台 Cogito（pid {pid}{since}）正在 {folder} 中工作。用 {cmd} 打开它的界面（在该文件夹中），用 {cmd} send "…" 与它对话，或先停止它：{cmd} stop --workspace {quoted}；{elsewhere}',
+  'folder.busyPrint':
+    '一个 cogito -p 运行（pid {pid}{since}）正在 {folder} 中工作。请等它结束（或结束它：kill {pid}），{elsewhere}',
+  'folder.busyOther':
+    '另一个 Cogito（pid {pid}{since}）正在 {folder} 中工作。请先退出它（在其窗口中 /exit 或 Ctrl+C，或：kill {pid}），{elsewhere}',
+  'send.screenOpen':
+    '{cmd} {who}：{folder} 中没有后台智能体：一个 Cogito 界面（pid {pid}）正打开着它。请在那个界面中输入消息；或在那里按 Ctrl+D，让它的智能体转到后台继续工作，然后再运行一次。',
+  'send.noAgent':
+    '{cmd} {who}：{folder} 中没有在后台运行的 Cogito。请先启动一个：{cmd} start --workspace {quoted}（或查看全部：{cmd} status）。',
 } as const satisfies Record<MessageKey, string>;

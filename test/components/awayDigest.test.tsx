@@ -26,7 +26,7 @@ afterEach(() => {
 });
 
 describe('while you were away', () => {
-  test('the first key after 10 minutes shows a digest whose numbers match the ledger; any key closes it', async () => {
+  test('the first key after 10 minutes shows a digest whose numbers match the ledger; Esc closes it', async () => {
     let now = T0;
     h = await renderApp({ now: () => now });
     h.press('x'); // a key at T0: the user is here
@@ -49,8 +49,39 @@ describe('while you were away', () => {
     expect(f).toContain('/undo');
     // Newest reply first.
     expect(f.indexOf('Read b.md')).toBeLessThan(f.indexOf('Filed the new note'));
-    h.press('z');
+    h.press(KEY.esc);
     await h.waitFor((x) => !x.includes('While you were away'));
+  });
+
+  test('no key is lost to the digest: "rate limit please" typed after 10 minutes away is sent whole', async () => {
+    let now = T0;
+    h = await renderApp({ now: () => now });
+    h.press('x', KEY.backspace); // a key at T0: the user is here; the input is empty again
+    h.c.emit({ type: 'ledger_loaded', records: [rec(2, { reply: 'Filed the new note.' })] });
+    now = T0 + 10 * 60_000; // away exactly long enough
+    h.type('rate limit please');
+    const f = await h.waitFor(
+      (x) => x.includes('While you were away') && x.includes('rate limit please'),
+    );
+    expect(f).toContain('Filed the new note.'); // the digest is open while the user types
+    h.press(KEY.enter);
+    await h.waitFor(() => h!.c.calls.some((x) => x.method === 'submit'));
+    expect(h.c.calls.filter((x) => x.method === 'submit')).toEqual([
+      { method: 'submit', text: 'rate limit please' },
+    ]);
+    await h.waitFor((x) => !x.includes('While you were away'));
+  });
+
+  test('a non-text key closes the digest and still does its job; Esc only closes it', async () => {
+    let now = T0;
+    h = await renderApp({ now: () => now });
+    h.press('x');
+    h.c.emit({ type: 'ledger_loaded', records: [rec(2, {})] });
+    now = T0 + 30 * 60_000;
+    h.press(KEY.backspace); // opens the digest and deletes the x
+    await h.waitFor((x) => x.includes('While you were away'));
+    h.press(KEY.ctrl('g')); // closes it and opens the ledger
+    await h.waitFor((x) => x.includes('Cycle ledger') && !x.includes('While you were away'));
   });
 
   test('a key within 10 minutes shows no digest; Ctrl+G opens the ledger view', async () => {

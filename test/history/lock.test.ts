@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { processStartToken } from '../../src/core/processIdentity.js';
 import { acquireFolderLock, folderLockFile, LOCKS_DIR } from '../../src/history/lock.js';
+import { busyMessage, localSince } from '../../src/app/busyMessage.js';
 import { waitUntil } from '../helpers/waitFor.js';
 import { makeTmpDir } from './tmpDir.js';
 
@@ -24,7 +25,8 @@ describe('folder lock', () => {
   /** The workspace the lock is about (its real path); it need not exist for the lock. */
   let ws: string;
   let lockFile: string;
-  const lock = (): ReturnType<typeof acquireFolderLock> => acquireFolderLock(home, ws);
+  const lock = (): ReturnType<typeof acquireFolderLock> =>
+    acquireFolderLock(home, ws, 'screen', busyMessage);
   beforeEach(() => {
     tmp = makeTmpDir();
     home = tmp.dir;
@@ -70,15 +72,27 @@ describe('folder lock', () => {
     expect(taken.ok).toBe(false);
     if (taken.ok) return;
     expect(taken.message).toBe(
-      `Another Cogito (pid ${livePid}, running since 2026-12-01T09:30:00.000Z) is working in ` +
+      `Another Cogito (pid ${livePid}, running since ${localSince('2026-12-01T09:30:00.000Z')}) is working in ` +
         `${ws}. Quit that one first (/exit or Ctrl+C in its window, or: kill ${livePid}), or ` +
         'start this one in another folder (cd there, or cogito --workspace DIR).',
     );
     expect(fs.readFileSync(lockFile, 'utf8')).toBe(held); // Untouched.
   });
 
+  it('a folder an open screen holds names Ctrl+D (leave it to the background) and cogito send', () => {
+    const livePid = process.ppid;
+    fs.mkdirSync(path.dirname(lockFile), { recursive: true });
+    fs.writeFileSync(lockFile, `${livePid}\n2026-12-01T09:30:00.000Z\n${ws}\nscreen\n`);
+    const taken = lock();
+    expect(taken.ok).toBe(false);
+    if (taken.ok) return;
+    expect(taken.message).toContain(`A Cogito screen (pid ${livePid}`);
+    expect(taken.message).toContain('press Ctrl+D there');
+    expect(taken.message).toContain('cogito send');
+  });
+
   it('writes its kind, and tells of a background or -p holder how to reach or stop it', () => {
-    const taken = acquireFolderLock(home, ws, 'background');
+    const taken = acquireFolderLock(home, ws, 'background', busyMessage);
     expect(taken.ok).toBe(true);
     expect(fs.readFileSync(lockFile, 'utf8').split('\n')[3]).toBe('background');
     if (taken.ok) taken.release();

@@ -472,6 +472,7 @@ function toolRunnerDeps(d: TurnDeps, saver: TurnSaver): ToolRunnerDeps {
     lang: settings.lang,
     askApproval: (request, signal) => d.approvals.ask(request, signal),
     alwaysAllowed: d.alwaysAllowed,
+    ...(settings.approvedKinds ? { approvedKinds: settings.approvedKinds } : {}),
     resultBudgetChars: settings.toolResultBudgetChars,
     secrets: d.secrets,
     safety: d.safety,

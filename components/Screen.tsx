@@ -109,6 +109,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     quit: p.onExit,
     ...(p.onDetach ? { detach: p.onDetach } : {}),
     now: p.now ?? Date.now,
+    lang,
     layout,
   });
 

@@ -116,6 +116,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     ...(p.onDetach ? { detach: p.onDetach } : {}),
     ...(p.listSessions ? { listSessions: p.listSessions } : {}),
     now: p.now ?? Date.now,
+    lang,
     layout,
   });
 

@@ -450,6 +450,14 @@ export const BINDINGS: readonly Binding[] = [
     action: 'deleteBack',
     description: 'keys.deleteBack',
   },
+  {
+    keys: ['Ctrl+O'],
+    match: m.ctrl('o'),
+    when: { ...INPUT, pasted: true },
+    action: 'expandPaste',
+    description: 'keys.expandPaste',
+    hint: { label: 'hint.expandPaste', order: 4 },
+  },
 
   // Scrolling: the focused pane (from the input box, PgUp/PgDn scroll the conversation).
   {
@@ -504,6 +512,7 @@ export function resolveKey(input: string, key: KeyPress, ctx: KeyContext): Resol
       action: binding.action,
       binding,
       ...(typed ? { text: input } : {}),
+      ...(typed && key.paste === true ? { paste: true } : {}),
       ...(key.row !== undefined ? { row: key.row } : {}),
     };
   }

@@ -9,13 +9,19 @@ import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import type { AgentController } from '../controller.js';
 import { LINE_EDITS, WHEEL_LINES, type LineEdit, type UiAction } from '../ui/uiReducer.js';
 import type { Action, Resolved } from './bindings.js';
+import { isLargePaste } from '../input/pastes.js';
+import { normaliseTyped } from '../input/lineEditor.js';
 
 interface PerformDeps {
   controller: AgentController;
   /** Hands a UI action to the screen's store (measured against the last frame). */
   dispatch(action: UiAction): void;
-  /** The input line's text now. */
+  /** The input line's text now (placeholders as shown). */
   input(): string;
+  /** The message to send: the input line with each paste placeholder replaced by its text. */
+  message?(): string;
+  /** A large paste's placeholder words, in the screen's language (`pasted 1,100 lines`). */
+  pasteWhat?(text: string): string;
   /** The queued message the queue line edits now (its id), if any. */
   editing(): string | undefined;
   complete(prefix: string): string[];
@@ -35,7 +41,7 @@ interface PerformDeps {
 /** Key actions that are one UI action each. */
 const UI: Partial<Record<Action, (r: Resolved) => UiAction>> = {
   clearInput: () => ({ type: 'clearInput' }),
-  type: (r) => ({ type: 'type', text: r.text ?? '' }),
+  expandPaste: () => ({ type: 'expandPaste' }),
   help: () => ({ type: 'openHelp' }),
   closeOverlay: () => ({ type: 'closeOverlay' }),
   ledger: () => ({ type: 'toggleLedger' }),
@@ -106,9 +112,12 @@ export function perform(r: Resolved, env: PerformDeps): void {
       env.dispatch({ type: 'clearInput' });
       env.detach?.();
       return;
+    case 'type':
+      env.dispatch(typed(r, env));
+      return;
     case 'interruptAndType':
       c.send({ type: 'interrupt' });
-      env.dispatch({ type: 'type', text: r.text ?? '' });
+      env.dispatch(typed(r, env));
       return;
     case 'redraw':
       env.redraw();
@@ -117,7 +126,7 @@ export function perform(r: Resolved, env: PerformDeps): void {
       env.dispatch({ type: 'completed', found: env.complete(env.input()) });
       return;
     case 'submit': {
-      const text = env.input();
+      const text = env.message?.() ?? env.input();
       if (opensPicker(text, env)) {
         env.dispatch({ type: 'submitted', text });
         return openPicker(env, text);
@@ -161,6 +170,15 @@ export function perform(r: Resolved, env: PerformDeps): void {
   }
 }
 
+/** Typed or pasted text; a large paste goes in as one placeholder (input/pastes.ts). */
+function typed(r: Resolved, env: PerformDeps): UiAction {
+  const text = r.paste === true ? normaliseTyped(r.text ?? '') : (r.text ?? '');
+  if (r.paste === true && env.pasteWhat && isLargePaste(text)) {
+    return { type: 'paste', text, what: env.pasteWhat(text) };
+  }
+  return { type: 'type', text };
+}
+
 /**
  * `/resume` alone opens the picker, unless the agent is paused: then it is the way out of
  * the pause that the paused screen names, and goes to the agent as before.
@@ -185,7 +203,7 @@ function openPicker(env: PerformDeps, text: string): void {
  * over a socket gets no result back.)
  */
 function queueMessage(env: PerformDeps): void {
-  const text = env.input();
+  const text = env.message?.() ?? env.input();
   const id = env.editing();
   const waiting = env.controller.store.getState().queued.some((q) => q.id === id);
   if (id !== undefined && waiting) env.controller.send({ type: 'edit_queued', id, text });

@@ -72,7 +72,8 @@ export type Action =
   | 'dropQueued'
   | 'pickerUp'
   | 'pickerDown'
-  | 'pickerOpen';
+  | 'pickerOpen'
+  | 'expandPaste';
 
 /**
  * The queue line (talk without interrupting): closed, open for a new message, or open on a
@@ -110,6 +111,8 @@ export interface KeyContext {
   approvalArmed: boolean;
   /** Whether the input line is the queue line (Enter queues instead of sending). */
   queueLine: QueueLine;
+  /** The input line holds a paste placeholder (Ctrl+O opens it). */
+  pasted?: boolean;
 }
 
 /** When a binding applies; every field given must hold. */
@@ -124,6 +127,7 @@ export interface When {
   exitArmed?: boolean;
   approvalArmed?: boolean;
   queueLine?: readonly QueueLine[];
+  pasted?: boolean;
 }
 
 export type Matcher = (input: string, key: KeyPress) => boolean;
@@ -144,6 +148,8 @@ export interface Resolved {
   action: Action;
   /** The text to insert, for `type` and `interruptAndType`. */
   text?: string;
+  /** The text came in one bracketed paste (a large one becomes a placeholder). */
+  paste?: boolean;
   /** The screen row of a mouse wheel turn (1-based). */
   row?: number;
   binding: Binding;
@@ -169,6 +175,7 @@ export function applies(w: When, ctx: KeyContext): boolean {
   if (w.exitArmed !== undefined && w.exitArmed !== ctx.exitArmed) return false;
   if (w.approvalArmed !== undefined && w.approvalArmed !== ctx.approvalArmed) return false;
   if (w.queueLine && !w.queueLine.includes(ctx.queueLine)) return false;
+  if (w.pasted !== undefined && w.pasted !== (ctx.pasted === true)) return false;
   switch (w.input) {
     case undefined:
       return true;

@@ -22,6 +22,8 @@ import { perform } from '../keys/perform.js';
 import { useKeys } from '../keys/useKeys.js';
 import type { UiAction } from '../ui/uiReducer.js';
 import type { UiStore } from '../ui/uiStore.js';
+import { expandPastes, pastedLines, PASTE_MAX_LINES } from '../input/pastes.js';
+import { t, type Lang } from '../../src/i18n/messages.js';
 
 interface ScreenKeysDeps {
   controller: AgentController;
@@ -39,6 +41,17 @@ interface ScreenKeysDeps {
   /** This folder's sessions for the `/resume` picker (see PerformDeps.listSessions). */
   listSessions?(): Promise<readonly SessionChoice[]>;
   now(): number;
+  /** The screen's language (a paste placeholder's words). */
+  lang?: Lang;
+}
+
+/** A large paste's placeholder words: its lines, or for a long line its characters. */
+function pasteWhat(lang: Lang, text: string): string {
+  const lines = pastedLines(text);
+  const n = (lines > PASTE_MAX_LINES ? lines : text.length).toLocaleString('en-US');
+  return lines > PASTE_MAX_LINES
+    ? t(lang, 'input.pasteLines', { n })
+    : t(lang, 'input.pasteChars', { n });
 }
 
 function isBusy(controller: AgentController, machine: MachineState, streaming: boolean): boolean {
@@ -66,6 +79,7 @@ export function keyContext(
     exitArmed: cur.lastCtrlC !== undefined && Date.now() - cur.lastCtrlC < CTRL_C_EXIT_WINDOW_MS,
     approvalArmed: s.machine === 'AWAITING_APPROVAL' && env.guard.armed(s.approval?.id),
     queueLine: cur.queueLine,
+    pasted: cur.pastes.length > 0,
   };
 }
 
@@ -104,6 +118,11 @@ export function useScreenKeys(env: ScreenKeysDeps & { layout: Layout }): void {
         controller: env.controller,
         dispatch,
         input: () => env.ui.getState().line.value,
+        message: () => {
+          const { line, pastes } = env.ui.getState();
+          return expandPastes(line.value, pastes);
+        },
+        pasteWhat: (text) => pasteWhat(env.lang ?? 'en', text),
         editing: () => env.ui.getState().editing,
         complete: env.complete,
         redraw: env.redraw,

@@ -6,6 +6,7 @@
 import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import * as ed from '../input/lineEditor.js';
 import { recallNext, recallPrev, remember } from '../input/history.js';
+import { deletePasteBack, expandPasteAt, insertPaste, keptPastes } from '../input/pastes.js';
 import { focusables, paneAt, type Layout } from '../layout.js';
 import {
   commonPrefix,
@@ -41,6 +42,10 @@ export type UiAction =
   | { type: 'edit'; edit: LineEdit }
   | { type: 'clearInput' }
   | { type: 'type'; text: string }
+  /** A large paste, shown as the placeholder `[what]` (input/pastes.ts). */
+  | { type: 'paste'; text: string; what: string }
+  /** Ctrl+O: the placeholder at the cursor becomes its pasted text again. */
+  | { type: 'expandPaste' }
   /** Tab completion found these candidates for the input line. */
   | { type: 'completed'; found: readonly string[] }
   /** The input line was sent to the agent. */
@@ -145,14 +150,15 @@ function scroll(ui: UiState, view: UiView, by: ScrollBy, t = target(ui)): UiStat
 }
 
 function complete(ui: UiState, found: readonly string[]): UiState {
-  if (found.length === 1) return { ...ui, line: ed.setValue(`${found[0]} `), completions: [] };
+  if (found.length === 1)
+    return { ...ui, line: ed.setValue(`${found[0]} `), pastes: [], completions: [] };
   const prefix = commonPrefix(found);
   const line = prefix.length > ui.line.value.length ? ed.setValue(prefix) : ui.line;
   return { ...ui, line, completions: found };
 }
 
 function recall(ui: UiState, got: ReturnType<typeof recallNext>): UiState {
-  return got ? { ...ui, history: got.history, line: ed.setValue(got.value) } : ui;
+  return got ? { ...ui, history: got.history, line: ed.setValue(got.value), pastes: [] } : ui;
 }
 
 function expand(ui: UiState, view: UiView): UiState {
@@ -164,12 +170,30 @@ function expand(ui: UiState, view: UiView): UiState {
 /** The input line and its history. */
 function reduceLine(ui: UiState, a: UiAction): UiState {
   switch (a.type) {
-    case 'edit':
-      return { ...ui, line: LINE_EDITS[a.edit](ui.line), completions: [] };
+    case 'edit': {
+      // Backspace after a placeholder deletes the whole paste, not its last bracket.
+      const whole = a.edit === 'deleteBack' ? deletePasteBack(ui.line, ui.pastes) : undefined;
+      if (whole) return { ...ui, ...whole, completions: [] };
+      const line = LINE_EDITS[a.edit](ui.line);
+      return { ...ui, line, pastes: keptPastes(line.value, ui.pastes), completions: [] };
+    }
     case 'clearInput':
-      return { ...ui, line: ed.EMPTY_LINE, completions: [] };
+      return { ...ui, line: ed.EMPTY_LINE, pastes: [], completions: [] };
     case 'type':
       return { ...ui, focus: 'input', line: ed.insert(ui.line, a.text), completions: [] };
+    case 'paste': {
+      const text = ed.normaliseTyped(a.text);
+      return {
+        ...ui,
+        focus: 'input',
+        ...insertPaste(ui.line, ui.pastes, text, a.what),
+        completions: [],
+      };
+    }
+    case 'expandPaste': {
+      const open = expandPasteAt(ui.line, ui.pastes);
+      return open ? { ...ui, ...open, completions: [] } : ui;
+    }
     case 'completed':
       return complete(ui, a.found);
     case 'submitted':
@@ -177,6 +201,7 @@ function reduceLine(ui: UiState, a: UiAction): UiState {
         ...scrollTo(ui, 'reply', 0),
         focus: 'input',
         line: ed.EMPTY_LINE,
+        pastes: [],
         history: remember(ui.history, a.text),
         completions: [],
       };
@@ -188,12 +213,19 @@ function reduceLine(ui: UiState, a: UiAction): UiState {
         queueLine: 'closed',
         editing: undefined,
         line: ed.EMPTY_LINE,
+        pastes: [],
         history: a.text ? remember(ui.history, a.text) : ui.history,
       };
     case 'pickQueued':
       return a.item
-        ? { ...ui, queueLine: 'editing', editing: a.item.id, line: ed.setValue(a.item.text) }
-        : { ...ui, queueLine: 'new', editing: undefined, line: ed.EMPTY_LINE };
+        ? {
+            ...ui,
+            queueLine: 'editing',
+            editing: a.item.id,
+            line: ed.setValue(a.item.text),
+            pastes: [],
+          }
+        : { ...ui, queueLine: 'new', editing: undefined, line: ed.EMPTY_LINE, pastes: [] };
     case 'historyPrev':
       return recall(ui, recallPrev(ui.history, ui.line.value));
     case 'historyNext':

@@ -6,6 +6,7 @@
 import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import type { Focus, Overlay, QueueLine } from '../keys/bindings.js';
 import { EMPTY_LINE, type LineState } from '../input/lineEditor.js';
+import type { Paste } from '../input/pastes.js';
 import { emptyHistory, type InputHistory } from '../input/history.js';
 
 /**
@@ -29,6 +30,8 @@ export interface UiState {
   focus: Focus;
   overlay: Overlay;
   line: LineState;
+  /** Large pastes shown in the line as placeholders, with their text (input/pastes.ts). */
+  pastes: readonly Paste[];
   /** The input line is the queue line: Enter queues without stopping the agent (`>` opens it). */
   queueLine: QueueLine;
   /** The queued message the queue line edits (its id), when one was picked with ↑. */
@@ -61,6 +64,7 @@ export function initialUiState(): UiState {
     focus: 'input',
     overlay: 'none',
     line: EMPTY_LINE,
+    pastes: [],
     queueLine: 'closed',
     editing: undefined,
     history: emptyHistory(),

@@ -30,6 +30,11 @@ export interface AgentSettings {
   readonly backoff: Readonly<BackoffSettings>;
   readonly toolResultBudgetChars: number;
   readonly approval: Readonly<Record<ToolKind, ApprovalPolicy>>;
+  /**
+   * Kinds a print-mode run's `--approve` allowed: their calls that ask by themselves (an
+   * overwrite) run too, as after an "always" answer; "every time" questions still ask.
+   */
+  readonly approvedKinds?: readonly ToolKind[];
   readonly sendReasoningInHistory: boolean;
   /** `native`: the tools go with each request as JSON schemas (config `toolCalls`). */
   readonly toolCalls?: 'text' | 'native';

@@ -29,6 +29,7 @@ import type { AgentStore } from '../store/agentStore.js';
 import type { SessionSafety } from '../tools/sessionSafety.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { Workspace } from '../tools/workspace.js';
+import { attachMentions } from './mentions.js';
 import type { OwnWrites } from '../watch/ownWrites.js';
 import { t } from '../i18n/messages.js';
 import { functionTools } from '../tools/functionSchemas.js';
@@ -329,7 +330,12 @@ async function restore(tr: Turn): Promise<Outcome> {
   // A message queued while the last turn ran, which then ended with [WAIT]: the floor was
   // the user's, and their words are what this turn answers.
   if (d.store.getState().machine === 'AWAITING_INPUT') move(d, 'SUBMIT');
-  tr.saver.userMessages(input.messages, input.keys);
+  // `@file` mentions: the files go with the message, read as the read tool reads them.
+  const mentionDeps = { registry: d.registry, workspace: d.workspace, safety: d.safety };
+  const messages: string[] = [];
+  for (const text of input.messages)
+    messages.push(await attachMentions(text, mentionDeps, tr.signal));
+  tr.saver.userMessages(messages, input.keys);
   // In the history now: the inbox forgets them (a kill before this finds them there instead).
   d.inputs.settle(input);
   return 'next';
@@ -585,6 +591,7 @@ function toolRunnerDeps(d: TurnDeps, saver: TurnSaver): ToolRunnerDeps {
     lang: settings.lang,
     askApproval: (request, signal) => d.approvals.ask(request, signal),
     alwaysAllowed: d.alwaysAllowed,
+    ...(settings.approvedKinds ? { approvedKinds: settings.approvedKinds } : {}),
     resultBudgetChars: settings.toolResultBudgetChars,
     secrets: d.secrets,
     safety: d.safety,

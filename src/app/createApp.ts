@@ -39,6 +39,7 @@ import { recentSpend } from '../ledger/homeSpend.js';
 import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
 import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
+import type { ToolKind } from '../tools/types.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -49,6 +50,8 @@ export interface AppOptions {
     newSession?: boolean | undefined;
     thinkIntervalMs?: number | undefined;
     debug?: boolean | undefined;
+    /** `--approve` (print mode): these kinds are `auto` for this run, whatever config.json says. */
+    approve?: readonly ToolKind[] | undefined;
   };
   env?: NodeJS.ProcessEnv;
   cwd?: string;
@@ -439,7 +442,12 @@ function agentSettings(
     toolResultBudgetChars: config.toolResultBudgetChars,
     maxToolCallsPerReply: config.maxToolCallsPerReply,
     maxStepsPerTurn: config.maxStepsPerTurn,
-    approval: { ...config.approval },
+    // A run's --approve lifts the kinds' policy only; protected places are judged apart.
+    approval: {
+      ...config.approval,
+      ...Object.fromEntries((opts.flags.approve ?? []).map((k) => [k, 'auto' as const])),
+    },
+    ...(opts.flags.approve ? { approvedKinds: [...opts.flags.approve] } : {}),
     sendReasoningInHistory: config.quirks.sendReasoningInHistory,
     toolCalls: toolCallsOf(config),
     lang: resolveLanguage(config.language, env),

@@ -1,4 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseApproveKinds, type ToolKind } from './approveFlag.js';
+import { UsageError } from './usageError.js';
 
 export interface CliFlags {
   print?: string;
@@ -22,6 +24,8 @@ export interface CliFlags {
   help: boolean;
   maxCycles?: number;
   thinkIntervalMs?: number;
+  /** `--approve KINDS` (print mode): these tool kinds run without asking for this run. */
+  approve?: ToolKind[];
   /** `--download-model [NAME]`: '' when no name was given (the machine decides). */
   downloadModel?: string;
 }
@@ -64,6 +68,14 @@ export const CLI_OPTIONS: readonly CliOption[] = [
     name: 'max-cycles',
     value: 'N',
     help: 'print mode: turns to run, the first answering the\nprompt (default 1: just the answer)',
+  },
+  {
+    name: 'approve',
+    value: 'KINDS',
+    help:
+      'print mode: run these tool kinds without asking, for\n' +
+      'this run only: write,network,… or all (protected\n' +
+      'places stay refused or declined)',
   },
   {
     name: 'workspace',
@@ -142,7 +154,7 @@ export const HELP = [
   '  4 no background agent runs in the folder (send, approve, deny), 130 interrupted.',
 ].join('\n');
 
-export class UsageError extends Error {}
+export { UsageError };
 
 function parseCount(name: string, raw: string | undefined, min: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -222,6 +234,8 @@ export function parseCliArgs(argv: readonly string[]): CliFlags {
   }
   const maxCycles = parseCount('max-cycles', text('max-cycles'), 1);
   if (maxCycles !== undefined) flags.maxCycles = maxCycles;
+  const approve = text('approve');
+  if (approve !== undefined) flags.approve = parseApproveKinds(approve);
   const interval = parseCount('think-interval', text('think-interval'), 0);
   if (interval !== undefined) flags.thinkIntervalMs = interval;
   if (flags.json && flags.print === undefined)
@@ -229,6 +243,10 @@ export function parseCliArgs(argv: readonly string[]): CliFlags {
   if (flags.continue && flags.session !== undefined)
     throw new UsageError(
       "--continue picks this folder's latest session and --session ID a given one: use one of them",
+    );
+  if (flags.approve !== undefined && flags.print === undefined)
+    throw new UsageError(
+      '--approve works with -p "PROMPT" (print mode); in the app use /approve KIND auto',
     );
   if (flags.verbose && flags.print === undefined)
     throw new UsageError('--verbose works with -p "PROMPT" (print mode)');

@@ -13,6 +13,8 @@ export interface PrintModeOptions {
   json: boolean;
   /** `--verbose`: reasoning and the narration of replies that called tools, on stderr. */
   verbose?: boolean;
+  /** `--approve`: the kinds this run lets through; an ask of one of them asks every time. */
+  approved?: readonly string[];
   /** Stop after this many turns. */
   maxCycles: number;
   out: NodeJS.WritableStream & { isTTY?: boolean };
@@ -73,7 +75,7 @@ export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
     print(e);
     if (e.type === 'error') rejectedKey = e.error.kind === 'auth';
     if (e.type === 'approval_request') {
-      const text = `${e.request.call} needs approval, declined in print mode (set approval.${e.request.kind} to "auto" in config.json to allow it)`;
+      const text = declineNote(e.request.call, e.request.kind, opts.approved ?? []);
       if (!opts.json) progress.line(`note: ${stripTerminalControls(text)}`);
       const { id } = e.request;
       queueMicrotask(() => agent.send({ type: 'answer_approval', answer: 'no', id }));
@@ -105,6 +107,18 @@ export function runPrintMode(agent: Agent, opts: PrintModeOptions): PrintRun {
     },
     exit: () => end('exit', 0),
   };
+}
+
+/**
+ * Why an approval was declined and what would allow it. A kind the run already approved
+ * asked anyway: a protected place, an executable or data leaving the machine, which only a
+ * person at the screen may allow, so no flag is offered.
+ */
+function declineNote(call: string, kind: string, approved: readonly string[]): string {
+  if (approved.includes(kind)) {
+    return `${call} needs approval every time (a protected place, an executable or data leaving the machine), declined in print mode; --approve does not cover it: run it in the app to answer the card`;
+  }
+  return `${call} needs approval, declined in print mode (allow it for this run with --approve ${kind}, or set approval.${kind} to "auto" in config.json)`;
 }
 
 /** Whether the run is over after this turn: why, and the exit code. */

@@ -49,6 +49,7 @@ export async function runPrint(prompt: string, flags: CliFlags, io: MainDeps): P
       prompt,
       json: flags.json,
       verbose: flags.verbose,
+      approved: flags.approve ?? [],
       // The prompt's own turn is the run: its answer is the answer. --max-cycles N lets the
       // agent go on working by itself for up to N turns in all.
       maxCycles: flags.maxCycles ?? 1,

@@ -297,7 +297,12 @@ export const en = {
   'keys.scrollPage': 'Scroll a page (the conversation, from the input box)',
   'keys.scrollEnds': 'Top / bottom of the focused pane',
   'keys.stopAnswer': 'Stop the answer streaming while paused',
-  'keys.deleteBack': 'Delete the character before the cursor',
+  'keys.deleteBack': 'Delete the character before the cursor (a paste placeholder as a whole)',
+  'input.pasteChars': 'pasted {n} {n|character|characters}',
+  'input.pasteLines': 'pasted {n} {n|line|lines}',
+  'keys.expandPaste':
+    'Open the paste placeholder at the cursor (`[pasted 1,100 lines]`) into its text',
+  'hint.expandPaste': 'open paste',
   'keys.type': 'Typing goes to the input box',
   'status.context': 'Context',
   'status.session': 'Session',

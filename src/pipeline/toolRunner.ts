@@ -31,6 +31,8 @@ export interface ToolRunnerDeps {
   askApproval(request: Omit<ApprovalRequest, 'id'>, signal: AbortSignal): Promise<ApprovalAnswer>;
   /** Tool names the user allowed for the rest of the run. */
   alwaysAllowed: Set<string>;
+  /** Tool kinds the run's `--approve` allowed, as if answered "always" for each of their tools. */
+  approvedKinds?: readonly ToolKind[];
   resultBudgetChars: number;
   /** Strings (API keys) removed from every result before anyone sees it. */
   secrets?: readonly string[];
@@ -332,6 +334,7 @@ async function decide(
   const everyTime = need.everyTime === true || egress !== undefined;
   if (egress === undefined && reason === undefined) return { allow: true };
   if (!everyTime && deps.alwaysAllowed.has(name)) return { allow: true };
+  if (!everyTime && deps.approvedKinds?.includes(tool.kind) === true) return { allow: true };
   const request = { tool: name, kind: tool.kind, call, reason: egress ?? reason ?? '' };
   const answer = await deps.askApproval(
     need.detail === undefined

@@ -9,9 +9,10 @@ describe('the option table', () => {
       for (const line of o.help.split('\n')) expect(HELP).toContain(line);
       if (o.short) expect(HELP).toContain(`-${o.short}, --${o.name}`);
       // Every option in the help parses (a value for string options).
-      const value = o.value === 'N' || o.value === 'MS' ? '3' : 'x';
+      const value =
+        o.value === 'N' || o.value === 'MS' ? '3' : o.value === 'KINDS' ? 'write,network' : 'x';
       const argv = o.value ? [`--${o.name}`, value] : [`--${o.name}`];
-      if (o.name === 'json' || o.name === 'verbose') argv.push('-p', 'x');
+      if (o.name === 'json' || o.name === 'verbose' || o.name === 'approve') argv.push('-p', 'x');
       if (o.name === 'force') argv.push('--session', 'id');
       expect(() => parseCliArgs(argv)).not.toThrow();
     }
@@ -20,6 +21,23 @@ describe('the option table', () => {
   it('an option not in the table is refused with the way to the help', () => {
     expect(() => parseCliArgs(['--frobnicate'])).toThrow(UsageError);
     expect(() => parseCliArgs(['--frobnicate'])).toThrow(/--help/);
+  });
+
+  it('--approve reads kinds and all; a bad kind names the valid ones', () => {
+    expect(parseCliArgs(['-p', 'x', '--approve', 'network, WRITE']).approve).toEqual([
+      'write',
+      'network',
+    ]);
+    expect(parseCliArgs(['-p', 'x', '--approve', 'all']).approve).toEqual([
+      'read',
+      'write',
+      'destructive',
+      'network',
+      'process',
+    ]);
+    expect(() => parseCliArgs(['-p', 'x', '--approve', 'writes'])).toThrow(
+      /unknown tool kind "writes"; the kinds are read, write, destructive, network, process or all/,
+    );
   });
 
   it('--force needs --session, and says so', () => {

@@ -38,12 +38,14 @@ import type { AlwaysOn } from './alwaysOn.js';
 import type { ApprovalGate } from './approvalGate.js';
 import { DAY_MS, HOUR_MS } from '../memory/tokenBudget.js';
 import type { InputQueue } from './inputQueue.js';
+import type { TurnMemory } from './turnMemory.js';
 import { Novelty } from './novelty.js';
 import type { Steers } from './steers.js';
 import { buildTurnRequest } from './request.js';
 import { respond, type TurnFacts } from './respond.js';
 import { retryDelay, retryNotice, waitOrAbort } from './retry.js';
 
+export { TurnMemory } from './turnMemory.js';
 /**
  * What a turn reads and acts through, built once by the agent: plain parts and fields, no
  * closure into the agent. A /model switch writes `provider`, a settings command `settings`
@@ -79,42 +81,6 @@ export interface TurnDeps {
   readonly toolsReady?: ToolsReady | undefined;
   /** The clock a retry's back-off waits on (the agent's timers; absent: the real ones). */
   readonly timers?: Timers | undefined;
-}
-
-/**
- * What the agent keeps from one turn to the next: the cycle count, the loop guard's memory,
- * the tokens not yet counted against the budget and how full the context is. These are the
- * agent's own numbers; the store's copies are for the screen.
- */
-export class TurnMemory {
-  /** Autonomous cycles since the user last spoke (or autonomy was resumed). */
-  cycle = 0;
-  /** A slash command is running (it is short and makes no model call: a submit lets it end). */
-  commandInFlight = false;
-  controller: AbortController | undefined;
-  turns = 0;
-  /** The last run's crash record is finished (or there was none to finish). */
-  recovered = false;
-  recentCalls: readonly string[] = [];
-  /** Tokens of turns since the last one that went through (they count with it). */
-  unbudgetedTokens = 0;
-  contextTokens = 0;
-
-  /** Stops the turn in flight (its signal reaches the provider and every tool). */
-  abort(): void {
-    this.controller?.abort();
-  }
-
-  /** The user spoke: a fresh cycle count and loop guard. */
-  userSpoke(): void {
-    this.cycle = 0;
-    this.recentCalls = [];
-  }
-
-  /** Autonomy was resumed: the cycle count starts over (the loop guard keeps its memory). */
-  resumed(): void {
-    this.cycle = 0;
-  }
 }
 
 /**

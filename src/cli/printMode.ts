@@ -190,8 +190,12 @@ function createTextPrinter(
         progress.line(`warning: ${clean(e.text)}`);
         break;
       case 'notice':
-        if (lastError !== undefined && e.text.endsWith(lastError)) break;
-        progress.line(`${e.level === 'warn' ? 'warning' : 'note'}: ${clean(e.text)}`);
+        {
+          const text = withoutRepeat(e.text, lastError);
+          if (text !== '')
+            progress.line(`${e.level === 'warn' ? 'warning' : 'note'}: ${clean(text)}`);
+          break;
+        }
         break;
       default:
         break;
@@ -216,4 +220,16 @@ function closeText(
     );
   }
   reply.close();
+}
+
+/**
+ * A pause notice that ends with the error just printed says it once: "paused after 3 failed
+ * requests in a row (maxConsecutiveFailures)" keeps its reason, and a bare "paused: <error>"
+ * (a rejected key) is not repeated at all ('': the error line above said it all).
+ */
+function withoutRepeat(text: string, lastError: string | undefined): string {
+  if (lastError === undefined || !text.endsWith(lastError)) return text;
+  const rest = text.slice(0, text.length - lastError.length).replace(/[\s:;,]+$/, '');
+  const reason = rest.replace(/; last error$/, '');
+  return reason === 'paused' ? '' : reason;
 }

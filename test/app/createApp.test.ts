@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, readdir, realpath, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { localSince } from '../../src/app/busyMessage.js';
 import { createApp, type App } from '../../src/app/createApp.js';
 import { folderLockFile } from '../../src/history/lock.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
@@ -92,7 +93,9 @@ describe('createApp: sessions, restart, lock, recovery, import', () => {
     const made = await createApp({ flags: { home, workspace: ws }, env });
     expect(made.ok).toBe(false);
     if (!made.ok) {
-      expect(made.message).toContain(`pid ${process.ppid}, running since 2026-12-01T09:30:00`);
+      expect(made.message).toContain(
+        `pid ${process.ppid}, running since ${localSince('2026-12-01T09:30:00.000Z')}`,
+      );
       expect(made.message).toContain(`kill ${process.ppid}`);
       expect(made.exitCode).toBe(3);
     }

@@ -295,6 +295,7 @@ describe('every row of the table', () => {
     'Ctrl+W': ['w', K.ctrl],
     'Ctrl+K': ['k', K.ctrl],
     'Ctrl+X': ['x', K.ctrl],
+    'Ctrl+O': ['o', K.ctrl],
     '>': ['>', K.none],
     F1: ['', K.f1],
     Esc: ['', K.esc],
@@ -342,6 +343,7 @@ describe('every row of the table', () => {
         exitArmed: w.exitArmed ?? false,
         approvalArmed: w.approvalArmed ?? false,
         queueLine: w.queueLine?.[0] ?? 'closed',
+        pasted: w.pasted ?? false,
       });
       const got = resolveKey(sample[0], sample[1], c);
       expect(

@@ -193,7 +193,11 @@ describe('cogito start / status / stop', () => {
     expect(rows).toEqual([
       { running: false, workspace: ws, pid: entry.pid, state: 'gone', started: entry.started },
     ]);
-    expect(await readdir(run)).toEqual([]);
+    // The dead agent's entry is gone; the damaged one is kept aside for a look, never read
+    // again as an entry.
+    const left = await readdir(run);
+    expect(left).toHaveLength(1);
+    expect(left[0]).toMatch(/^junk\.corrupt-.+\.json$/);
     const text = await cogito(['status']);
     expect(text.out).toContain('No Cogito runs in the background');
     // stop --all cleans a dead one up too.
@@ -201,7 +205,7 @@ describe('cogito start / status / stop', () => {
     const all = await cogito(['stop', '--all']);
     expect(all.code).toBe(0);
     expect(all.out).toContain(`${ws}: was not running any more; cleaned up (pid ${entry.pid})`);
-    expect(await readdir(run)).toEqual([]);
+    expect(await readdir(run)).toEqual(left);
   }, 60_000);
 
   it('a folder a full-screen (or -p) Cogito holds is refused with exit 3, saying who holds it', async () => {

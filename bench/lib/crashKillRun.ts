@@ -13,6 +13,7 @@ import { readEntry } from '../../src/daemon/registry.js';
 import { startScriptedServer, type RecordedRequest } from '../../test/helpers/scriptedServer.js';
 import type { Step } from '../../test/helpers/scriptedServer.js';
 import { COGITO, makeHome } from './appEnv.js';
+import { mulberry32 } from '../../test/helpers/rng.js';
 
 export interface CrashKillOptions {
   kills: number;
@@ -46,18 +47,6 @@ export interface CrashKillFigures {
   problems: string[];
 }
 
-/** A small deterministic generator (mulberry32), so a run can be repeated. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** What the model says: a tool step (a file and a reminder) after a user turn, then [WAIT]. */
@@ -82,7 +71,7 @@ interface Ran {
 }
 
 export async function runCrashKill(opts: CrashKillOptions): Promise<CrashKillFigures> {
-  const random = rng(opts.seed ?? 40);
+  const random = mulberry32(opts.seed ?? 40);
   const log = opts.log ?? (() => {});
   const maxDelay = opts.maxKillDelayMs ?? 3000;
   const server = await startScriptedServer();

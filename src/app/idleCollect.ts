@@ -24,7 +24,7 @@ export interface IdleCollectOptions {
 export interface IdleCollector {
   /** Feed every agent event (subscribe it to the agent). */
   onEvent(event: AgentEvent): void;
-  /** Collections done so far and the longest pause, in ms (the soak bench reports them). */
+  /** Collections done so far and the longest pause, in ms (what a test or a probe reads). */
   stats(): { collections: number; longestPauseMs: number };
   stop(): void;
 }

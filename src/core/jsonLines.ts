@@ -7,7 +7,7 @@
 import { Buffer } from 'node:buffer';
 import { atomicWriteFileSync, errorMessage } from './fsPort.js';
 import type { HistoryFs } from './fsPort.js';
-import { readStateText } from './stateFile.js';
+import { NOT_UTF8, readStateText } from './stateFile.js';
 import { keepAside } from './keepAside.js';
 
 /** What a JSON-lines file held: its lines, or why it could not be read as text at all. */
@@ -19,8 +19,42 @@ export type JsonLinesRead =
 
 export function readJsonLines(fs: HistoryFs, file: string): JsonLinesRead {
   const read = readStateText(fs, file);
+  if (read.kind === 'unreadable' && read.problem === NOT_UTF8) return readLineByLine(fs, file);
   if (read.kind !== 'text') return read;
   const lines = read.text.split('\n');
+  const torn = lines.at(-1) !== '';
+  if (!torn) lines.pop();
+  return { kind: 'lines', lines, torn };
+}
+
+/**
+ * Stands for a line whose bytes are not UTF-8: it never parses as JSON, so the caller skips
+ * it as damage like any other bad line, and keeps every good line around it.
+ */
+const UNDECODABLE_LINE = '\u0000(not UTF-8 text)';
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Junk bytes in one line damage that line only: split on newline bytes, decode each. */
+function readLineByLine(fs: HistoryFs, file: string): JsonLinesRead {
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(file);
+  } catch (err) {
+    return { kind: 'unreadable', problem: errorMessage(err) };
+  }
+  const lines: string[] = [];
+  let start = 0;
+  while (start <= buf.length) {
+    let end = buf.indexOf(0x0a, start);
+    if (end === -1) end = buf.length;
+    try {
+      lines.push(strictDecoder.decode(buf.subarray(start, end)));
+    } catch {
+      lines.push(UNDECODABLE_LINE);
+    }
+    start = end + 1;
+  }
   const torn = lines.at(-1) !== '';
   if (!torn) lines.pop();
   return { kind: 'lines', lines, torn };

@@ -17,6 +17,9 @@ export type StateText =
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
+/** The problem named when a state file holds bytes that are not UTF-8. */
+export const NOT_UTF8 = 'not valid UTF-8 text (binary data)';
+
 /** Reads `file` as UTF-8 text; a missing file is `missing`, never an error. */
 export function readStateText(fs: HistoryFs, file: string): StateText {
   let buf: Buffer;
@@ -31,7 +34,7 @@ export function readStateText(fs: HistoryFs, file: string): StateText {
   try {
     return { kind: 'text', text: decoder.decode(Buffer.from(buf)) };
   } catch {
-    return { kind: 'unreadable', problem: 'not valid UTF-8 text (binary data)' };
+    return { kind: 'unreadable', problem: NOT_UTF8 };
   }
 }
 

@@ -27,14 +27,21 @@ interface LoadedLog {
  * empty history. When any line is unreadable (cut off by a crash, binary junk, invalid JSON,
  * invalid UTF-8) the original is kept as `<name>.corrupt-<timestamp>.jsonl` next to it (never
  * overwriting anything) and replaced atomically by a clean file of the recovered records.
- * Throws only when the file exists but cannot be read at all (permissions, a directory).
+ * A folder standing in its place is moved aside whole and the history starts empty.
+ * Throws only when the file exists but cannot be read at all (permissions), or a folder in its
+ * place cannot be moved.
  */
 export function loadLog(fs: HistoryFs, file: string, now: number = Date.now()): LoadedLog {
   let buf: Buffer;
   try {
     buf = fs.readFileSync(file);
   } catch (err) {
-    if (errorCode(err) === 'ENOENT') return { records: [], badLines: [], warnings: [] };
+    const code = errorCode(err);
+    if (code === 'ENOENT') return { records: [], badLines: [], warnings: [] };
+    if (code === 'EISDIR') {
+      const moved = folderAside(fs, file, now);
+      if (moved !== undefined) return moved;
+    }
     throw new Error(
       `Cannot read the history file ${file}: ${errorMessage(err)}. Check that it is a readable file.`,
       { cause: err },
@@ -43,6 +50,25 @@ export function loadLog(fs: HistoryFs, file: string, now: number = Date.now()): 
   const { records, badLines } = parseLines(buf);
   if (badLines.length === 0) return { records, badLines, warnings: [] };
   return { records, badLines, ...repair(fs, file, records, badLines, now) };
+}
+
+/** A folder where the history file belongs, moved aside whole: an empty history, and why. */
+function folderAside(fs: HistoryFs, file: string, now: number): LoadedLog | undefined {
+  let aside: string;
+  try {
+    aside = keepAside(fs, file, now);
+  } catch {
+    return undefined;
+  }
+  return {
+    records: [],
+    badLines: [],
+    movedAside: aside,
+    warnings: [
+      `A folder was in the place of the history file ${file}; it was moved aside whole as ` +
+        `${aside}, and the history starts empty.`,
+    ],
+  };
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });

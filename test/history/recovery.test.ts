@@ -144,9 +144,25 @@ describe('loading a damaged history', () => {
     expect(again.messages()).toEqual([a, c]);
   });
 
-  it('reports a history that cannot be read at all with the file name', async () => {
+  it("moves a folder in the history's place aside whole, and the history starts empty", async () => {
     fs.rmSync(file);
     fs.mkdirSync(file);
-    await expect(store.open(id)).rejects.toThrow(`Cannot read the history file ${file}`);
+    fs.writeFileSync(path.join(file, 'inside.txt'), 'keep me');
+    const s = await store.open(id);
+    expect(s.messages()).toEqual([]);
+    const aside = fs.readdirSync(dir).find((n) => n.startsWith('history.corrupt-'));
+    expect(aside).toBeDefined();
+    expect(fs.readFileSync(path.join(dir, aside!, 'inside.txt'), 'utf8')).toBe('keep me');
+    expect(s.loadWarnings[0]).toContain(path.join(dir, aside!));
+  });
+
+  it("reports a folder in the history's place that cannot be moved, with the file name", async () => {
+    fs.rmSync(file);
+    fs.mkdirSync(file);
+    const denied = (): never => {
+      throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+    };
+    const noMoves = new SessionStore(tmp.dir, { fs: { ...fs, renameSync: denied } });
+    await expect(noMoves.open(id)).rejects.toThrow(`Cannot read the history file ${file}`);
   });
 });

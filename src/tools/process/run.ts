@@ -11,6 +11,7 @@ import { fail, ok } from '../types.js';
 import type { Tool, ToolApprovalPolicy, ToolArg, ToolContext, ToolResult } from '../types.js';
 import { CappedOutput } from './output.js';
 import { DEFAULT_READ_ONLY_COMMANDS, isReadOnlyCommand } from './readOnly.js';
+import type { BackgroundCommands } from './background.js';
 import { bwrapArgs, checkSandbox, shellArgs, type SandboxCheck } from './sandbox.js';
 
 /** The `run` settings (config.json's `run`). */
@@ -20,6 +21,10 @@ export interface RunSettings {
   sandbox: 'bubblewrap' | 'off';
   bwrapPath?: string;
   readOnlyCommands: readonly string[];
+  /** Background commands running at once, at most. */
+  maxBackground: number;
+  /** A background command is stopped after this long. */
+  backgroundTimeoutMs: number;
 }
 
 export interface RunToolDeps {
@@ -28,6 +33,8 @@ export interface RunToolDeps {
   hidden: readonly string[];
   /** The user's home, hidden from the commands run without asking. */
   userHome?: string;
+  /** Where background commands run (absent: `background: true` is refused). */
+  background?: BackgroundCommands;
 }
 
 /** How one command ended. */
@@ -60,7 +67,7 @@ export function createRunTool(deps: RunToolDeps): Tool {
     settings.sandbox === 'off' ? undefined : checkSandbox(settings.bwrapPath);
   return {
     name: RUN_TOOL_NAME,
-    description: `Runs one shell command line (/bin/sh -c) in the workspace or a folder inside it, inside a sandbox: the workspace is writable, the rest of the disk read-only, .git read-only, no network, a private /tmp. Stopped after ${Math.round(settings.timeoutMs / 1000)} s; stdin is closed; the result holds the exit code and the output (long output keeps its start and end).`,
+    description: `Runs one shell command line (/bin/sh -c) in the workspace or a folder inside it, inside a sandbox: the workspace is writable, the rest of the disk read-only, .git read-only, no network, a private /tmp. Stopped after ${Math.round(settings.timeoutMs / 1000)} s; stdin is closed; the result holds the exit code and the output (long output keeps its start and end). With background: true (a server, a watcher) it returns an id at once: read its new output with run_output(id), stop it with run_stop(id); at most ${settings.maxBackground} at once, each stopped after ${Math.round(settings.backgroundTimeoutMs / 60_000)} min.`,
     kind: 'process',
     params: [
       { name: 'command', type: 'string', description: 'the command line, e.g. "npm test"' },
@@ -69,6 +76,13 @@ export function createRunTool(deps: RunToolDeps): Tool {
         type: 'string',
         optional: true,
         description: 'a folder inside the workspace to run it in (default: the workspace)',
+      },
+      {
+        name: 'background',
+        type: 'boolean',
+        optional: true,
+        description:
+          'true: start it and return an id at once (read with run_output, stop with run_stop)',
       },
     ],
     approvalPolicy(policy) {
@@ -82,7 +96,8 @@ export function createRunTool(deps: RunToolDeps): Tool {
       // Refused at run time with the fix: asking first would only delay that.
       if (check !== undefined && !check.ok) return undefined;
       if (typeof where !== 'string') return undefined;
-      const detail = `$ ${command}\ncwd: ${where}\nsandbox: ${check === undefined ? 'OFF: the command can change anything your user can, and reach the network' : 'on (workspace writable, .git read-only, no network)'}`;
+      const bg = args[2] === true ? '\nin the background (not covered by /undo)' : '';
+      const detail = `$ ${command}\ncwd: ${where}${bg}\nsandbox: ${check === undefined ? 'OFF: the command can change anything your user can, and reach the network' : 'on (workspace writable, .git read-only, no network)'}`;
       if (check === undefined) {
         return { reason: 'runs a command without a sandbox', detail, everyTime: true };
       }
@@ -119,10 +134,34 @@ export function createRunTool(deps: RunToolDeps): Tool {
               }),
               ...shellArgs(command),
             ];
+      if (args[2] === true) return startInBackground(deps.background, argv, cwd, command, settings);
       const ended = await execute(argv, cwd, settings, ctx.signal);
       return report(command, ended, settings, check !== undefined);
     },
   };
+}
+
+/** Starts the command in the background: its id and how to read and stop it. */
+function startInBackground(
+  background: BackgroundCommands | undefined,
+  argv: readonly string[],
+  cwd: string,
+  command: string,
+  settings: RunSettings,
+): ToolResult {
+  if (background === undefined)
+    return fail(
+      'unsupported',
+      'run: background commands are not available here; run it without background.',
+    );
+  const started = background.start(argv, cwd, command);
+  if ('refused' in started)
+    return fail('denied', `run: "${command}" was not started: ${started.refused}.`);
+  const limit = Math.round(settings.backgroundTimeoutMs / 60_000);
+  return ok(
+    `$ ${command}\n[started in the background as ${started.id}; stopped after ${limit} min (run.backgroundTimeoutMs) or when the agent stops]\nRead its new output with run_output("${started.id}"), stop it with run_stop("${started.id}"). What it changes in the workspace is not covered by /undo.`,
+    `background ${started.id}`,
+  );
 }
 
 /** The folder `arg` names inside the workspace (default its root), or the failure to report. */

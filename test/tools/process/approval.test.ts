@@ -16,6 +16,8 @@ const SETTINGS: RunSettings = {
   timeoutMs: 20_000,
   maxOutputChars: 2_000,
   sandbox: 'bubblewrap',
+  maxBackground: 4,
+  backgroundTimeoutMs: 60_000,
   readOnlyCommands: ['npm ls'],
 };
 const hasBwrap = existsSync('/usr/bin/bwrap') || process.env.CI === 'true';

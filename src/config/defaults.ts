@@ -31,5 +31,6 @@ export const RUN_DEFAULTS = {
   timeoutMs: 120_000,
   maxOutputChars: 16_000,
   maxBackground: 4,
+  maxProcesses: 1024,
   backgroundTimeoutMs: 30 * 60_000,
 } as const;

@@ -164,6 +164,11 @@ const runSchema = z
     bwrapPath: z.string().min(1).optional(),
     /** More read-only commands run without asking, e.g. "make -n" or "npm ls". */
     readOnlyCommands: z.array(z.string().min(1)).default([]),
+    /**
+     * Processes (threads included) a sandboxed command may have at once: a fork bomb stops
+     * there. Not applied by the kernel when Cogito runs as root (docs/SAFETY.md).
+     */
+    maxProcesses: int().min(16).default(RUN_DEFAULTS.maxProcesses),
     /** Background commands (`background: true`) running at once, at most. */
     maxBackground: positiveInt().max(32).default(RUN_DEFAULTS.maxBackground),
     /** A background command is stopped after this long (default 30 minutes). */

@@ -25,6 +25,8 @@ export interface RunSettings {
   maxBackground: number;
   /** A background command is stopped after this long. */
   backgroundTimeoutMs: number;
+  /** Processes (threads included) a sandboxed command may have at once (default 1024). */
+  maxProcesses?: number;
 }
 
 export interface RunToolDeps {
@@ -132,7 +134,7 @@ export function createRunTool(deps: RunToolDeps): Tool {
                 // A command run unasked sees neither Cogito's home nor the user's.
                 hidden: readOnly && deps.userHome ? [...deps.hidden, deps.userHome] : deps.hidden,
               }),
-              ...shellArgs(command),
+              ...shellArgs(command, settings.maxProcesses),
             ];
       if (args[2] === true) return startInBackground(deps.background, argv, cwd, command, settings);
       const ended = await execute(argv, cwd, settings, ctx.signal);

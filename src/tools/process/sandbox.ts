@@ -32,7 +32,7 @@ export interface SandboxPlan {
  * the shell start-up files and the folders whose files the session runs by itself. Ones
  * that do not exist are not made (a mount point would be created on the real disk).
  */
-const PROTECTED_NAMES = [
+export const PROTECTED_NAMES: readonly string[] = [
   '.git',
   '.hg',
   '.svn',

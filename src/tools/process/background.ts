@@ -32,6 +32,9 @@ export interface BackgroundRead {
   ageMs: number;
 }
 
+/** Ended commands kept for a last read. */
+const KEEP_ENDED = 16;
+
 interface Job {
   id: string;
   command: string;
@@ -82,6 +85,7 @@ export class BackgroundCommands {
         refused: `${running.length} background commands are running already (run.maxBackground is ${limits.maxBackground}): stop one with run_stop(id) first (${running.map((j) => `${j.id}: ${j.command}`).join('; ')})`,
       };
     }
+    this.forgetOld();
     const id = `bg${this.next++}`;
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd,
@@ -172,6 +176,12 @@ export class BackgroundCommands {
       new Promise((r) => setTimeout(r, 5_000).unref()),
     ]);
     if (final) this.jobs.clear();
+  }
+
+  /** Ended commands are kept to be read; past {@link KEEP_ENDED} the oldest are dropped. */
+  private forgetOld(): void {
+    const ended = [...this.jobs.values()].filter((j) => j.state !== 'running');
+    for (const j of ended.slice(0, Math.max(0, ended.length - KEEP_ENDED))) this.jobs.delete(j.id);
   }
 
   private kill(job: Job, why: 'stopped' | 'timeout'): void {

@@ -166,7 +166,7 @@ const runSchema = z
     readOnlyCommands: z.array(z.string().min(1)).default([]),
     /**
      * Processes (threads included) a sandboxed command may have at once: a fork bomb stops
-     * there. Not applied by the kernel when Cogito runs as root (docs/SAFETY.md).
+     * there. As root it is a pids cgroup's limit, where one can be made (docs/SAFETY.md).
      */
     maxProcesses: int().min(16).default(RUN_DEFAULTS.maxProcesses),
     /** Background commands (`background: true`) running at once, at most. */

@@ -76,6 +76,8 @@ export class BackgroundCommands {
     argv: readonly string[],
     cwd: string,
     command: string,
+    /** Called once it has ended (a pids cgroup to remove); `ended` waits for it. */
+    onEnd: () => Promise<void> = () => Promise.resolve(),
   ): { id: string } | { refused: string } {
     const limits = this.limits();
     if (this.closed) return { refused: 'the agent is stopping; no command can start now' };
@@ -116,7 +118,7 @@ export class BackgroundCommands {
       if (job.state === 'running') job.state = 'exited';
       if (code !== null) job.exitCode = code;
       if (signal !== null) job.signal = signal;
-      resolveEnded();
+      void onEnd().finally(resolveEnded);
       this.changed();
     };
     child.on('error', (err) => {

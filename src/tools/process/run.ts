@@ -12,7 +12,14 @@ import type { Tool, ToolApprovalPolicy, ToolArg, ToolContext, ToolResult } from 
 import { CappedOutput } from './output.js';
 import { DEFAULT_READ_ONLY_COMMANDS, isReadOnlyCommand } from './readOnly.js';
 import type { BackgroundCommands } from './background.js';
-import { bwrapArgs, checkSandbox, shellArgs, type SandboxCheck } from './sandbox.js';
+import { withPidsLimit, type Limited } from './pidsCgroup.js';
+import {
+  DEFAULT_MAX_PROCESSES,
+  bwrapArgs,
+  checkSandbox,
+  shellArgs,
+  type SandboxCheck,
+} from './sandbox.js';
 
 /** The `run` settings (config.json's `run`). */
 export interface RunSettings {
@@ -136,8 +143,19 @@ export function createRunTool(deps: RunToolDeps): Tool {
               }),
               ...shellArgs(command, settings.maxProcesses),
             ];
-      if (args[2] === true) return startInBackground(deps.background, argv, cwd, command, settings);
-      const ended = await execute(argv, cwd, settings, ctx.signal);
+      // As root, `ulimit -u` is not applied: a pids cgroup of its own holds the limit.
+      const limited =
+        check === undefined
+          ? { argv, release: () => Promise.resolve() }
+          : withPidsLimit(argv, settings.maxProcesses ?? DEFAULT_MAX_PROCESSES);
+      if (args[2] === true)
+        return startInBackground(deps.background, limited, cwd, command, settings);
+      let ended: Ended;
+      try {
+        ended = await execute(limited.argv, cwd, settings, ctx.signal);
+      } finally {
+        await limited.release();
+      }
       return report(command, ended, settings, check !== undefined);
     },
   };
@@ -146,19 +164,23 @@ export function createRunTool(deps: RunToolDeps): Tool {
 /** Starts the command in the background: its id and how to read and stop it. */
 function startInBackground(
   background: BackgroundCommands | undefined,
-  argv: readonly string[],
+  limited: Limited,
   cwd: string,
   command: string,
   settings: RunSettings,
 ): ToolResult {
-  if (background === undefined)
+  if (background === undefined) {
+    void limited.release();
     return fail(
       'unsupported',
       'run: background commands are not available here; run it without background.',
     );
-  const started = background.start(argv, cwd, command);
-  if ('refused' in started)
+  }
+  const started = background.start(limited.argv, cwd, command, limited.release);
+  if ('refused' in started) {
+    void limited.release();
     return fail('denied', `run: "${command}" was not started: ${started.refused}.`);
+  }
   const limit = Math.round(settings.backgroundTimeoutMs / 60_000);
   return ok(
     `$ ${command}\n[started in the background as ${started.id}; stopped after ${limit} min (run.backgroundTimeoutMs) or when the agent stops]\nRead its new output with run_output("${started.id}"), stop it with run_stop("${started.id}"). What it changes in the workspace is not covered by /undo.`,

@@ -182,8 +182,7 @@ function hide(p: string, later: string[]): string[] {
  * the script. No core dumps; files up to 1 GiB, so a disk fill stops at one file's cap; and
  * at most `maxProcesses` processes (threads count too), so a fork bomb meets "Cannot fork".
  * The process limit is counted per user namespace, so it holds for the sandbox of a normal
- * user; the kernel never applies it to root (uid 0), where the time limit and the process-id
- * namespace's end are what stop a bomb (docs/SAFETY.md). bash names it `-u`, dash `-p`.
+ * user; the kernel never applies it to root (uid 0), for whom `pidsCgroup.ts` holds it. bash names it `-u`, dash `-p`.
  */
 export function shellArgs(command: string, maxProcesses = DEFAULT_MAX_PROCESSES): string[] {
   const n = Math.max(1, Math.floor(maxProcesses));

@@ -6,7 +6,7 @@
  * fork bomb against the process limit, commands that daemonize (setsid, double fork, nohup)
  * leaving nothing behind, and writes to shell start-up files and Cogito's home refused.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -129,9 +129,7 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('run sandbox attacks', 
     const settings = { ...SETTINGS, maxProcesses: 64, ...(bwrapPath ? { bwrapPath } : {}) };
     // Bounded (400 tries), so a broken limit fails the test instead of the machine.
     const r = await createRunTool({ settings, hidden: [] }).run(
-      [
-        `i=0; while [ $i -lt 400 ]; do sleep ${marker} & i=$((i+1)); done; echo tried`,
-      ],
+      [`i=0; while [ $i -lt 400 ]; do sleep ${marker} & i=$((i+1)); done; echo tried`],
       { workspace: ws, signal: new AbortController().signal },
     );
     const out = text(r);
@@ -139,6 +137,27 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('run sandbox attacks', 
     expect(out).toContain('tried');
     await waitUntil(() => pidsWith(marker).length === 0, 'no sleep left', 5_000);
   }, 30_000);
+
+  it.runIf(process.getuid?.() === 0 && existsSync('/sys/fs/cgroup/pids/cgroup.procs'))(
+    'as root, a pids cgroup of its own holds the process limit, and is removed after',
+    async () => {
+      // Root and no nobody wrapper: only the cgroup can make this fork fail.
+      const marker = '31098.7';
+      const settings = { ...SETTINGS, maxProcesses: 64 };
+      const r = await createRunTool({ settings, hidden: [] }).run(
+        [`i=0; while [ $i -lt 400 ]; do sleep ${marker} & i=$((i+1)); done; echo tried`],
+        { workspace: ws, signal: new AbortController().signal },
+      );
+      expect(text(r)).toMatch(/Cannot fork|fork: retry|Resource temporarily unavailable/);
+      await waitUntil(() => pidsWith(marker).length === 0, 'no sleep left', 5_000);
+      const ours = (): string[] =>
+        readdirSync('/sys/fs/cgroup/pids').filter((d) =>
+          d.startsWith(`cogito-run-${process.pid}-`),
+        );
+      expect(ours()).toEqual([]);
+    },
+    30_000,
+  );
 
   it('commands that daemonize (setsid, double fork, nohup) leave nothing behind', async () => {
     const marker = '21098.7';

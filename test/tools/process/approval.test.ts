@@ -55,6 +55,12 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('run approval', () => {
     expect(card.everyTime).toBeUndefined();
   });
 
+  it('a background command says so on the card, and that undo does not cover it', async () => {
+    const tool = createRunTool({ settings: SETTINGS, hidden: [] });
+    const { need: n } = await need(tool, 'ask', ['npm run dev', null, true]);
+    expect((n as ApprovalNeed).detail).toContain('in the background (not covered by /undo)');
+  });
+
   it('read-only commands, built-in and configured, pass unasked; chained ones ask', async () => {
     const tool = createRunTool({ settings: SETTINGS, hidden: [] });
     expect((await need(tool, 'ask', ['git status'])).need).toBeUndefined();

@@ -5,6 +5,8 @@
  * stdin is closed; the time limit and the turn's abort kill the whole sandbox, so nothing the
  * command started is left behind. Read-only commands (`readOnly.ts`) run without asking;
  * every other one asks, showing the whole command, where it runs and whether it is sandboxed.
+ * `background: true` starts it in `background.ts`'s set and returns its id at once; as root,
+ * the process limit is a pids cgroup's (`pidsCgroup.ts`).
  */
 import type { Options } from 'execa';
 import { fail, ok } from '../types.js';

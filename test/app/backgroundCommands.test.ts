@@ -53,7 +53,10 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('background commands in
     a.agent.send({ type: 'submit', text: 'start the server' });
     await waitForStore(a.agent.store, (s) => s.commandsRunning === 1, 'one running');
     await waitUntil(() => pidsWith(marker).length >= 2, 'both sleeps', 10_000);
+    await waitForStore(a.agent.store, (s) => s.machine === 'AWAITING_INPUT', 'listening');
+    const before = a.currentSessionId();
     a.agent.send({ type: 'new_session' });
+    await waitUntil(() => a.currentSessionId() !== before, 'the new session', 10_000);
     await waitForStore(a.agent.store, (s) => s.commandsRunning === 0, 'none running');
     await waitUntil(() => pidsWith(marker).length === 0, 'no sleep left after /new', 5_000);
 
@@ -62,7 +65,11 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('background commands in
       { kind: 'stream', content: start(`sleep ${second}`) },
       { kind: 'stream', content: 'Again. [WAIT]' },
     );
-    await waitForStore(a.agent.store, (s) => s.machine === 'AWAITING_INPUT', 'listening');
+    await waitForStore(
+      a.agent.store,
+      (s) => s.machine === 'AWAITING_INPUT' && !s.streaming,
+      'listening',
+    );
     a.agent.send({ type: 'submit', text: 'start it again' });
     await waitUntil(() => pidsWith(second).length >= 1, 'the sleep', 10_000);
     const failures = await a.close();

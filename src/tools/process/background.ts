@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { CappedOutput } from './output.js';
+import { SandboxKiller } from './sandboxKill.js';
 
 /** The limits of background commands (config.json's `run`). */
 export interface BackgroundLimits {
@@ -39,6 +40,7 @@ interface Job {
   id: string;
   command: string;
   child: ChildProcess;
+  killer: SandboxKiller;
   startedAt: number;
   /** Output since the last read. */
   unread: CappedOutput;
@@ -78,6 +80,8 @@ export class BackgroundCommands {
     command: string,
     /** Called once it has ended (a pids cgroup to remove); `ended` waits for it. */
     onEnd: () => Promise<void> = () => Promise.resolve(),
+    /** bwrap was given `--info-fd 3` (see `sandboxKill.ts`). */
+    sandboxed = false,
   ): { id: string } | { refused: string } {
     const limits = this.limits();
     if (this.closed) return { refused: 'the agent is stopping; no command can start now' };
@@ -91,7 +95,7 @@ export class BackgroundCommands {
     const id = `bg${this.next++}`;
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', sandboxed ? 'pipe' : 'ignore'],
       // Its own process group, so a stop reaches everything in it at once.
       detached: true,
       windowsHide: true,
@@ -102,6 +106,7 @@ export class BackgroundCommands {
       id,
       command,
       child,
+      killer: new SandboxKiller(child, sandboxed),
       startedAt: Date.now(),
       unread: new CappedOutput(limits.maxOutputChars),
       state: 'running',
@@ -190,13 +195,9 @@ export class BackgroundCommands {
     if (job.state !== 'running') return;
     job.state = why;
     clearTimeout(job.timer);
-    // The whole group: bwrap (or the shell) and whatever stayed in its group; bwrap's death
-    // ends its process-id namespace, and with it what left the group (setsid, double fork).
-    try {
-      if (job.child.pid !== undefined) process.kill(-job.child.pid, 'SIGKILL');
-    } catch {
-      job.child.kill('SIGKILL');
-    }
+    // The whole group, and the namespace's first process: its end takes what left the group
+    // (setsid, double fork).
+    job.killer.kill();
   }
 
   private changed(): void {

@@ -8,7 +8,9 @@
  * `background: true` starts it in `background.ts`'s set and returns its id at once; as root,
  * the process limit is a pids cgroup's (`pidsCgroup.ts`).
  */
+import type { ChildProcess } from 'node:child_process';
 import type { Options } from 'execa';
+import { INFO_FD, SandboxKiller } from './sandboxKill.js';
 import { fail, ok } from '../types.js';
 import type { Tool, ToolApprovalPolicy, ToolArg, ToolContext, ToolResult } from '../types.js';
 import { CappedOutput } from './output.js';
@@ -142,6 +144,7 @@ export function createRunTool(deps: RunToolDeps): Tool {
                 readOnly,
                 // A command run unasked sees neither Cogito's home nor the user's.
                 hidden: readOnly && deps.userHome ? [...deps.hidden, deps.userHome] : deps.hidden,
+                infoFd: INFO_FD,
               }),
               ...shellArgs(command, settings.maxProcesses),
             ];
@@ -151,10 +154,10 @@ export function createRunTool(deps: RunToolDeps): Tool {
           ? { argv, release: () => Promise.resolve() }
           : withPidsLimit(argv, settings.maxProcesses ?? DEFAULT_MAX_PROCESSES);
       if (args[2] === true)
-        return startInBackground(deps.background, limited, cwd, command, settings);
+        return startInBackground(deps.background, limited, cwd, command, settings, !!check);
       let ended: Ended;
       try {
-        ended = await execute(limited.argv, cwd, settings, ctx.signal);
+        ended = await execute(limited.argv, cwd, settings, ctx.signal, check !== undefined);
       } finally {
         await limited.release();
       }
@@ -170,6 +173,7 @@ function startInBackground(
   cwd: string,
   command: string,
   settings: RunSettings,
+  sandboxed: boolean,
 ): ToolResult {
   if (background === undefined) {
     void limited.release();
@@ -178,7 +182,7 @@ function startInBackground(
       'run: background commands are not available here; run it without background.',
     );
   }
-  const started = background.start(limited.argv, cwd, command, limited.release);
+  const started = background.start(limited.argv, cwd, command, limited.release, sandboxed);
   if ('refused' in started) {
     void limited.release();
     return fail('denied', `run: "${command}" was not started: ${started.refused}.`);
@@ -208,13 +212,15 @@ async function execute(
   cwd: string,
   settings: RunSettings,
   signal: AbortSignal,
+  sandboxed: boolean,
 ): Promise<Ended> {
   const output = new CappedOutput(settings.maxOutputChars);
   if (signal.aborted) return { how: 'aborted', output: '' };
   const { execa } = await import('execa');
   const options: Options = {
     cwd,
-    stdin: 'ignore',
+    // stdin closed; fd 3 is bwrap's info (the namespace's first pid, for the kill).
+    stdio: ['ignore', 'pipe', 'pipe', sandboxed ? 'pipe' : 'ignore'],
     buffer: false,
     detached: true,
     reject: false,
@@ -225,15 +231,12 @@ async function execute(
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
   let how: Ended['how'] = 'exited';
+  const killer = new SandboxKiller(child as unknown as ChildProcess, sandboxed);
   const killGroup = (why: Ended['how']): void => {
     if (how === 'exited') how = why;
-    // The group is bwrap's (or the shell's); bwrap's death takes its process-id namespace,
-    // and with it everything the command started, even what left the group.
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
+    // The group is bwrap's (or the shell's), and the namespace's first process with it: its
+    // end takes everything the command started, even what left the group.
+    killer.kill();
   };
   const timer = setTimeout(() => killGroup('timeout'), settings.timeoutMs);
   const onAbort = (): void => killGroup('aborted');

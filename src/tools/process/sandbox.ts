@@ -24,6 +24,8 @@ export interface SandboxPlan {
   readOnly: boolean;
   /** Folders hidden behind an empty read-only tmpfs: Cogito's home (its config holds keys). */
   hidden: readonly string[];
+  /** An fd bwrap writes its info to (the namespace's first pid, for `sandboxKill.ts`). */
+  infoFd?: number;
 }
 
 /**
@@ -158,6 +160,7 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
   for (const h of plan.hidden.filter(inside)) args.push(...hide(h, later));
   for (const h of later) args.push('--remount-ro', h);
   args.push('--unshare-all', '--die-with-parent', '--new-session', '--chdir', plan.cwd);
+  if (plan.infoFd !== undefined) args.push('--info-fd', String(plan.infoFd));
   args.push('--');
   return args;
 }

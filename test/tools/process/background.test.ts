@@ -127,6 +127,16 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('background commands', 
     await waitUntil(() => pidsWith(marker).length === 0, 'no daemon left', 5_000);
   }, 30_000);
 
+  it('a stop in the first instant after the start leaves nothing either', async () => {
+    const marker = '13579.2';
+    for (let i = 0; i < 5; i++) {
+      const id = idOf(await call('run', `sleep ${marker}`, null, true));
+      await call('run_stop', id);
+    }
+    // What outlived the outer bwrap would stay: waiting for none left fails then.
+    await waitUntil(() => pidsWith(marker).length === 0, 'no sleep left', 5_000);
+  }, 30_000);
+
   it('an unknown id names the ones there are', async () => {
     await call('run', 'echo hi', null, true);
     expect(await call('run_output', 'bg9')).toMatch(/No background command "bg9". Known: bg1 /);

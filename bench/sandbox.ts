@@ -22,6 +22,8 @@ const SETTINGS: RunSettings = {
   timeoutMs: 30_000,
   maxOutputChars: 16_000,
   sandbox: 'bubblewrap',
+  maxBackground: 4,
+  backgroundTimeoutMs: 60_000,
   readOnlyCommands: [],
 };
 

@@ -86,6 +86,7 @@ type StatusFields = Pick<
   | 'budgetPerHour'
   | 'budgetUsed'
   | 'filesChanged'
+  | 'commandsRunning'
   | 'budgetPerDay'
   | 'budgetUsedDay'
   | 'sessionCachedTokens'
@@ -109,6 +110,7 @@ const pickFields = (st: AgentStoreState): StatusFields => ({
   budgetPerHour: st.budgetPerHour,
   budgetUsed: st.budgetUsed,
   filesChanged: st.filesChanged,
+  commandsRunning: st.commandsRunning,
   budgetPerDay: st.budgetPerDay,
   budgetUsedDay: st.budgetUsedDay,
   sessionCachedTokens: st.sessionCachedTokens,
@@ -161,6 +163,13 @@ function limitSegments(s: StatusFields, lang: Lang): Segment[] {
   // Shown once the agent changed something: how many files /undo all would restore.
   if (s.filesChanged > 0)
     out.push({ text: t(lang, 'status.filesChanged', { count: s.filesChanged }), keep: 25 });
+  // Background commands keep running between turns: the user sees that they are there.
+  if (s.commandsRunning > 0)
+    out.push({
+      text: t(lang, 'status.commandsRunning', { count: s.commandsRunning }),
+      keep: 35,
+      color: 'cyan',
+    });
   if (s.budgetPerHour > 0) {
     const of = t(lang, 'status.budgetOf', {
       used: formatTokens(s.budgetUsed),

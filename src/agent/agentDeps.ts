@@ -77,6 +77,8 @@ export interface SessionFeeds {
   onSwitch(listener: () => void): unknown;
   /** Files changed (and not undone) in the current session; `onChange` hears each change. */
   files?: { count(): number; onChange(listener: () => void): unknown };
+  /** Background commands running now (`run` with background: true); `onChange` hears each start and end. */
+  commands?: { count(): number; onChange(listener: () => void): unknown };
   ledger?: {
     /** Opens the current session's ledger (at start, after a switch): its records so far. */
     open(warn: (message: string) => void): readonly CycleRecord[];

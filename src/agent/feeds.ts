@@ -32,7 +32,18 @@ export function seedBudget(
  * root subscribed it first).
  */
 export function wireFeeds(feeds: SessionFeeds, to: FeedReporter): void {
-  const { files, ledger } = feeds;
+  const { files, ledger, commands } = feeds;
+  if (commands) {
+    let last = -1;
+    const report = (): void => {
+      // Every start and end is told; the same count twice is not news.
+      const count = commands.count();
+      if (count !== last) to.emit({ type: 'commands_running', count });
+      last = count;
+    };
+    commands.onChange(report);
+    report();
+  }
   if (files) {
     const report = (): void => to.emit({ type: 'files_changed', count: files.count() });
     files.onChange(report);

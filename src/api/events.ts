@@ -130,6 +130,8 @@ export type AgentEvent =
     }
   /** How many files the agent has changed (and not undone) in this session. */
   | { type: 'files_changed'; count: number }
+  /** How many background commands (`run` with background: true) are running now. */
+  | { type: 'commands_running'; count: number }
   /**
    * The queued messages, oldest first, after every change: one queued, edited or dropped, or
    * taken by a turn's RESTORE (then the list no longer holds it). The whole list, so a mirror

@@ -1,4 +1,4 @@
-import { buildRunTool } from './runTool.js';
+import { buildRunTools } from './runTool.js';
 import type { Agent, AgentSettings } from '../agent/agent.js';
 import { wireAgent } from './wireAgent.js';
 import { resolveLanguage, type Lang } from '../i18n/messages.js';
@@ -39,7 +39,7 @@ import { recentSpend } from '../ledger/homeSpend.js';
 import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
 import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
-import type { ToolKind } from '../tools/types.js';
+import type { Tool, ToolKind } from '../tools/types.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -187,9 +187,14 @@ async function startApp(
   const quit = quitPort(opts.exit, stack);
   const detach = quitPort(opts.detach, stack);
 
+  // Background commands are stopped (their whole sandboxes) when the app closes: after the
+  // agent's stop, before the journal's, so nothing they started outlives the program.
+  const runTools = buildRunTools(config, journals, home);
+  stack.defer('the background commands', () => runTools.background.stopAll(true));
   const wired = wireAgent({
     provider,
-    registry: buildRegistry(config, journals, reminders, mcp, home),
+    registry: buildRegistry(config, journals, reminders, mcp, home, runTools.tools),
+    background: runTools.background,
     workspace,
     sessions: store,
     session,
@@ -220,6 +225,8 @@ async function startApp(
   const { agent } = wired;
   warn = (text) => void agent.send({ type: 'notice', level: 'warn', text });
   currentSession = () => wired.current.get();
+  // /new and /resume: the next conversation knows none of the old one's background ids.
+  wired.current.onSwitch(() => void runTools.background.stopAll());
   try {
     // Attached before the agent's stop goes on the stack, the log is detached after it and
     // hears the agent's last events.
@@ -399,6 +406,7 @@ function buildRegistry(
   reminders: Reminders,
   mcp: McpManager,
   home: string,
+  runTools: readonly Tool[],
 ): ToolRegistry {
   const documents = createDocumentReader(appPaths(home).documentCache);
   return new ToolRegistry(
@@ -407,7 +415,7 @@ function buildRegistry(
       createRemindTool(reminders),
       ...createWebTools({ search: config.search, fetch: config.fetch }),
       ...createSystemTools(),
-      buildRunTool(config, journals, home),
+      ...runTools,
     ],
     [mcp],
   );

@@ -58,6 +58,8 @@ export interface WireAgentDeps {
   detach?: AgentDeps['detach'];
   /** Tokens spent before this run (all sessions of the home), for the budgets. */
   spentBefore?: AgentDeps['spentBefore'];
+  /** The background commands `run` started: how many run shows in the status bar. */
+  background?: SessionFeeds['commands'];
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -208,6 +210,7 @@ function sessionFeeds(current: CurrentSession, parts: WireAgentDeps): SessionFee
           },
         }
       : {}),
+    ...(parts.background ? { commands: parts.background } : {}),
     ledger: {
       open: (warn) => {
         ledger = Ledger.inDir(current.get().dir, warn);

@@ -30,4 +30,7 @@ export const DEFAULT_MAX_ENTRIES = 20_000;
 export const RUN_DEFAULTS = {
   timeoutMs: 120_000,
   maxOutputChars: 16_000,
+  maxBackground: 4,
+  maxProcesses: 1024,
+  backgroundTimeoutMs: 30 * 60_000,
 } as const;

@@ -164,6 +164,29 @@ const runSchema = z
     bwrapPath: z.string().min(1).optional(),
     /** More read-only commands run without asking, e.g. "make -n" or "npm ls". */
     readOnlyCommands: z.array(z.string().min(1)).default([]),
+    /**
+     * Processes (threads included) a sandboxed command may have at once: a fork bomb stops
+     * there. As root it is a pids cgroup's limit, where one can be made (docs/SAFETY.md).
+     */
+    maxProcesses: int().min(16).default(RUN_DEFAULTS.maxProcesses),
+    /** Background commands (`background: true`) running at once, at most. */
+    maxBackground: positiveInt().max(32).default(RUN_DEFAULTS.maxBackground),
+    /** A background command is stopped after this long (default 30 minutes). */
+    backgroundTimeoutMs: positiveInt().default(RUN_DEFAULTS.backgroundTimeoutMs),
+    /**
+     * Network for sandboxed commands: only `false` for now. Commands' traffic would not pass
+     * the egress check the web tools use (docs/SAFETY.md), so it cannot be turned on.
+     */
+    network: z
+      .boolean()
+      .default(false)
+      .refine((on) => !on, {
+        message:
+          'cannot be true: sandboxed commands have no network, because their traffic would not pass the egress check the web tools use (private and loopback addresses refused)',
+        params: {
+          fix: 'Remove "network" from "run" (use the fetch and search tools for the web), or set "run": { "sandbox": "off" } to run commands unsandboxed, each asked about first.',
+        },
+      }),
   })
   .prefault({});
 

@@ -409,6 +409,7 @@ export const en = {
   'session.foreignAsk': 'Continue it here anyway? y yes · n no (quit)',
   // The change journal: /changes and /undo, and the status bar's count.
   'tool.undo': 'undo: {command}',
+  'status.commandsRunning': '{count} {count|command|commands} running',
   'status.filesChanged': '{count} {count|file|files} changed',
   'command.changes': 'What the agent changed in this session, newest first, by turn',
   'command.undo':

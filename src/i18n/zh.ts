@@ -377,6 +377,7 @@ export const zh = {
   'session.foreignAsk': '仍然在这里继续吗？y 是 · n 否（退出）',
   // The change journal: /changes and /undo, and the status bar's count.
   'tool.undo': '撤销：{command}',
+  'status.commandsRunning': '{count} 个命令在运行',
   'status.filesChanged': '已改 {count} 个文件',
   'command.changes': '本会话中代理做过的改动，最新在前，按轮分组',
   'command.undo': '撤销上一轮的改动（N 轮、all 全部或某个路径；--force 覆盖你的修改）',

@@ -32,7 +32,8 @@ export function withRunJournal(tool: Tool, journalRef: JournalRef, opts: RunJour
     ...tool,
     async run(args, ctx) {
       const journal = journalRef();
-      if (!journal || opts.readOnly(args)) return tool.run(args, ctx);
+      // A background command goes on writing after the call returns: no after-state to read.
+      if (!journal || opts.readOnly(args) || args[2] === true) return tool.run(args, ctx);
       const root = ctx.workspace.root;
       const prev = last?.root === root ? last.state : undefined;
       const before = await readWorkspace(root, prev, opts.skip);

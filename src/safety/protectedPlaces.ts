@@ -32,7 +32,7 @@ const VCS_DIRS = ['.git', '.hg', '.svn'];
 const TRASH_SEGMENT = '.cogito-trash';
 
 /** Shell and session start-up files, run by a shell or the X session at the next login. */
-const STARTUP_FILES = [
+export const STARTUP_FILES = [
   '.bashrc',
   '.bash_profile',
   '.bash_login',

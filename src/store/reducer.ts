@@ -67,6 +67,8 @@ export interface AgentViewState {
   budgetUsed: number;
   /** Files the agent changed in this session and has not undone (from the change journal). */
   filesChanged: number;
+  /** Background commands running now (`run` with background: true). */
+  commandsRunning: number;
   /** tokenBudgetPerDay (0 = off) and the tokens used in the last 24 hours. */
   budgetPerDay: number;
   budgetUsedDay: number;
@@ -125,6 +127,7 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     budgetPerHour: 0,
     budgetUsed: 0,
     filesChanged: 0,
+    commandsRunning: 0,
     budgetPerDay: 0,
     budgetUsedDay: 0,
     sessionCachedTokens: 0,
@@ -272,6 +275,7 @@ type StatusEvent =
   | 'settings_changed'
   | 'budget'
   | 'files_changed'
+  | 'commands_running'
   | 'queue_changed'
   | 'reminders_due'
   | 'activity';
@@ -299,6 +303,8 @@ const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
       };
     case 'files_changed':
       return { filesChanged: event.count };
+    case 'commands_running':
+      return { commandsRunning: event.count };
     case 'queue_changed':
       return { queued: event.items.slice() };
     case 'reminders_due':

@@ -186,6 +186,28 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('run (-p, real bubblewr
     await waitUntil(() => pidsWith(marker).length === 0, 'no sleep left', 5_000);
   }, 60_000);
 
+  it('a background command is read, and stopped with the program: no process of it is left', async () => {
+    await config();
+    const marker = '76501.234';
+    server.push(
+      {
+        kind: 'stream',
+        content: `[TOOL] run(${JSON.stringify(`echo up; setsid sleep ${marker} & sleep ${marker}`)}, null, true) [/TOOL]`,
+      },
+      { kind: 'stream', content: '[TOOL] run_output("bg1") [/TOOL]' },
+      { kind: 'stream', content: 'Left it running. [WAIT]' },
+    );
+    const run = runCogito(args('start a server'), env);
+    await waitUntil(() => sleepsWith(marker).length >= 2, 'both sleeps running', 20_000);
+    expect(await run.code).toBe(0);
+    const started = (server.requests[1]!.body.messages as Sent).at(-1)!.content;
+    expect(started).toMatch(/started in the background as bg1/);
+    const read = (server.requests[2]!.body.messages as Sent).at(-1)!.content;
+    expect(read).toMatch(/bg1: \$ echo up/);
+    // The program has exited: neither the sleep nor the one that left with setsid remains.
+    await waitUntil(() => pidsWith(marker).length === 0, 'no sleep left', 5_000);
+  }, 60_000);
+
   it('/undo puts back a file a command deleted and removes what it made', async () => {
     await config();
     await writeFile(path.join(ws, 'keep.txt'), 'precious');

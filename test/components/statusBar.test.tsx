@@ -41,6 +41,18 @@ describe('StatusBar', () => {
     r.unmount();
   });
 
+  test('shows how many background commands run, and nothing once none does', async () => {
+    const c = createFakeController({ machine: 'AWAITING_INPUT' });
+    const r = render(<StatusBar store={c.store} width={140} workspace="/srv/notes" />);
+    c.emit({ type: 'commands_running', count: 2 });
+    await waitForFrame(r.lastFrame, (x) => x.includes('2 commands running'));
+    c.emit({ type: 'commands_running', count: 1 });
+    await waitForFrame(r.lastFrame, (x) => x.includes('1 command running'));
+    c.emit({ type: 'commands_running', count: 0 });
+    await waitForFrame(r.lastFrame, (x) => !x.includes('running'));
+    r.unmount();
+  });
+
   test('follows the store, with a spinner while streaming', async () => {
     const c = createFakeController({ machine: 'THINKING' });
     h = await renderApp({ c });

@@ -112,6 +112,13 @@ describe('loadConfig: bad configs name the field and the fix', () => {
   }
   const cases: Case[] = [
     {
+      name: 'network for sandboxed commands',
+      config: { run: { network: true } },
+      field: 'run.network',
+      problem: /would not pass the egress check the web tools use/,
+      fix: /Remove "network" from "run"/,
+    },
+    {
       name: 'a watcher cap of 0',
       config: { watch: { maxEntries: 0 } },
       field: 'watch.maxEntries',

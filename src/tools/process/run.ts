@@ -5,13 +5,25 @@
  * stdin is closed; the time limit and the turn's abort kill the whole sandbox, so nothing the
  * command started is left behind. Read-only commands (`readOnly.ts`) run without asking;
  * every other one asks, showing the whole command, where it runs and whether it is sandboxed.
+ * `background: true` starts it in `background.ts`'s set and returns its id at once; as root,
+ * the process limit is a pids cgroup's (`pidsCgroup.ts`).
  */
+import type { ChildProcess } from 'node:child_process';
 import type { Options } from 'execa';
+import { INFO_FD, SandboxKiller } from './sandboxKill.js';
 import { fail, ok } from '../types.js';
 import type { Tool, ToolApprovalPolicy, ToolArg, ToolContext, ToolResult } from '../types.js';
 import { CappedOutput } from './output.js';
 import { DEFAULT_READ_ONLY_COMMANDS, isReadOnlyCommand } from './readOnly.js';
-import { bwrapArgs, checkSandbox, shellArgs, type SandboxCheck } from './sandbox.js';
+import type { BackgroundCommands } from './background.js';
+import { withPidsLimit, type Limited } from './pidsCgroup.js';
+import {
+  DEFAULT_MAX_PROCESSES,
+  bwrapArgs,
+  checkSandbox,
+  shellArgs,
+  type SandboxCheck,
+} from './sandbox.js';
 
 /** The `run` settings (config.json's `run`). */
 export interface RunSettings {
@@ -20,6 +32,12 @@ export interface RunSettings {
   sandbox: 'bubblewrap' | 'off';
   bwrapPath?: string;
   readOnlyCommands: readonly string[];
+  /** Background commands running at once, at most. */
+  maxBackground: number;
+  /** A background command is stopped after this long. */
+  backgroundTimeoutMs: number;
+  /** Processes (threads included) a sandboxed command may have at once (default 1024). */
+  maxProcesses?: number;
 }
 
 export interface RunToolDeps {
@@ -28,6 +46,8 @@ export interface RunToolDeps {
   hidden: readonly string[];
   /** The user's home, hidden from the commands run without asking. */
   userHome?: string;
+  /** Where background commands run (absent: `background: true` is refused). */
+  background?: BackgroundCommands;
 }
 
 /** How one command ended. */
@@ -60,7 +80,7 @@ export function createRunTool(deps: RunToolDeps): Tool {
     settings.sandbox === 'off' ? undefined : checkSandbox(settings.bwrapPath);
   return {
     name: RUN_TOOL_NAME,
-    description: `Runs one shell command line (/bin/sh -c) in the workspace or a folder inside it, inside a sandbox: the workspace is writable, the rest of the disk read-only, .git read-only, no network, a private /tmp. Stopped after ${Math.round(settings.timeoutMs / 1000)} s; stdin is closed; the result holds the exit code and the output (long output keeps its start and end).`,
+    description: `Runs one shell command line (/bin/sh -c) in the workspace or a folder inside it, inside a sandbox: the workspace is writable, the rest of the disk read-only, .git read-only, no network, a private /tmp. Stopped after ${Math.round(settings.timeoutMs / 1000)} s; stdin is closed; the result holds the exit code and the output (long output keeps its start and end). With background: true (a server, a watcher) it returns an id at once: read its new output with run_output(id), stop it with run_stop(id); at most ${settings.maxBackground} at once, each stopped after ${Math.round(settings.backgroundTimeoutMs / 60_000)} min.`,
     kind: 'process',
     params: [
       { name: 'command', type: 'string', description: 'the command line, e.g. "npm test"' },
@@ -69,6 +89,13 @@ export function createRunTool(deps: RunToolDeps): Tool {
         type: 'string',
         optional: true,
         description: 'a folder inside the workspace to run it in (default: the workspace)',
+      },
+      {
+        name: 'background',
+        type: 'boolean',
+        optional: true,
+        description:
+          'true: start it and return an id at once (read with run_output, stop with run_stop)',
       },
     ],
     approvalPolicy(policy) {
@@ -82,7 +109,8 @@ export function createRunTool(deps: RunToolDeps): Tool {
       // Refused at run time with the fix: asking first would only delay that.
       if (check !== undefined && !check.ok) return undefined;
       if (typeof where !== 'string') return undefined;
-      const detail = `$ ${command}\ncwd: ${where}\nsandbox: ${check === undefined ? 'OFF: the command can change anything your user can, and reach the network' : 'on (workspace writable, .git read-only, no network)'}`;
+      const bg = args[2] === true ? '\nin the background (not covered by /undo)' : '';
+      const detail = `$ ${command}\ncwd: ${where}${bg}\nsandbox: ${check === undefined ? 'OFF: the command can change anything your user can, and reach the network' : 'on (workspace writable, .git read-only, no network)'}`;
       if (check === undefined) {
         return { reason: 'runs a command without a sandbox', detail, everyTime: true };
       }
@@ -116,13 +144,54 @@ export function createRunTool(deps: RunToolDeps): Tool {
                 readOnly,
                 // A command run unasked sees neither Cogito's home nor the user's.
                 hidden: readOnly && deps.userHome ? [...deps.hidden, deps.userHome] : deps.hidden,
+                infoFd: INFO_FD,
               }),
-              ...shellArgs(command),
+              ...shellArgs(command, settings.maxProcesses),
             ];
-      const ended = await execute(argv, cwd, settings, ctx.signal);
+      // As root, `ulimit -u` is not applied: a pids cgroup of its own holds the limit.
+      const limited =
+        check === undefined
+          ? { argv, release: () => Promise.resolve() }
+          : withPidsLimit(argv, settings.maxProcesses ?? DEFAULT_MAX_PROCESSES);
+      if (args[2] === true)
+        return startInBackground(deps.background, limited, cwd, command, settings, !!check);
+      let ended: Ended;
+      try {
+        ended = await execute(limited.argv, cwd, settings, ctx.signal, check !== undefined);
+      } finally {
+        await limited.release();
+      }
       return report(command, ended, settings, check !== undefined);
     },
   };
+}
+
+/** Starts the command in the background: its id and how to read and stop it. */
+function startInBackground(
+  background: BackgroundCommands | undefined,
+  limited: Limited,
+  cwd: string,
+  command: string,
+  settings: RunSettings,
+  sandboxed: boolean,
+): ToolResult {
+  if (background === undefined) {
+    void limited.release();
+    return fail(
+      'unsupported',
+      'run: background commands are not available here; run it without background.',
+    );
+  }
+  const started = background.start(limited.argv, cwd, command, limited.release, sandboxed);
+  if ('refused' in started) {
+    void limited.release();
+    return fail('denied', `run: "${command}" was not started: ${started.refused}.`);
+  }
+  const limit = Math.round(settings.backgroundTimeoutMs / 60_000);
+  return ok(
+    `$ ${command}\n[started in the background as ${started.id}; stopped after ${limit} min (run.backgroundTimeoutMs) or when the agent stops]\nRead its new output with run_output("${started.id}"), stop it with run_stop("${started.id}"). What it changes in the workspace is not covered by /undo.`,
+    `background ${started.id}`,
+  );
 }
 
 /** The folder `arg` names inside the workspace (default its root), or the failure to report. */
@@ -143,13 +212,15 @@ async function execute(
   cwd: string,
   settings: RunSettings,
   signal: AbortSignal,
+  sandboxed: boolean,
 ): Promise<Ended> {
   const output = new CappedOutput(settings.maxOutputChars);
   if (signal.aborted) return { how: 'aborted', output: '' };
   const { execa } = await import('execa');
   const options: Options = {
     cwd,
-    stdin: 'ignore',
+    // stdin closed; fd 3 is bwrap's info (the namespace's first pid, for the kill).
+    stdio: ['ignore', 'pipe', 'pipe', sandboxed ? 'pipe' : 'ignore'],
     buffer: false,
     detached: true,
     reject: false,
@@ -160,15 +231,12 @@ async function execute(
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
   let how: Ended['how'] = 'exited';
+  const killer = new SandboxKiller(child as unknown as ChildProcess, sandboxed);
   const killGroup = (why: Ended['how']): void => {
     if (how === 'exited') how = why;
-    // The group is bwrap's (or the shell's); bwrap's death takes its process-id namespace,
-    // and with it everything the command started, even what left the group.
-    try {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
+    // The group is bwrap's (or the shell's), and the namespace's first process with it: its
+    // end takes everything the command started, even what left the group.
+    killer.kill();
   };
   const timer = setTimeout(() => killGroup('timeout'), settings.timeoutMs);
   const onAbort = (): void => killGroup('aborted');

@@ -9,6 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { STARTUP_FILES } from '../../safety/protectedPlaces.js';
 
 /** The sandbox found working, or why there is none and how to get one. */
 export type SandboxCheck =
@@ -23,12 +24,31 @@ export interface SandboxPlan {
   readOnly: boolean;
   /** Folders hidden behind an empty read-only tmpfs: Cogito's home (its config holds keys). */
   hidden: readonly string[];
+  /** An fd bwrap writes its info to (the namespace's first pid, for `sandboxKill.ts`). */
+  infoFd?: number;
 }
 
-/** Version control folders: writable, a hook or a config entry runs code later. */
-const PROTECTED_NAMES = ['.git', '.hg', '.svn'];
+/**
+ * Read-only even inside the workspace, where they exist at its top: version control folders
+ * (a hook or a config entry runs code later), and, for a workspace that is a home folder,
+ * the shell start-up files and the folders whose files the session runs by itself. Ones
+ * that do not exist are not made (a mount point would be created on the real disk).
+ */
+export const PROTECTED_NAMES: readonly string[] = [
+  '.git',
+  '.hg',
+  '.svn',
+  ...STARTUP_FILES,
+  '.config/fish',
+  '.config/autostart',
+  '.config/systemd',
+  '.local/share/applications',
+  'Library/LaunchAgents',
+];
 /** Files a command may grow to at most (`ulimit -f`, in 512-byte blocks: 1 GiB). */
 const FILE_SIZE_BLOCKS = 2 * 1024 * 1024;
+/** Processes (and threads) a sandboxed command may have at once, unless run.maxProcesses says. */
+export const DEFAULT_MAX_PROCESSES = 1024;
 /** The private /tmp's size. */
 const TMP_BYTES = 512 * 1024 * 1024;
 
@@ -140,6 +160,7 @@ export function bwrapArgs(plan: SandboxPlan): string[] {
   for (const h of plan.hidden.filter(inside)) args.push(...hide(h, later));
   for (const h of later) args.push('--remount-ro', h);
   args.push('--unshare-all', '--die-with-parent', '--new-session', '--chdir', plan.cwd);
+  if (plan.infoFd !== undefined) args.push('--info-fd', String(plan.infoFd));
   args.push('--');
   return args;
 }
@@ -160,14 +181,18 @@ function hide(p: string, later: string[]): string[] {
 }
 
 /**
- * The shell line run inside: the limits first (no core dumps, files up to 1 GiB, so a disk
- * fill stops at one file's cap), then the command as `$1`, never pasted into the script.
+ * The shell line run inside: the limits first, then the command as `$1`, never pasted into
+ * the script. No core dumps; files up to 1 GiB, so a disk fill stops at one file's cap; and
+ * at most `maxProcesses` processes (threads count too), so a fork bomb meets "Cannot fork".
+ * The process limit is counted per user namespace, so it holds for the sandbox of a normal
+ * user; the kernel never applies it to root (uid 0), for whom `pidsCgroup.ts` holds it. bash names it `-u`, dash `-p`.
  */
-export function shellArgs(command: string): string[] {
+export function shellArgs(command: string, maxProcesses = DEFAULT_MAX_PROCESSES): string[] {
+  const n = Math.max(1, Math.floor(maxProcesses));
   return [
     '/bin/sh',
     '-c',
-    `ulimit -c 0 2>/dev/null; ulimit -f ${FILE_SIZE_BLOCKS} 2>/dev/null; exec /bin/sh -c "$1"`,
+    `ulimit -c 0 2>/dev/null; ulimit -f ${FILE_SIZE_BLOCKS} 2>/dev/null; ulimit -u ${n} 2>/dev/null || ulimit -p ${n} 2>/dev/null; exec /bin/sh -c "$1"`,
     'cogito-run',
     command,
   ];

@@ -16,6 +16,8 @@ const SETTINGS: RunSettings = {
   timeoutMs: 20_000,
   maxOutputChars: 2_000,
   sandbox: 'bubblewrap',
+  maxBackground: 4,
+  backgroundTimeoutMs: 60_000,
   readOnlyCommands: ['npm ls'],
 };
 const hasBwrap = existsSync('/usr/bin/bwrap') || process.env.CI === 'true';
@@ -51,6 +53,12 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('run approval', () => {
     expect(card.detail).toContain(`cwd: ${ws.root}`);
     expect(card.detail).toMatch(/sandbox: on/);
     expect(card.everyTime).toBeUndefined();
+  });
+
+  it('a background command says so on the card, and that undo does not cover it', async () => {
+    const tool = createRunTool({ settings: SETTINGS, hidden: [] });
+    const { need: n } = await need(tool, 'ask', ['npm run dev', null, true]);
+    expect((n as ApprovalNeed).detail).toContain('in the background (not covered by /undo)');
   });
 
   it('read-only commands, built-in and configured, pass unasked; chained ones ask', async () => {

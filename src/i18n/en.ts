@@ -626,6 +626,14 @@ export const en = {
     '{cmd} {who}: no background agent runs in {folder}: a Cogito screen (pid {pid}) has it open. Type your message in that screen; or press Ctrl+D there to leave its agent working in the background, then run this again.',
   'send.noAgent':
     '{cmd} {who}: no Cogito runs in the background in {folder}. Start one first: {cmd} start --workspace {quoted} (or see them all: {cmd} status).',
+  'statusCmd.none': 'No Cogito runs in the background (start one: {cmd} start --workspace DIR).',
+  'statusCmd.since': 'since {time}',
+  'statusCmd.process': 'pid {pid} · started {started} · last activity {last}',
+  'statusCmd.session': '{n} tokens this session',
+  'statusCmd.day': '{n} tokens in the last 24 h',
+  'statusCmd.gone': 'pid {pid}: gone (its entry was removed)',
+  'statusCmd.silent':
+    'pid {pid}: not answering (it may be starting: try again; or end it: {cmd} stop --workspace {quoted})',
 } as const;
 
 /** Every message key. */

@@ -584,4 +584,12 @@ export const zh = {
     '{cmd} {who}：{folder} 中没有后台智能体：一个 Cogito 界面（pid {pid}）正打开着它。请在那个界面中输入消息；或在那里按 Ctrl+D，让它的智能体转到后台继续工作，然后再运行一次。',
   'send.noAgent':
     '{cmd} {who}：{folder} 中没有在后台运行的 Cogito。请先启动一个：{cmd} start --workspace {quoted}（或查看全部：{cmd} status）。',
+  'statusCmd.none': '没有在后台运行的 Cogito（启动一个：{cmd} start --workspace 目录）。',
+  'statusCmd.since': '自 {time} 起',
+  'statusCmd.process': 'pid {pid} · 启动于 {started} · 最近活动 {last}',
+  'statusCmd.session': '本次会话 {n} token',
+  'statusCmd.day': '最近 24 小时 {n} token',
+  'statusCmd.gone': 'pid {pid}：已不在运行（其登记已删除）',
+  'statusCmd.silent':
+    'pid {pid}：没有应答（可能正在启动：请稍后再试；或结束它：{cmd} stop --workspace {quoted}）',
 } as const satisfies Record<MessageKey, string>;

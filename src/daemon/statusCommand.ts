@@ -15,23 +15,12 @@ import {
 import { connectAgent } from './socketClient.js';
 import type { DaemonDeps } from './startCommand.js';
 import { stripTerminalControls } from '../safety/terminalFilter.js';
-import { invokedAs } from '../app/invokedAs.js';
+import { invokedAs } from '../core/invokedAs.js';
 import { loadConfig } from '../config/load.js';
 import { detectLanguage, resolveLanguage, t, type Lang } from '../i18n/messages.js';
-import { describeRow } from './statusText.js';
+import { describeRow, type StatusRow } from './statusText.js';
 
-/** One line of the listing: a live agent's status, or what is known of a gone one. */
-export type StatusRow =
-  | (AgentStatus & { running: true })
-  | {
-      running: false;
-      workspace: string;
-      pid: number;
-      state: 'gone';
-      started: string;
-      /** Alive but not answering: its entry is kept (it may be starting). */
-      kept?: true;
-    };
+export type { StatusRow };
 
 /**
  * Asks one agent for its status; a dead one (or one whose pid passed to a stranger) is

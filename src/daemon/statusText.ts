@@ -8,9 +8,22 @@ import { localTime } from '../agent/activityText.js';
 import { cycleText, stateLabel, type LabelFacts } from '../agent/stateLabel.js';
 
 type MachineState = LabelFacts['machine'];
+
+/** One line of the listing: a live agent's status, or what is known of a gone one. */
+export type StatusRow =
+  | (AgentStatus & { running: true })
+  | {
+      running: false;
+      workspace: string;
+      pid: number;
+      state: 'gone';
+      started: string;
+      /** Alive but not answering: its entry is kept (it may be starting). */
+      kept?: true;
+    };
 import { formatTokens } from '../core/counts.js';
 import { t, type Lang } from '../i18n/messages.js';
-import type { StatusRow } from './statusCommand.js';
+import type { AgentStatus } from './protocol.js';
 
 const MACHINE_STATES: readonly string[] = [
   'THINKING',

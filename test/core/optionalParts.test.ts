@@ -3,7 +3,9 @@
  * package.json declares as optional peers (and the tests install as dev dependencies); the
  * clone's install scripts are all reviewed (allowScripts), so npm warns about none.
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installCommand, OPTIONAL_PARTS } from '../../src/core/optionalParts.js';
@@ -46,4 +48,14 @@ describe('optional parts', () => {
       sharp: false,
     });
   });
+
+  it('npm itself finds no unreviewed install script and no unknown config in the clone', async () => {
+    // `npm install-scripts ls` is read-only: what `npm install` would warn about, listed.
+    const { stdout, stderr } = await promisify(execFile)('npm', ['install-scripts', 'ls'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    });
+    expect(stdout).toContain('No packages with unreviewed install scripts');
+    expect(stderr).not.toMatch(/Unknown project config|install-scripts/);
+  }, 60_000);
 });

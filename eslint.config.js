@@ -62,7 +62,7 @@ const LAYERS = [
   // the root: builds and wires the app; the first-run wizard; the command line
   {
     app: [
-      ...['agent', 'api', 'commands', 'config', 'history', 'i18n', 'journal', 'ledger'],
+      ...['agent', 'api', 'commands', 'config', 'core', 'history', 'i18n', 'journal', 'ledger'],
       ...['machine', 'mcp', 'memory', 'personas', 'prompt', 'protocol', 'providers'],
       ...['reminders', 'safety', 'scheduler', 'store', 'tools'],
     ],
@@ -81,7 +81,7 @@ const LAYERS = [
       'safety',
       'store',
     ],
-    cli: ['agent', 'api', 'app', 'config', 'daemon', 'models', 'safety'],
+    cli: ['agent', 'api', 'app', 'config', 'core', 'daemon', 'models', 'safety'],
   },
 ];
 const SRC_FOLDERS = LAYERS.flatMap((layer) => Object.keys(layer));

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { packAndInstall } from '../test/helpers/packInstall.js';
+import { installedSize, packAndInstall } from '../test/helpers/packInstall.js';
 import { startScriptedServer } from '../test/helpers/scriptedServer.js';
 import { COGITO } from './lib/appEnv.js';
 import { monoNow } from './lib/clock.js';
@@ -47,6 +47,8 @@ export const install: Bench = {
       const t0 = monoNow();
       const installed = await packAndInstall(dir, npmHome);
       const installMs = monoNow() - t0;
+      // What the user's disk gets (issue 33.8: 760 MB with CUDA and Vulkan builds before).
+      const size = await installedSize(installed.installed);
       const commands = { installed: [installed.bin], checkout: COGITO };
       const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
 
@@ -84,6 +86,11 @@ export const install: Bench = {
         row('TUI, checkout: spawn → first full frame', s.frameCheckout),
         ratio('first frame: global install / checkout', s.frameInstalled, s.frameCheckout),
         { name: 'npm pack + npm install -g (once)', value: ms(installMs), raw: installMs },
+        {
+          name: 'installed: packages, size on disk',
+          value: `${size.packages} packages, ${(size.bytes / 1e6).toFixed(1)} MB`,
+          raw: size.bytes,
+        },
       ];
       return {
         name: 'install',
@@ -97,6 +104,8 @@ export const install: Bench = {
           samples: { version, frame, bare },
           installMs,
           tarballFiles: installed.tarballFiles.length,
+          installedPackages: size.packages,
+          installedBytes: size.bytes,
         },
       };
     } finally {

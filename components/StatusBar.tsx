@@ -10,7 +10,7 @@ import { formatTokens, shortenPath } from './text/format.js';
 import { sanitize } from './text/sanitize.js';
 import { displayWidth, truncate } from './text/wrap.js';
 import type { Tone } from './panes/rows.js';
-import { stateLabel } from './statusLabel.js';
+import { cycleText, stateLabel } from '../src/agent/stateLabel.js';
 
 /** The clock, re-read every `intervalMs` while `active` (a countdown); still otherwise. */
 function useNow(active: boolean, intervalMs = 1000): number {
@@ -127,17 +127,13 @@ const nearLimit = (used: number, limit: number): { color?: string } =>
 
 /** The cycle and token segments: the cycle, the context window, the session's tokens. */
 function countSegments(s: StatusFields, lang: Lang): Segment[] {
-  const cycle =
-    s.maxCycles > 0
-      ? t(lang, 'status.cycleOf', { n: s.cycle, max: s.maxCycles })
-      : t(lang, 'status.cycleUnlimited', { n: s.cycle });
   const window = s.contextWindow > 0 ? `/${formatTokens(s.contextWindow)}` : '';
   const cached =
     s.sessionCachedTokens > 0
       ? ` (${t(lang, 'status.cached', { n: formatTokens(s.sessionCachedTokens) })})`
       : '';
   return [
-    { text: `${t(lang, 'status.cycle')} ${cycle}`, keep: 30 },
+    { text: cycleText(s.cycle, s.maxCycles, lang), keep: 30 },
     {
       // Out of the model's window when known; yellow past 80 %, when compression is near.
       text: `${t(lang, 'status.context')} ${formatTokens(s.contextTokens)}${window}`,

@@ -16,6 +16,7 @@ import { App } from './App.js';
 import type { AgentController } from './controller.js';
 import type { TuiRun } from './tuiRun.js';
 import { notifyOnScreen } from './screenNotifier.js';
+import { invokedAs } from '../src/core/invokedAs.js';
 
 /** How the screen ended: left (the agent runs on), stopped it, or lost the agent. */
 type Ending = { how: 'detached' } | { how: 'stopped' } | { how: 'lost'; why: string };
@@ -34,12 +35,14 @@ export async function runAttached(
     a = await attachTo(entry);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    run.stderr.write(`${t(run.lang, 'attach.failed', { workspace, pid, why })}\n`);
+    run.stderr.write(
+      `${t(run.lang, 'attach.failed', { workspace, pid, why, cmd: invokedAs() })}\n`,
+    );
     return 1;
   }
   run.root.defer('the connection to the agent', () => a.detach());
   if (!run.isTerminal()) {
-    run.stderr.write(`${t(run.lang, 'tui.notATerminal')}\n`);
+    run.stderr.write(`${t(run.lang, 'tui.notATerminal', { cmd: invokedAs() })}\n`);
     return 2;
   }
   let ending: Ending | undefined;
@@ -106,11 +109,13 @@ export async function runAttached(
   ));
   const code = shown.ended ? shown.code : 0;
   if (ending?.how === 'detached') {
-    run.stderr.write(`${t(run.lang, 'attach.detached', { workspace, pid })}\n`);
+    run.stderr.write(`${t(run.lang, 'attach.detached', { workspace, pid, cmd: invokedAs() })}\n`);
   } else if (ending?.how === 'stopped') {
     run.stderr.write(`${t(run.lang, 'attach.stopped', { workspace })}\n`);
   } else if (ending?.how === 'lost') {
-    run.stderr.write(`${t(run.lang, 'attach.lost', { workspace, why: ending.why })}\n`);
+    run.stderr.write(
+      `${t(run.lang, 'attach.lost', { workspace, why: ending.why, cmd: invokedAs() })}\n`,
+    );
   }
   return code;
 }

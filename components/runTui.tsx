@@ -32,6 +32,7 @@ import type { BackgroundAgent } from '../src/daemon/attach.js';
 import { runAttached } from './runAttached.js';
 import type { TuiRun } from './tuiRun.js';
 import { startFlagsOf, startInBackground, whenTurnDone, type StartBackground } from './handOver.js';
+import { invokedAs } from '../src/core/invokedAs.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
@@ -211,7 +212,7 @@ async function runWizard(
   plan: Extract<SetupPlan, { run: true }>,
 ): Promise<number | undefined> {
   if (!run.isTerminal()) {
-    run.stderr.write(`${t(run.lang, 'tui.notATerminal')}\n`);
+    run.stderr.write(`${t(run.lang, 'tui.notATerminal', { cmd: invokedAs() })}\n`);
     return 2;
   }
   const services = deps.setupServices ? deps.setupServices(plan) : await realServices(plan);
@@ -286,7 +287,7 @@ async function runApp(
   });
   run.lang = resolveLanguage(app.config.language, run.env);
   if (!run.entered && !run.isTerminal()) {
-    run.stderr.write(`${t(run.lang, 'tui.notATerminal')}\n`);
+    run.stderr.write(`${t(run.lang, 'tui.notATerminal', { cmd: invokedAs() })}\n`);
     return 2;
   }
   for (const w of app.warnings) app.agent.send({ type: 'notice', level: 'warn', text: w });
@@ -338,6 +339,6 @@ async function showApp(run: TuiRun, app: TuiApp, onDetach: () => void): Promise<
   ));
   // The screen is gone: say how to come back to this conversation.
   const id = app.currentSessionId?.();
-  if (id) run.stderr.write(`${t(run.lang, 'tui.resumeHint', { id })}\n`);
+  if (id) run.stderr.write(`${t(run.lang, 'tui.resumeHint', { id, cmd: invokedAs() })}\n`);
   return shown.ended ? shown.code : 0;
 }

@@ -5,7 +5,8 @@
  * without Node resolving thousands of files in node_modules (bench/README.md, "Start-up").
  *
  *   node scripts/build.mjs                 # npm run build: dist/cogito.mjs + dist/chunks/
- *   node scripts/build.mjs --prepare       # npm's prepare hook: a failure only warns
+ *   node scripts/build.mjs --prepare       # a failure only warns (no npm hook uses it now:
+ *                                          # a packed `prepare` makes npm -g warn, issue 33.8)
  *                                          # (skipped under npm pack/publish: prepack built)
  *   node scripts/build.mjs --outdir <dir> --entry <name>=<file> ...   # tests
  *

@@ -1,18 +1,10 @@
 /** Small formatters for the status bar and the tool log. */
 import os from 'node:os';
 import { displayWidth, graphemes } from './wrap.js';
+import { trim1 } from '../../src/core/counts.js';
 
-/** 950 → "950", 1234 → "1.2k", 1_500_000 → "1.5M". */
-export function formatTokens(n: number): string {
-  if (!Number.isFinite(n) || n < 0) return '0';
-  if (n < 1000) return String(Math.round(n));
-  if (n < 1_000_000) return `${trim1(n / 1000)}k`;
-  return `${trim1(n / 1_000_000)}M`;
-}
-
-function trim1(x: number): string {
-  return x >= 100 ? String(Math.round(x)) : x.toFixed(1).replace(/\.0$/, '');
-}
+// The count shared with `cogito status` lives in src/ (src/core/counts.ts).
+export { formatTokens } from '../../src/core/counts.js';
 
 /** 85 → "85ms", 1234 → "1.2s", 75_000 → "1m15s". */
 export function formatDuration(ms: number | undefined): string {

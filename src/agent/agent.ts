@@ -23,6 +23,7 @@ import { t } from '../i18n/messages.js';
 import { ActivityTracker, type ActivityFacts } from './activity.js';
 import { WaitWatch } from './waitWatch.js';
 import { frozenSettings, patchedSettings, type SettingsPatch } from './settings.js';
+import { invokedAs } from '../core/invokedAs.js';
 
 export type { AgentDeps, AgentSettings, CommandHandler } from './agentDeps.js';
 export type { AgentCommand, SendResult } from '../api/commands.js';
@@ -407,6 +408,6 @@ export class Agent {
   private detach(): void {
     const detach = this.deps.detach;
     if (detach) queueMicrotask(detach);
-    else this.notice(t(this.settings.lang, 'notice.noDetach'), 'warn');
+    else this.notice(t(this.settings.lang, 'notice.noDetach', { cmd: invokedAs() }), 'warn');
   }
 }

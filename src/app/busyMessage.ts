@@ -4,7 +4,7 @@
  * screen is named with Ctrl+D, its way to leave the agent in the background (issue 33: the
  * way out was never named).
  */
-import { invokedAs } from './invokedAs.js';
+import { invokedAs } from '../core/invokedAs.js';
 import { t, type Lang } from '../i18n/messages.js';
 
 /** The lock holder as its file says (lock.ts's Holder; kept structural: no import circle). */

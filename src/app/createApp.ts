@@ -40,6 +40,7 @@ import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
 import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
 import type { Tool, ToolKind } from '../tools/types.js';
+import { invokedAs } from '../core/invokedAs.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -324,7 +325,7 @@ function lockFolder(
   const ownSession = opts.flags.newSession === true && opts.flags.session === undefined;
   if (besideAgent && ownSession) return;
   const hint = besideAgent
-    ? ' Without -c and --session, cogito -p runs beside it in a session of its own.'
+    ? ` Without -c and --session, ${invokedAs()} -p runs beside it in a session of its own.`
     : '';
   throw new StartupError(lock.message + hint, 3);
 }

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseApproveKinds, type ToolKind } from './approveFlag.js';
 import { UsageError } from './usageError.js';
+import { invokedAs } from '../core/invokedAs.js';
 
 export interface CliFlags {
   print?: string;
@@ -201,7 +202,7 @@ export function parseCliArgs(argv: readonly string[]): CliFlags {
       options: parserOptions(),
     }).values as Record<string, string | boolean | undefined>;
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}. Run cogito --help for the options.`);
+    throw new UsageError(`${(err as Error).message}. Run ${invokedAs()} --help for the options.`);
   }
   const text = (name: string): string | undefined =>
     typeof values[name] === 'string' ? values[name] : undefined;

@@ -13,6 +13,7 @@ import { readMachineProfile } from '../models/machineProfile.js';
 import { planDownload, refusal } from '../models/plan.js';
 import { formatBytes, progressParts, type DownloadProgress } from '../models/progress.js';
 import { proposeModel, type MachineProfile } from '../models/propose.js';
+import { invokedAs } from '../core/invokedAs.js';
 
 export interface DownloadModelDeps {
   env: NodeJS.ProcessEnv;
@@ -95,6 +96,8 @@ export async function runDownloadModel(spec: string, io: DownloadModelDeps): Pro
     io.stderr.write(`cogito: the model is downloaded but config.json was not changed: ${why}\n`);
     return 1;
   }
-  io.stderr.write(`Configured ${saved.file} to run it. Try: cogito -p "hello"\n`);
+  io.stderr.write(
+    `Configured ${saved.file} to run it. Try: ${invokedAs({ env: io.env })} -p "hello"\n`,
+  );
   return 0;
 }

@@ -28,9 +28,9 @@ export async function main(io: MainDeps): Promise<number> {
     // `cogito start|status|stop|service`: the background agent's subcommands.
     const daemon = parseDaemonCommand(io.argv);
     if (daemon) {
-      const { NO_MODEL_MESSAGE, noModelConfigured } = await import('./noModel.js');
+      const { noModelConfigured, noModelMessage } = await import('./noModel.js');
       const refuseConfig = (c: LoadedConfig) =>
-        noModelConfigured(c) ? NO_MODEL_MESSAGE : undefined;
+        noModelConfigured(c) ? noModelMessage() : undefined;
       // Loaded only for a subcommand: the screen and -p do not pay for the background agent.
       const { runDaemonCommand } = await import('../daemon/commands.js');
       return await runDaemonCommand(daemon, { ...io, refuseConfig });

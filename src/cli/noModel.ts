@@ -5,6 +5,7 @@
  */
 import type { LoadedConfig } from '../config/load.js';
 import { defaultConfig } from '../config/schema.js';
+import { invokedAs } from '../core/invokedAs.js';
 
 /**
  * Whether no model is configured: the hosted default service without an API key (no key in
@@ -19,11 +20,14 @@ export function noModelConfigured(config: LoadedConfig): boolean {
   );
 }
 
-/** The message print mode stops with (exit code 2). */
-export const NO_MODEL_MESSAGE = [
-  'cogito: no model is configured, so there is nothing to answer the prompt. Configure one of:',
-  '  cogito --setup             the setup wizard: a hosted service, a local server or a model file',
-  '  environment variables      COGITO_API_KEY (or OPENAI_API_KEY) for the default service;',
-  '                             COGITO_BASE_URL and COGITO_MODEL for another OpenAI-compatible one',
-  '  cogito --download-model    download a local model that fits this machine and use it',
-].join('\n');
+/** The message print mode stops with (exit code 2), naming the command as it was run. */
+export function noModelMessage(cmd: string = invokedAs()): string {
+  const pad = (s: string): string => s.padEnd(26);
+  return [
+    'cogito: no model is configured, so there is nothing to answer the prompt. Configure one of:',
+    `  ${pad(`${cmd} --setup`)} the setup wizard: a hosted service, a local server or a model file`,
+    `  ${pad('environment variables')} COGITO_API_KEY (or OPENAI_API_KEY) for the default service;`,
+    `  ${pad('')} COGITO_BASE_URL and COGITO_MODEL for another OpenAI-compatible one`,
+    `  ${pad(`${cmd} --download-model`)} download a local model that fits this machine and use it`,
+  ].join('\n');
+}

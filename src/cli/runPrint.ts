@@ -3,7 +3,7 @@ import { DisposerStack, stopFailureLine, type StopFailure } from '../app/dispose
 import { loadConfig } from '../config/load.js';
 import type { CliFlags } from './args.js';
 import type { MainDeps } from './mainDeps.js';
-import { NO_MODEL_MESSAGE, noModelConfigured } from './noModel.js';
+import { noModelConfigured, noModelMessage } from './noModel.js';
 import { runPrintMode, type PrintRun } from './printMode.js';
 
 /**
@@ -14,7 +14,7 @@ export async function runPrint(prompt: string, flags: CliFlags, io: MainDeps): P
   // A config that does not load is reported by createApp, with its fields and fixes.
   const loaded = loadConfig({ env: io.env, flags });
   if (loaded.ok && noModelConfigured(loaded.config)) {
-    io.stderr.write(`${NO_MODEL_MESSAGE}\n`);
+    io.stderr.write(`${noModelMessage()}\n`);
     return 2;
   }
   const report = (f: StopFailure): void => void io.stderr.write(stopFailureLine(f));

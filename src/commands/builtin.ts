@@ -17,6 +17,7 @@ import { sessionList } from './sessionList.js';
 import { matchSession } from '../history/sessionChoices.js';
 import { CHANGE_COMMANDS } from './changes.js';
 import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
+import { invokedAs } from '../core/invokedAs.js';
 
 const isKind = (word: string): word is ToolKind => (TOOL_KINDS as readonly string[]).includes(word);
 const isPolicy = (word: string): word is ToolApprovalPolicy =>
@@ -149,6 +150,7 @@ async function resume({ ctx, args }: CommandCall): Promise<AfterCommand> {
     if (found.why === 'elsewhere')
       ctx.say(
         t(lang, 'cmd.resumeElsewhere', {
+          cmd: invokedAs(),
           id: typed,
           path: found.session?.workspace ?? t(lang, 'cmd.sessionNoFolder'),
         }),

@@ -9,6 +9,7 @@ import { findInstalled, listInstalledModels } from '../models/installed.js';
 import { formatBytes } from '../models/progress.js';
 import type { AfterCommand } from './context.js';
 import type { CommandCall, SlashCommand } from './table.js';
+import { invokedAs } from '../core/invokedAs.js';
 
 async function run({ ctx, args }: CommandCall): Promise<AfterCommand> {
   const { say, lang, config, modelsDir } = ctx;
@@ -30,7 +31,7 @@ async function run({ ctx, args }: CommandCall): Promise<AfterCommand> {
         lines.push(`  ${mark} ${m.file.padEnd(44)} ${formatBytes(m.bytes)}`);
       }
     } else if (local) {
-      lines.push(t(lang, 'cmd.modelsNone', { dir: modelsDir }));
+      lines.push(t(lang, 'cmd.modelsNone', { dir: modelsDir, cmd: invokedAs() }));
     }
     say(lines.join('\n'));
     return 'listen';

@@ -7,6 +7,7 @@ import type { AgentCommand, SendResult } from '../api/commands.js';
 import type { AgentEvent } from '../api/events.js';
 import type { AgentSnapshot } from '../store/agentStore.js';
 import type { Activity } from '../api/activity.js';
+import type { BarFacts } from '../agent/stateLabel.js';
 
 export type { AgentCommand };
 
@@ -20,6 +21,8 @@ export interface AgentFacts {
   activity?: Activity;
   /** The same in words, in the agent's language: `resting, wakes on a change`. */
   doing?: string;
+  /** What the status bar is drawn from, so `cogito status` says what the screen would. */
+  bar?: BarFacts;
 }
 
 /** An event as the socket forwards it: the agent's own, plain data. */

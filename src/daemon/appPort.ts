@@ -5,6 +5,7 @@
  */
 import type { App } from '../app/createApp.js';
 import { activityText } from '../agent/activityText.js';
+import { barFacts } from '../agent/stateLabel.js';
 import type { AgentDoor } from './agentPort.js';
 
 export function appPort(app: App): AgentDoor {
@@ -14,9 +15,11 @@ export function appPort(app: App): AgentDoor {
     subscribe: (listener) => agent.subscribe(listener),
     snapshot: () => agent.snapshot(),
     facts: () => {
-      const { machine, activity, budgetUsedDay, lang } = agent.store.getState();
+      const state = agent.store.getState();
+      const { machine, activity, budgetUsedDay, lang } = state;
       return {
         state: machine,
+        bar: barFacts(state),
         tokensToday: budgetUsedDay,
         sessionId: app.currentSessionId(),
         ...(activity ? { activity, doing: activityText(activity, lang) } : {}),

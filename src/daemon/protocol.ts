@@ -9,6 +9,7 @@
  */
 import { parseCommand, type AgentCommand } from '../api/commands.js';
 import type { Activity } from '../api/activity.js';
+import type { BarFacts } from '../agent/stateLabel.js';
 
 /**
  * Bumped on any change a peer of the previous version would misread. 2: long messages come
@@ -61,6 +62,8 @@ export interface AgentStatus {
   activity?: Activity;
   /** The same in words: `waiting for your answer since 09:12 · watching for changes`. */
   doing?: string;
+  /** What the status bar is drawn from (absent from an agent of an older version). */
+  bar?: BarFacts;
 }
 
 /** Agent → client. */

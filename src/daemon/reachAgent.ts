@@ -6,7 +6,7 @@
  */
 import type { LoadedConfig } from '../config/load.js';
 import type { FolderFlags } from './commandArgs.js';
-import { invokedAs } from '../app/invokedAs.js';
+import { invokedAs } from '../core/invokedAs.js';
 import { folderLockHolder } from '../history/lock.js';
 import { resolveLanguage, t } from '../i18n/messages.js';
 import { readEntry } from './registry.js';

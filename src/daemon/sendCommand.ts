@@ -16,6 +16,7 @@ import type { DaemonCommand } from './commandArgs.js';
 import { reachAgent } from './reachAgent.js';
 import type { AgentConnection } from './socketClient.js';
 import type { DaemonDeps } from './startCommand.js';
+import { invokedAs } from '../core/invokedAs.js';
 
 type SendCmd = Extract<DaemonCommand, { name: 'send' }>;
 
@@ -57,7 +58,7 @@ async function sendAndWait(
 ): Promise<number> {
   const showCard = (request: ApprovalRequest): void =>
     void io.stderr.write(
-      `${approvalCardText(request, lang)}The agent waits for this answer: cogito approve, or cogito deny.\n`,
+      `${approvalCardText(request, lang)}The agent waits for this answer: ${invokedAs({ env: io.env })} approve, or ${invokedAs({ env: io.env })} deny.\n`,
     );
   const reader = createAnswerReader(cmd.text);
   let timer: NodeJS.Timeout | undefined;
@@ -169,7 +170,10 @@ export function createAnswerReader(text: string): {
       }
       if (e.type !== 'turn_end' || e.turnId !== mine) return undefined;
       if (e.outcome === 'error')
-        return { answer, problem: 'the turn that took it failed (see cogito status and the log)' };
+        return {
+          answer,
+          problem: `the turn that took it failed (see ${invokedAs()} status and the log)`,
+        };
       if (e.outcome === 'aborted')
         return { answer, problem: 'the turn that took it was interrupted' };
       if (answer === '')

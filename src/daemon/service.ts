@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { agentKey, agentLogFile } from './places.js';
 import { resolveFolder, type DaemonDeps } from './startCommand.js';
+import { invokedAs } from '../core/invokedAs.js';
 
 export interface ServiceDeps extends DaemonDeps {
   /** Tests pick the platform; the real one otherwise. */
@@ -42,7 +43,7 @@ export async function runService(
   if (platform !== 'linux' && platform !== 'darwin') {
     io.stderr.write(
       'cogito: service install supports Linux (systemd) and macOS (launchd). On Windows, run ' +
-        '`cogito start` from a Task Scheduler task "At log on" instead (see the README).\n',
+        `\`${invokedAs({ env: io.env })} start\` from a Task Scheduler task "At log on" instead (see the README).\n`,
     );
     return 2;
   }
@@ -126,7 +127,7 @@ function controlIn(value: string): string | undefined {
   const name = found[0] === '\n' ? 'a newline' : `the control character ${code}`;
   return (
     `the path ${JSON.stringify(value)} holds ${name}, which a service file cannot hold ` +
-    'safely (it could add lines of its own). Rename the folder, or run cogito start in it instead.'
+    `safely (it could add lines of its own). Rename the folder, or run ${invokedAs()} start in it instead.`
   );
 }
 

@@ -18,6 +18,7 @@ import {
 } from './protocol.js';
 import { prepareSocketDir } from './places.js';
 import type { ScreenPresence } from '../notify/notifier.js';
+import { invokedAs } from '../core/invokedAs.js';
 
 /**
  * A client that reads slower than this much queued output stops getting the streamed pieces
@@ -110,7 +111,7 @@ async function clearStaleSocket(socketPath: string): Promise<void> {
   });
   if (answers) {
     throw new Error(
-      `Another agent answers on ${socketPath}. Stop it first: cogito stop --workspace DIR.`,
+      `Another agent answers on ${socketPath}. Stop it first: ${invokedAs()} stop --workspace DIR.`,
     );
   }
   fs.rmSync(socketPath, { force: true });

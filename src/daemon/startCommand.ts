@@ -20,6 +20,7 @@ import {
 } from './registry.js';
 import { connectAgent } from './socketClient.js';
 import { acquireStartLock, folderLockHolder } from '../history/lock.js';
+import { invokedAs } from '../core/invokedAs.js';
 
 export interface DaemonDeps {
   env: NodeJS.ProcessEnv;
@@ -161,10 +162,11 @@ async function startLocked(
     }
     const entry = readEntry(home, workspace);
     if (entry !== undefined && entry.pid === child.pid && (await answering(entry))) {
+      const cmd = invokedAs({ env: io.env });
       io.stdout.write(
         `Cogito runs in the background in ${workspace} (pid ${entry.pid}).\n` +
-          `  status: cogito status\n` +
-          `  stop:   cogito stop --workspace ${JSON.stringify(workspace)}\n` +
+          `  status: ${cmd} status\n` +
+          `  stop:   ${cmd} stop --workspace ${JSON.stringify(workspace)}\n` +
           `  log:    ${log}\n`,
       );
       return 0;

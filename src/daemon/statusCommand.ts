@@ -15,11 +15,12 @@ import {
 import { connectAgent } from './socketClient.js';
 import type { DaemonDeps } from './startCommand.js';
 import { stripTerminalControls } from '../safety/terminalFilter.js';
+import { invokedAs } from '../core/invokedAs.js';
+import { loadConfig } from '../config/load.js';
+import { detectLanguage, resolveLanguage, t, type Lang } from '../i18n/messages.js';
+import { describeRow, type StatusRow } from './statusText.js';
 
-/** One line of the listing: a live agent's status, or what is known of a gone one. */
-export type StatusRow =
-  | (AgentStatus & { running: true })
-  | { running: false; workspace: string; pid: number; state: 'gone'; started: string };
+export type { StatusRow };
 
 /**
  * Asks one agent for its status; a dead one (or one whose pid passed to a stranger) is
@@ -43,6 +44,7 @@ export async function statusOf(home: string, entry: RegistryEntry): Promise<Stat
         pid: entry.pid,
         state: 'gone',
         started: entry.started,
+        kept: true,
       };
     }
   }
@@ -71,16 +73,28 @@ export async function runStatus(
     io.stdout.write(`${jsonForTerminal(rows)}\n`);
     return 0;
   }
+  const lang = statusLanguage(opts.home, io);
+  const cmd = invokedAs({ env: io.env });
   if (rows.length === 0) {
-    io.stdout.write(
-      'No Cogito runs in the background (start one: cogito start --workspace DIR).\n',
-    );
+    io.stdout.write(`${t(lang, 'statusCmd.none', { cmd })}\n`);
     return 0;
   }
   // The agent's words (its state, what it does) and the folder's name reach a terminal: the
   // same filter as -p's output.
-  for (const r of rows) io.stdout.write(`${stripTerminalControls(describeRow(r))}\n`);
+  const now = Date.now();
+  for (const r of rows)
+    io.stdout.write(`${stripTerminalControls(describeRow(r, lang, cmd, now))}\n`);
   return 0;
+}
+
+/** The home's configured language, or the locale's when the config does not load. */
+function statusLanguage(home: string | undefined, io: DaemonDeps): Lang {
+  const loaded = loadConfig({
+    env: io.env,
+    flags: { home },
+    ...(io.cwd ? { cwd: io.cwd } : {}),
+  });
+  return loaded.ok ? resolveLanguage(loaded.config.language, io.env) : detectLanguage(io.env);
 }
 
 /**
@@ -92,13 +106,4 @@ function jsonForTerminal(value: unknown): string {
     /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
-}
-
-function describeRow(r: StatusRow): string {
-  if (!r.running) return `${r.workspace}\n  pid ${r.pid}: gone (its entry was removed)`;
-  return [
-    r.workspace,
-    `  pid ${r.pid}, ${r.doing ?? r.state} (${r.state} since ${r.since})`,
-    `  last activity ${r.lastActivity}, ${r.tokensToday} tokens in the last 24 h`,
-  ].join('\n');
 }

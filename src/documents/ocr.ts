@@ -13,14 +13,15 @@
 import type Sharp from 'sharp';
 import { loadEngine, type OcrEngine, type OcrLine } from './ocrEngine.js';
 import { joinHyphenatedEnglish } from './ocrHyphens.js';
+import { missingPartHint } from '../core/optionalParts.js';
 
 /** OCR is not installed (or its native runtime failed to load) on this machine. */
 export class OcrUnavailable extends Error {
   constructor(cause: unknown) {
     super(
-      'OCR is not available: the optional package @gutenye/ocr-node (with onnxruntime-node and ' +
-        `sharp) is not installed or did not load (${cause instanceof Error ? cause.message : String(cause)}). ` +
-        'Reinstall Cogito with optional dependencies to read scans and photos of text.',
+      'OCR is not available: the optional packages @gutenye/ocr-node (with onnxruntime-node) ' +
+        `and sharp are not installed or did not load (${cause instanceof Error ? cause.message : String(cause)}). ` +
+        `To read scans and photos of text, ${missingPartHint('ocr')}.`,
     );
     this.name = 'OcrUnavailable';
   }

@@ -317,7 +317,7 @@ export const en = {
   'tool.result': 'Result',
   'quit.again': 'Press Ctrl+C again to quit',
   'tui.notATerminal':
-    'The full-screen app needs a terminal. For scripts and pipes use print mode: cogito -p "PROMPT"',
+    'The full-screen app needs a terminal. For scripts and pipes use print mode: {cmd} -p "PROMPT"',
   // Setup wizard screens (components/setup/).
   'setup.lang.en': 'English',
   'setup.lang.zh': '简体中文 (Simplified Chinese)',
@@ -389,7 +389,7 @@ export const en = {
   'cmd.resumeNone':
     'No session of this folder has an id starting with "{typed}". /sessions lists them; /resume alone opens the picker.',
   'cmd.resumeElsewhere':
-    'Session {id} belongs to the folder {path}: run cogito there, or cogito --session {id} --force to continue it here.',
+    'Session {id} belongs to the folder {path}: run {cmd} there, or {cmd} --session {id} --force to continue it here.',
   'cmd.resumeAmbiguous': '"{typed}" starts {count} session ids ({ids}): type more of the id.',
   'cmd.resumeCurrent': 'Session {id} is the one open now.',
   'cmd.resumed':
@@ -503,7 +503,7 @@ export const en = {
   'keys.pickerClose': 'Session picker: close it, staying in this session',
   'hint.openSession': 'open',
   'tui.resumeHint':
-    'Session {id} is saved. To go on with it: cogito --session {id} (or cogito -c: the latest session in this folder)',
+    'Session {id} is saved. To go on with it: {cmd} --session {id} (or {cmd} -c: the latest session in this folder)',
   'keys.closeDigest':
     'Close the summary of what happened while you were away (typing goes on into the input under it; any other key closes it and does its own job)',
   'hint.ledger': 'ledger',
@@ -525,7 +525,7 @@ export const en = {
     'Cancelled. Nothing was configured; what was downloaded stays, and the next download resumes from it.',
   'setup.downloadFailed': 'The download failed: {message}',
   'cmd.modelsInstalled': 'downloaded models (in {dir}), switch with /model <file>:',
-  'cmd.modelsNone': 'no downloaded models in {dir}; get one with: cogito --download-model',
+  'cmd.modelsNone': 'no downloaded models in {dir}; get one with: {cmd} --download-model',
   'cmd.modelLocalSet':
     'model: {model} (local, for this run; set "modelPath" in config.json to keep it)',
   'cmd.modelNotInstalled': '"{name}" is not a downloaded model; downloaded: {list}',
@@ -603,16 +603,16 @@ export const en = {
   'keys.detachWord': 'Typing /detach leaves the screen, the agent keeps running',
   'command.detach': 'Leave the screen; the agent keeps running in the background',
   'notice.noDetach':
-    'nothing to detach here: this agent runs without a screen already (cogito stop ends it)',
+    'nothing to detach here: this agent runs without a screen already ({cmd} stop ends it)',
   'detach.finishing': 'finishing the turn in flight, then handing over to a background agent…',
   'detach.handover': 'Handing the session over to a background agent in {workspace}…',
   'attach.failed':
-    'cogito: a background agent runs in {workspace} (pid {pid}) but this screen could not attach to it: {why}. Check it with cogito status, or stop it with cogito stop --workspace {workspace}.',
+    'cogito: a background agent runs in {workspace} (pid {pid}) but this screen could not attach to it: {why}. Check it with {cmd} status, or stop it with {cmd} stop --workspace {workspace}.',
   'attach.detached':
-    'Detached: the agent keeps running in the background in {workspace} (pid {pid}). Attach again: cogito · stop it: cogito stop',
+    'Detached: the agent keeps running in the background in {workspace} (pid {pid}). Attach again: {cmd} · stop it: {cmd} stop',
   'attach.stopped': 'The background agent in {workspace} was asked to stop.',
   'attach.lost':
-    'cogito: the connection to the background agent in {workspace} ended ({why}); the agent may have stopped. See cogito status; start it again with cogito start.',
+    'cogito: the connection to the background agent in {workspace} ended ({why}); the agent may have stopped. See {cmd} status; start it again with {cmd} start.',
   'folder.since': ', running since {time}',
   'folder.elsewhere': 'or start this one in another folder (cd there, or {cmd} --workspace DIR).',
   'folder.busyScreen':
@@ -627,6 +627,14 @@ export const en = {
     '{cmd} {who}: no background agent runs in {folder}: a Cogito screen (pid {pid}) has it open. Type your message in that screen; or press Ctrl+D there to leave its agent working in the background, then run this again.',
   'send.noAgent':
     '{cmd} {who}: no Cogito runs in the background in {folder}. Start one first: {cmd} start --workspace {quoted} (or see them all: {cmd} status).',
+  'statusCmd.none': 'No Cogito runs in the background (start one: {cmd} start --workspace DIR).',
+  'statusCmd.since': 'since {time}',
+  'statusCmd.process': 'pid {pid} · started {started} · last activity {last}',
+  'statusCmd.session': '{n} tokens this session',
+  'statusCmd.day': '{n} tokens in the last 24 h',
+  'statusCmd.gone': 'pid {pid}: gone (its entry was removed)',
+  'statusCmd.silent':
+    'pid {pid}: not answering (it may be starting: try again; or end it: {cmd} stop --workspace {quoted})',
 } as const;
 
 /** Every message key. */

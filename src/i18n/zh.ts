@@ -292,7 +292,7 @@ export const zh = {
   'tool.changes': '改动（统一差异格式）',
   'tool.result': '结果',
   'quit.again': '再按一次 Ctrl+C 退出',
-  'tui.notATerminal': '全屏界面需要在终端中运行。脚本和管道请使用打印模式：cogito -p "PROMPT"',
+  'tui.notATerminal': '全屏界面需要在终端中运行。脚本和管道请使用打印模式：{cmd} -p "PROMPT"',
   'setup.lang.en': 'English（英语）',
   'setup.lang.zh': '简体中文',
   'setup.languageHint': '所有界面使用的语言。之后可在 {file} 中修改 "language"。',
@@ -358,7 +358,7 @@ export const zh = {
   'cmd.resumeNone':
     '本文件夹没有 id 以“{typed}”开头的会话。/sessions 可查看全部；只输入 /resume 打开选择列表。',
   'cmd.resumeElsewhere':
-    '会话 {id} 属于文件夹 {path}：请在那里运行 cogito，或用 cogito --session {id} --force 在这里继续。',
+    '会话 {id} 属于文件夹 {path}：请在那里运行 {cmd}，或用 {cmd} --session {id} --force 在这里继续。',
   'cmd.resumeAmbiguous': '有 {count} 个会话 id 以“{typed}”开头（{ids}）：请多输入几位。',
   'cmd.resumeCurrent': '会话 {id} 就是现在打开的这个。',
   'cmd.resumed': '已打开会话 {id}；上一个会话（{previous}）仍保留：/resume {previous} 可回去。',
@@ -469,7 +469,7 @@ export const zh = {
   'hint.openSession': '打开',
   'keys.closeLedger': '关闭周期账本',
   'tui.resumeHint':
-    '会话 {id} 已保存。继续这个会话：cogito --session {id}（或 cogito -c：本文件夹最近的会话）',
+    '会话 {id} 已保存。继续这个会话：{cmd} --session {id}（或 {cmd} -c：本文件夹最近的会话）',
   'keys.closeDigest': '关闭离开期间的摘要（输入照常进入下方输入框；其他键关闭摘要并照常生效）',
   'hint.ledger': '账本',
   'setup.budgetDay':
@@ -489,7 +489,7 @@ export const zh = {
   'setup.downloadCancelled': '已取消。没有更改任何配置；已下载的部分会保留，下次下载从断点继续。',
   'setup.downloadFailed': '下载失败：{message}',
   'cmd.modelsInstalled': '已下载的模型（位于 {dir}），用 /model <文件名> 切换：',
-  'cmd.modelsNone': '{dir} 中没有已下载的模型；下载命令：cogito --download-model',
+  'cmd.modelsNone': '{dir} 中没有已下载的模型；下载命令：{cmd} --download-model',
   'cmd.modelLocalSet':
     '模型：{model}（本地，仅本次运行；在 config.json 中设置 "modelPath" 可保留）',
   'cmd.modelNotInstalled': '“{name}”不是已下载的模型；已下载：{list}',
@@ -561,16 +561,16 @@ export const zh = {
   'keys.detach': '离开此界面；智能体在后台继续运行（再次运行 cogito 即可连接）',
   'keys.detachWord': '输入 /detach 离开界面，智能体继续运行',
   'command.detach': '离开界面；智能体在后台继续运行',
-  'notice.noDetach': '这里没有可分离的界面：此智能体已在后台运行（cogito stop 可结束它）',
+  'notice.noDetach': '这里没有可分离的界面：此智能体已在后台运行（{cmd} stop 可结束它）',
   'detach.finishing': '正在完成进行中的回合，然后交给后台智能体…',
   'detach.handover': '正在把会话交给 {workspace} 中的后台智能体…',
   'attach.failed':
-    'cogito：{workspace} 中有后台智能体在运行（pid {pid}），但无法连接：{why}。用 cogito status 查看，或用 cogito stop --workspace {workspace} 停止它。',
+    'cogito：{workspace} 中有后台智能体在运行（pid {pid}），但无法连接：{why}。用 {cmd} status 查看，或用 {cmd} stop --workspace {workspace} 停止它。',
   'attach.detached':
-    '已分离：智能体仍在 {workspace} 后台运行（pid {pid}）。再次连接：cogito · 停止：cogito stop',
+    '已分离：智能体仍在 {workspace} 后台运行（pid {pid}）。再次连接：{cmd} · 停止：{cmd} stop',
   'attach.stopped': '已请求 {workspace} 中的后台智能体停止。',
   'attach.lost':
-    'cogito：与 {workspace} 中后台智能体的连接已断开（{why}）；智能体可能已停止。查看 cogito status；用 cogito start 重新启动。',
+    'cogito：与 {workspace} 中后台智能体的连接已断开（{why}）；智能体可能已停止。查看 {cmd} status；用 {cmd} start 重新启动。',
   'folder.since': '，自 {time} 起运行',
   'folder.elsewhere': '或在另一个文件夹中启动（cd 到那里，或 {cmd} --workspace DIR）。',
   'folder.busyScreen':
@@ -585,4 +585,12 @@ export const zh = {
     '{cmd} {who}：{folder} 中没有后台智能体：一个 Cogito 界面（pid {pid}）正打开着它。请在那个界面中输入消息；或在那里按 Ctrl+D，让它的智能体转到后台继续工作，然后再运行一次。',
   'send.noAgent':
     '{cmd} {who}：{folder} 中没有在后台运行的 Cogito。请先启动一个：{cmd} start --workspace {quoted}（或查看全部：{cmd} status）。',
+  'statusCmd.none': '没有在后台运行的 Cogito（启动一个：{cmd} start --workspace 目录）。',
+  'statusCmd.since': '自 {time} 起',
+  'statusCmd.process': 'pid {pid} · 启动于 {started} · 最近活动 {last}',
+  'statusCmd.session': '本次会话 {n} token',
+  'statusCmd.day': '最近 24 小时 {n} token',
+  'statusCmd.gone': 'pid {pid}：已不在运行（其登记已删除）',
+  'statusCmd.silent':
+    'pid {pid}：没有应答（可能正在启动：请稍后再试；或结束它：{cmd} stop --workspace {quoted}）',
 } as const satisfies Record<MessageKey, string>;

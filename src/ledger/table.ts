@@ -1,22 +1,11 @@
 import { t, type Lang } from '../i18n/messages.js';
 import type { CycleRecord } from '../api/ledger.js';
+// The counts and durations the status bar and `cogito status` use too: one formatter each.
+import { formatTokens, shortDuration } from '../core/counts.js';
 
+export { shortDuration };
 /** 1234 → "1.2k": short enough for a table column. */
-export function shortCount(n: number): string {
-  if (n < 1000) return String(Math.round(n));
-  if (n < 1_000_000) return `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`;
-  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
-}
-
-/** 850 → "850ms", 4200 → "4.2s", 300000 → "5m", 5400000 → "1h30m". */
-export function shortDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1).replace(/\.0$/, '')}s`;
-  const minutes = Math.round(ms / 60_000);
-  if (minutes < 60) return `${minutes}m`;
-  const rest = minutes % 60;
-  return `${Math.floor(minutes / 60)}h${rest ? `${rest}m` : ''}`;
-}
+export const shortCount = formatTokens;
 
 function hhmm(at: number): string {
   const d = new Date(at);

@@ -101,7 +101,7 @@ describe('README material', () => {
       '|---|---|',
       "| `cogito start` | Start the folder's agent in the background (no screen) |",
       '| `cogito` | Attach a screen to it (`Ctrl+D` or `/detach` leaves it running) |',
-      '| `cogito status [--json]` | Every running agent: folder, pid, state, tokens today |',
+      '| `cogito status [--json]` | Every running agent as its status bar says it (`Resting · next look in 4m`), local times, rounded tokens |',
       '| `cogito send "TEXT" [--steer] [--wait]` | Queue a message (`--steer`: read at the next tool call); `--wait` prints the answer |',
       '| `cogito approve [--always]` / `cogito deny` | Show the approval card waiting and answer it |',
       "| `cogito stop [--all]` | Stop the folder's agent (or all of them) |",

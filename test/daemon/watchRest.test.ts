@@ -111,7 +111,7 @@ describe('a background agent rests, asks and keeps watching (#42)', () => {
     expect(rest.state).toBe('THINKING');
     expect(rest.activity).not.toHaveProperty('nextLookAt');
     expect(rest.doing).toBe('resting, wakes on a change');
-    expect(await statusText()).toContain('resting, wakes on a change (THINKING since ');
+    expect(await statusText()).toContain('● Resting · wakes on a change · since ');
     // Three timed looks come and go (each one rescheduled), and none of them makes a request.
     const seen = events('scheduled').length;
     const turns = events('turn_start').length;
@@ -166,7 +166,7 @@ describe('a background agent rests, asks and keeps watching (#42)', () => {
       question: { at: asked },
     });
     expect(await statusText()).toMatch(
-      /waiting for your answer since \d\d:\d\d · watching for changes \(AWAITING_INPUT since /,
+      /● Your turn · waiting for your answer since \d\d:\d\d · watching for changes\n/,
     );
 
     // Another change is looked at at once.

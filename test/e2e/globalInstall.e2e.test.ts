@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packAndInstall } from '../helpers/packInstall.js';
+import { installedSize, installTarball, packAndInstall } from '../helpers/packInstall.js';
 import { runToEnd, type Done } from '../helpers/runToEnd.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 
@@ -36,6 +36,7 @@ describe('npm pack + npm install -g', () => {
   let prefix: string;
   let before: Map<string, string>;
   let installLog: string;
+  let tarball: string;
 
   /** A clean environment: nothing from the caller's shell but PATH. */
   const baseEnv = (): NodeJS.ProcessEnv => ({
@@ -55,7 +56,7 @@ describe('npm pack + npm install -g', () => {
     workspace = path.join(dir, 'work');
     for (const d of [home, workspace]) await mkdir(d);
     const install = await packAndInstall(dir, home);
-    ({ tarballFiles, installed, bin, installLog, prefix } = install);
+    ({ tarballFiles, installed, bin, installLog, prefix, tarball } = install);
     before = await snapshot(installed);
     server = await startScriptedServer();
   }, 300_000);
@@ -77,34 +78,64 @@ describe('npm pack + npm install -g', () => {
     expect(stray).toEqual([]);
   });
 
-  it('declares the PDF reader and the optional native parts: npm adds those and nothing else', async () => {
+  it('declares the PDF reader; OCR and the local model are optional peers npm does not add', async () => {
     const manifest = JSON.parse(await readFile(path.join(installed, 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>;
       optionalDependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
     };
     // pdf.js and its canvas load files and native code from their own folders, so they
     // cannot be bundled; OCR (onnxruntime, sharp) and the local-model runtime are optional
-    // installed as npm decides. The bundle carries everything else.
+    // peers the user adds (README, "Optional parts"). The bundle carries everything else.
     expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual([
       '@napi-rs/canvas',
       'pdfjs-dist',
     ]);
-    expect(Object.keys(manifest.optionalDependencies ?? {}).sort()).toEqual([
+    expect(manifest.optionalDependencies).toBeUndefined();
+    expect(Object.keys(manifest.peerDependencies ?? {}).sort()).toEqual([
       '@gutenye/ocr-node',
       'node-llama-cpp',
       'sharp',
     ]);
+    for (const meta of Object.values(manifest.peerDependenciesMeta ?? {}))
+      expect(meta).toEqual({ optional: true });
     expect(installLog).toMatch(/added \d+ packages?\b/);
     const modules = (await readdir(path.join(installed, 'node_modules')).catch(() => [])).filter(
       (m) => !m.startsWith('.'),
     );
-    // What runs must be there. npm 11 still places optional packages (the OCR stack) with
-    // --omit=optional; the local-model runtime, withheld by the registry here, is not.
     expect(modules).toEqual(expect.arrayContaining(['@napi-rs', 'pdfjs-dist']));
-    expect(modules).not.toContain('node-llama-cpp');
+    for (const heavy of ['node-llama-cpp', 'onnxruntime-node', 'sharp', '@gutenye'])
+      expect(modules).not.toContain(heavy);
     const top = await readdir(path.join(prefix, 'lib', 'node_modules'));
     expect(top).toEqual(['cogito']);
   });
+
+  it('a plain npm install -g of the tarball: CPU-only, no install-script warnings, counted', async () => {
+    const plainPrefix = path.join(dir, 'plain-prefix');
+    await mkdir(plainPrefix);
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, USERPROFILE: home };
+    const log = await installTarball(tarball, plainPrefix, path.join(dir, 'plain-cache'), env, {
+      plain: true,
+    });
+    // npm 11 names every dependency whose install script it skipped: none has one.
+    expect(log).not.toMatch(/install.?scripts?|allowScripts|Unknown project config/i);
+    const plainInstalled = path.join(plainPrefix, 'lib', 'node_modules', 'cogito');
+    const plainModules = await readdir(path.join(plainInstalled, 'node_modules'));
+    for (const heavy of ['node-llama-cpp', '@node-llama-cpp', 'onnxruntime-node', 'sharp'])
+      expect(plainModules).not.toContain(heavy);
+    const plain = await installedSize(plainInstalled);
+    const omitted = await installedSize(installed);
+    // Issue 33.8 measured 760 MB (CUDA and Vulkan builds) even with --omit=optional.
+    process.stderr.write(
+      `install sizes: plain ${plain.packages} packages, ${(plain.bytes / 1e6).toFixed(1)} MB; ` +
+        `--omit=optional ${omitted.packages} packages, ${(omitted.bytes / 1e6).toFixed(1)} MB\n`,
+    );
+    // Cogito alone: the package and the PDF reader with its canvas, far from 760 MB.
+    expect(omitted.packages).toBeLessThanOrEqual(plain.packages);
+    expect(omitted.bytes).toBeLessThan(150e6);
+    expect(plain.bytes).toBeLessThan(200e6);
+  }, 300_000);
 
   it('runs cogito --version from the build, without tsx', async () => {
     const done = await cogito(['--version']);

@@ -26,9 +26,13 @@ export interface BackgroundFolder {
   close(): Promise<void>;
 }
 
-/** `config` is the home's config.json (default: changes the agent makes do not wake it). */
+/**
+ * `config` is the home's config.json (default: changes the agent makes do not wake it);
+ * `extraEnv` goes to every `cogito` run (a time zone, a language).
+ */
 export async function backgroundFolder(
   config: Record<string, unknown> = { watch: { maxWakesPerHour: 0 } },
+  extraEnv: Record<string, string> = {},
 ): Promise<BackgroundFolder> {
   const server = await startScriptedServer();
   server.setDefault({ kind: 'stream', content: 'Nothing to do. [WAIT]' });
@@ -37,7 +41,12 @@ export async function backgroundFolder(
   const home = path.join(tmp, 'home');
   await Promise.all([ws, home].map((d) => mkdir(d)));
   await writeFile(path.join(home, 'config.json'), JSON.stringify(config));
-  const env = { COGITO_API_KEY: 'sk-test', COGITO_BASE_URL: server.url, COGITO_MODEL: 'scripted' };
+  const env = {
+    COGITO_API_KEY: 'sk-test',
+    COGITO_BASE_URL: server.url,
+    COGITO_MODEL: 'scripted',
+    ...extraEnv,
+  };
   const groups: number[] = [];
   const spawn = (args: string[]): CogitoRun =>
     runCogito([...args, '--home', home], env, { cwd: ws });

@@ -13,7 +13,7 @@
  * The pack runs in a copy, so the checkout's own dist/ is never rebuilt by a test.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, realpath, stat, symlink } from 'node:fs/promises';
+import { cp, mkdir, readdir, realpath, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startLockRegistry } from './lockRegistry.js';
@@ -35,6 +35,8 @@ export interface GlobalInstall {
   bin: string;
   /** What `npm install -g` printed, e.g. `added 1 package in 2s`. */
   installLog: string;
+  /** The packed tarball, to install again another way. */
+  tarball: string;
 }
 
 /** A copy of the working tree (tracked and new files, as git sees them) to pack from. */
@@ -89,10 +91,39 @@ export async function packAndInstall(dir: string, home: string): Promise<GlobalI
   });
   const report = packReport(packed.stdout);
 
-  const { stdout: cache } = await run('npm', ['config', 'get', 'cache'], { env: process.env });
+  const tarball = path.join(dir, report.filename);
+  const installLog = await installTarball(tarball, prefix, path.join(dir, 'npm-cache'), env, {
+    plain: false,
+  });
+  const windows = process.platform === 'win32';
+  return {
+    tarballFiles: report.files.map((f) => f.path),
+    prefix,
+    installed: windows
+      ? path.join(prefix, 'node_modules', 'cogito')
+      : path.join(prefix, 'lib', 'node_modules', 'cogito'),
+    bin: windows ? path.join(prefix, 'cogito.cmd') : path.join(prefix, 'bin', 'cogito'),
+    installLog,
+    tarball,
+  };
+}
+
+/**
+ * `npm install -g <tarball>` into `prefix` from the loopback registry, with `cache` as npm's
+ * cache. Not `plain`: install scripts blocked and optional dependencies left out, as the
+ * README's careful install; `plain`: just `npm install -g <tarball>`, as most users type it.
+ * Returns what npm printed.
+ */
+export async function installTarball(
+  tarball: string,
+  prefix: string,
+  cache: string,
+  env: NodeJS.ProcessEnv,
+  opts: { plain: boolean },
+): Promise<string> {
+  const { stdout: npmCache } = await run('npm', ['config', 'get', 'cache'], { env: process.env });
   const lock = path.join(PROJECT_ROOT, 'package-lock.json');
-  const registry = await startLockRegistry(lock, cache.trim(), ['node-llama-cpp']);
-  let installLog = '';
+  const registry = await startLockRegistry(lock, npmCache.trim(), ['node-llama-cpp']);
   try {
     const installed = await run(
       'npm',
@@ -105,27 +136,35 @@ export async function packAndInstall(dir: string, home: string): Promise<GlobalI
         registry.url,
         // A fresh cache: the loopback registry's answers must not land in the real one.
         '--cache',
-        path.join(dir, 'npm-cache'),
-        '--ignore-scripts',
-        '--omit=optional',
+        cache,
+        ...(opts.plain ? [] : ['--ignore-scripts', '--omit=optional']),
         '--no-audit',
         '--no-fund',
-        path.join(dir, report.filename),
+        tarball,
       ],
       { env, maxBuffer: BIG },
     );
-    installLog = installed.stdout + installed.stderr;
+    return installed.stdout + installed.stderr;
   } finally {
     await registry.close();
   }
-  const windows = process.platform === 'win32';
-  return {
-    tarballFiles: report.files.map((f) => f.path),
-    prefix,
-    installed: windows
-      ? path.join(prefix, 'node_modules', 'cogito')
-      : path.join(prefix, 'lib', 'node_modules', 'cogito'),
-    bin: windows ? path.join(prefix, 'cogito.cmd') : path.join(prefix, 'bin', 'cogito'),
-    installLog,
-  };
+}
+
+/** What an install put on disk: its packages (folders with a package.json) and bytes. */
+export async function installedSize(
+  installed: string,
+): Promise<{ packages: number; bytes: number }> {
+  let packages = 0;
+  let bytes = 0;
+  for (const entry of await readdir(installed, { recursive: true, withFileTypes: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (!entry.isFile()) continue;
+    bytes += (await stat(file)).size;
+    if (entry.name !== 'package.json') continue;
+    // A package's own manifest: its folder sits in node_modules (or in a scope there).
+    const up = path.basename(path.dirname(entry.parentPath));
+    const up2 = path.basename(path.dirname(path.dirname(entry.parentPath)));
+    if (up === 'node_modules' || (up.startsWith('@') && up2 === 'node_modules')) packages++;
+  }
+  return { packages, bytes };
 }

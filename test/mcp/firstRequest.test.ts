@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app/createApp.js';
-import { stateLabel } from '../../components/statusLabel.js';
+import { stateLabel } from '../../src/agent/stateLabel.js';
 import { runCogito } from '../helpers/cogitoProcess.js';
 import { stdioFixtureConfig } from '../helpers/mcpServers.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';

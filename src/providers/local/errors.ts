@@ -4,6 +4,7 @@
  * `../errors.ts` because none of those causes (status codes, base URLs, keys) apply here.
  */
 import type { ProviderError } from '../types.js';
+import { missingPartHint } from '../../core/optionalParts.js';
 
 /** Where the user is sent for how to get a model. */
 const LOCAL_DOCS = 'docs/LOCAL.md';
@@ -38,8 +39,8 @@ export function runtimeUnavailable(err: unknown): ProviderError {
     return {
       kind: 'unavailable',
       message:
-        'node-llama-cpp is not installed, so the local model cannot run: run "npm install" in ' +
-        `the Cogito folder (without --omit=optional), ${FALLBACK}`,
+        `node-llama-cpp is not installed, so the local model cannot run: ${missingPartHint('localModel')}; ` +
+        FALLBACK,
     };
   }
   const system = `${process.platform}-${process.arch}`;

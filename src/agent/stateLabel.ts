@@ -1,8 +1,8 @@
-import { t, type Lang } from '../src/i18n/messages.js';
-import type { MachineState } from '../src/machine/machine.js';
-import { shortDuration } from '../src/ledger/table.js';
-import type { Activity } from '../src/api/activity.js';
-import { localTime } from '../src/agent/activityText.js';
+import { t, type Lang } from '../i18n/messages.js';
+import type { MachineState } from '../machine/machine.js';
+import { shortDuration } from '../core/counts.js';
+import type { Activity } from '../api/activity.js';
+import { localTime } from './activityText.js';
 
 /** The facts the status bar's state label is made of (all in the store). */
 export interface LabelFacts {
@@ -68,4 +68,40 @@ export function stateLabel(f: LabelFacts, now: number, lang: Lang): string {
       return t(lang, 'state.THINKING');
     }
   }
+}
+
+/**
+ * What a front end away from the store needs to say what the status bar says (`cogito
+ * status` reads it over the agent's socket): the label's facts and the counts beside it.
+ */
+export interface BarFacts extends LabelFacts {
+  cycle: number;
+  /** 0: no cycle limit. */
+  maxCycles: number;
+  sessionTokens: number;
+}
+
+/** The store's fields {@link BarFacts} names, as plain data. */
+export function barFacts(s: BarFacts): BarFacts {
+  return {
+    machine: s.machine,
+    streaming: s.streaming,
+    toolsRunning: s.toolsRunning,
+    nextTurnAt: s.nextTurnAt,
+    pauseReason: s.pauseReason,
+    preparing: s.preparing,
+    activity: s.activity,
+    cycle: s.cycle,
+    maxCycles: s.maxCycles,
+    sessionTokens: s.sessionTokens,
+  };
+}
+
+/** `Cycle 3/50` (`Cycle 3/∞` with no limit), as the status bar shows it. */
+export function cycleText(cycle: number, maxCycles: number, lang: Lang): string {
+  const of =
+    maxCycles > 0
+      ? t(lang, 'status.cycleOf', { n: cycle, max: maxCycles })
+      : t(lang, 'status.cycleUnlimited', { n: cycle });
+  return `${t(lang, 'status.cycle')} ${of}`;
 }

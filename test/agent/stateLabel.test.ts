@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stateLabel, type LabelFacts } from '../../components/statusLabel.js';
+import { stateLabel, type LabelFacts } from '../../src/agent/stateLabel.js';
 import { localTime } from '../../src/agent/activityText.js';
 
 const base: LabelFacts = {

@@ -31,7 +31,8 @@ type PassedToScreen =
   | 'now'
   | 'mouse'
   | 'onMouse'
-  | 'listSessions';
+  | 'listSessions'
+  | 'findPaths';
 
 export interface AppProps extends Pick<ScreenProps, PassedToScreen> {
   controller: AgentController;
@@ -77,6 +78,7 @@ export function App(p: AppProps): React.JSX.Element {
         {...(p.mouse !== undefined ? { mouse: p.mouse } : {})}
         {...(p.onMouse ? { onMouse: p.onMouse } : {})}
         {...(p.listSessions ? { listSessions: p.listSessions } : {})}
+        {...(p.findPaths ? { findPaths: p.findPaths } : {})}
       />
     </LangContext.Provider>
   );

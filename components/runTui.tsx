@@ -48,6 +48,8 @@ export interface TuiApp {
   currentSessionId?(): string;
   /** This folder's sessions for the `/resume` picker (without it, `/resume` goes as typed). */
   listSessions?(): Promise<readonly SessionChoice[]>;
+  /** Workspace paths for an `@` mention being typed (without it, no list under the input). */
+  findPaths?(query: string): Promise<readonly string[]>;
 }
 
 export type TuiAppResult =
@@ -328,6 +330,7 @@ async function showApp(run: TuiRun, app: TuiApp, onDetach: () => void): Promise<
       onDetach={onDetach}
       onRedraw={() => session.clearScreen()}
       {...(app.listSessions ? { listSessions: () => app.listSessions!() } : {})}
+      {...(app.findPaths ? { findPaths: (q: string) => app.findPaths!(q) } : {})}
       mouse={app.config.mouse !== false}
       onMouse={(on, toggled) => {
         session.setMouse(on);

@@ -80,6 +80,7 @@ export function keyContext(
     approvalArmed: s.machine === 'AWAITING_APPROVAL' && env.guard.armed(s.approval?.id),
     queueLine: cur.queueLine,
     pasted: cur.pastes.length > 0,
+    mention: cur.mention !== undefined,
   };
 }
 

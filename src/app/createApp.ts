@@ -28,7 +28,8 @@ import { attachDebugLog } from './debugLog.js';
 import { createIdleCollector } from './idleCollect.js';
 import { DisposerStack, describeStopFailure, type StopFailure } from './disposers.js';
 import { contextWindowFor } from '../config/models.js';
-import { realOwnPlaces } from '../safety/ownPlaces.js';
+import { ownPlaces, realOwnPlaces } from '../safety/ownPlaces.js';
+import { createPathIndex } from '../agent/mentionPaths.js';
 import { SessionJournal } from '../journal/sessionJournal.js';
 import { withJournal } from '../journal/wrap.js';
 import { finishCrashRecord } from '../journal/recover.js';
@@ -105,6 +106,8 @@ export interface App {
   currentSessionId(): string;
   /** This folder's sessions as the `/resume` picker offers them (the user's, then scripts'). */
   listSessions(): Promise<SessionChoice[]>;
+  /** Workspace paths for an `@` mention being typed (src/agent/mentionPaths.ts). */
+  findPaths(query: string): Promise<string[]>;
   /** The MCP servers from `mcpServers`; they start in the background after creation. */
   mcp: McpManager;
   /**
@@ -239,6 +242,11 @@ async function startApp(
   // the first request waits for them (up to mcpConnectTimeoutMs), not the screen (a no-op
   // once stopped).
   setImmediate(() => mcp.start());
+  const paths = createPathIndex({
+    workspace,
+    ignore: config.watch.ignore,
+    hidden: ownPlaces(home).homeItems,
+  });
   return {
     agent,
     config,
@@ -247,6 +255,7 @@ async function startApp(
     warnings,
     currentSessionId: () => currentSession().id,
     listSessions: async () => sessionChoices(await store.list(), currentSession().id),
+    findPaths: (query) => paths.candidates(query),
     mcp,
     close: () => stack.close(),
   };

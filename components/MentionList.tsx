@@ -28,7 +28,7 @@ export function MentionList({ list, width, height }: MentionListProps): React.JS
             bold={sel}
             dimColor={!sel}
           >
-            {truncate(`${sel ? '› ' : '  '}@${item}`, width)}
+            {truncate(`${sel ? '▸ ' : '  '}@${item}`, width)}
           </Text>
         );
       })}

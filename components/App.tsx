@@ -32,7 +32,8 @@ type PassedToScreen =
   | 'mouse'
   | 'onMouse'
   | 'listSessions'
-  | 'findPaths';
+  | 'findPaths'
+  | 'awayAfterMs';
 
 export interface AppProps extends Pick<ScreenProps, PassedToScreen> {
   controller: AgentController;
@@ -79,6 +80,7 @@ export function App(p: AppProps): React.JSX.Element {
         {...(p.onMouse ? { onMouse: p.onMouse } : {})}
         {...(p.listSessions ? { listSessions: p.listSessions } : {})}
         {...(p.findPaths ? { findPaths: p.findPaths } : {})}
+        {...(p.awayAfterMs !== undefined ? { awayAfterMs: p.awayAfterMs } : {})}
       />
     </LangContext.Provider>
   );

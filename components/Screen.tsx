@@ -64,6 +64,8 @@ export interface ScreenProps {
   listSessions?(): Promise<readonly SessionChoice[]>;
   /** Workspace paths for the `@` mention being typed (absent: no list; mentions still attach). */
   findPaths?(query: string): Promise<readonly string[]>;
+  /** The `awayAfterMs` setting: a key after this long without one opens the digest (10 min). */
+  awayAfterMs?: number;
 }
 
 function placeholderKey(machine: MachineState, queueing: boolean) {
@@ -121,6 +123,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     ...(p.onDetach ? { detach: p.onDetach } : {}),
     ...(p.listSessions ? { listSessions: p.listSessions } : {}),
     now: p.now ?? Date.now,
+    ...(p.awayAfterMs !== undefined ? { awayAfterMs: p.awayAfterMs } : {}),
     lang,
     layout,
   });

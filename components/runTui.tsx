@@ -40,7 +40,14 @@ export interface TuiApp {
       /** The agent's events, for notifications (src/notify); without it, none are sent. */
       subscribe?(listener: AgentListener): () => void;
     };
-  config: { workspace: string; language: Lang | 'auto'; mouse?: boolean; notify?: NotifySettings };
+  config: {
+    workspace: string;
+    language: Lang | 'auto';
+    mouse?: boolean;
+    notify?: NotifySettings;
+    /** `awayAfterMs`: the absence after which a key opens the digest. */
+    awayAfterMs?: number;
+  };
   warnings: readonly string[];
   /** Stops the app; resolves with the stops that failed (reported on stderr). */
   close(): Promise<readonly StopFailure[] | void>;
@@ -332,6 +339,7 @@ async function showApp(run: TuiRun, app: TuiApp, onDetach: () => void): Promise<
       {...(app.listSessions ? { listSessions: () => app.listSessions!() } : {})}
       {...(app.findPaths ? { findPaths: (q: string) => app.findPaths!(q) } : {})}
       mouse={app.config.mouse !== false}
+      {...(app.config.awayAfterMs !== undefined ? { awayAfterMs: app.config.awayAfterMs } : {})}
       onMouse={(on, toggled) => {
         session.setMouse(on);
         if (toggled)

@@ -30,7 +30,11 @@ describe('attachments in the conversation', () => {
 
   test('the pane shows one line per file, not its text', () => {
     const rows = blockRows(
-      { kind: 'message', key: 'u1', message: { id: 'u1', role: 'user', content: saved } },
+      {
+        kind: 'message',
+        key: 'u1',
+        message: { id: 'u1', role: 'user', content: saved, at: 0 },
+      },
       80,
       'en',
     ).map((r) => r.text);

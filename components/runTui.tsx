@@ -168,7 +168,13 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
   if (background) {
     const run = startRun(flags, deps, resolveLanguage(background.language, env));
     try {
-      return await runAttached(run, background.entry, background.notify, background.listSessions);
+      return await runAttached(
+        run,
+        background.entry,
+        background.notify,
+        background.listSessions,
+        background.findPaths,
+      );
     } finally {
       await run.root.close();
     }

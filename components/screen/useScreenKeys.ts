@@ -95,7 +95,8 @@ export function useScreenKeys(env: ScreenKeysDeps & { layout: Layout }): void {
     const now = env.now();
     const since = lastKeyAt.current;
     lastKeyAt.current = now;
-    if (now - since < (env.awayAfterMs ?? AWAY_AFTER_MS) || env.ui.getState().overlay !== 'none') return undefined;
+    if (now - since < (env.awayAfterMs ?? AWAY_AFTER_MS) || env.ui.getState().overlay !== 'none')
+      return undefined;
     if (env.controller.store.getState().machine === 'AWAITING_APPROVAL') return undefined;
     return { since, until: now };
   };

@@ -332,7 +332,12 @@ function lockFolder(
 }
 
 /** Opens the workspace and fences Cogito's own files off from the tools. */
-async function openWorkspace(
+/**
+ * The workspace with Cogito's own files fenced off and its own places protected (also what an
+ * attached screen's `@` list reads through, src/daemon/attach.ts).
+ * @throws StartupError naming the folder when it cannot be opened.
+ */
+export async function openWorkspace(
   root: string,
   home: string,
   installRoot: string | undefined,

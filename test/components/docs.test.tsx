@@ -98,7 +98,7 @@ describe('README material', () => {
       '## Files with @',
       '',
       'Type `@` and a few letters of a file or folder in the workspace: a list of up to 8',
-      'matching paths (the nearest and shortest first; ignored, version-control and Cogito\'s own',
+      "matching paths (the nearest and shortest first; ignored, version-control and Cogito's own",
       'places left out) opens under the input. `↑`/`↓` choose, `Tab` or `Enter` put the chosen',
       'path in the message (a folder goes on listing what is inside it), `Esc` closes the list',
       'and leaves the text as typed; with the list closed, `Enter` sends as always. Each',

@@ -31,7 +31,9 @@ type PassedToScreen =
   | 'now'
   | 'mouse'
   | 'onMouse'
-  | 'listSessions';
+  | 'listSessions'
+  | 'findPaths'
+  | 'awayAfterMs';
 
 export interface AppProps extends Pick<ScreenProps, PassedToScreen> {
   controller: AgentController;
@@ -77,6 +79,8 @@ export function App(p: AppProps): React.JSX.Element {
         {...(p.mouse !== undefined ? { mouse: p.mouse } : {})}
         {...(p.onMouse ? { onMouse: p.onMouse } : {})}
         {...(p.listSessions ? { listSessions: p.listSessions } : {})}
+        {...(p.findPaths ? { findPaths: p.findPaths } : {})}
+        {...(p.awayAfterMs !== undefined ? { awayAfterMs: p.awayAfterMs } : {})}
       />
     </LangContext.Provider>
   );

@@ -9,6 +9,8 @@ import { InputBox, type InputBoxProps } from './InputBox.js';
 import { inputTitle } from './input/queueTitle.js';
 import { useStoreNow } from './hooks/useThrottledStore.js';
 import { KeyHint } from './KeyHint.js';
+import { MentionList } from './MentionList.js';
+import { useMentionLookup } from './input/useMentionLookup.js';
 import { StatusBar } from './StatusBar.js';
 import { useApprovalGuard } from './hooks/useApprovalGuard.js';
 import { useMouse } from './hooks/useMouse.js';
@@ -60,6 +62,10 @@ export interface ScreenProps {
    * home). Absent: `/resume` goes to the agent as typed.
    */
   listSessions?(): Promise<readonly SessionChoice[]>;
+  /** Workspace paths for the `@` mention being typed (absent: no list; mentions still attach). */
+  findPaths?(query: string): Promise<readonly string[]>;
+  /** The `awayAfterMs` setting: a key after this long without one opens the digest (10 min). */
+  awayAfterMs?: number;
 }
 
 function placeholderKey(machine: MachineState, queueing: boolean) {
@@ -100,6 +106,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
   const dispatch = useUiDispatch(uiStore, view.ui);
   useApprovalTakesFloor(approval?.id, dispatch);
   useBlankFrame(ui.blank, dispatch);
+  useMentionLookup(ui.line, ui.mentionClosed, p.findPaths, dispatch);
   const mouse = useMouse(p.mouse ?? true, p.onMouse);
   useScreenKeys({
     controller,
@@ -116,6 +123,7 @@ export function Screen(p: ScreenProps): React.JSX.Element {
     ...(p.onDetach ? { detach: p.onDetach } : {}),
     ...(p.listSessions ? { listSessions: p.listSessions } : {}),
     now: p.now ?? Date.now,
+    ...(p.awayAfterMs !== undefined ? { awayAfterMs: p.awayAfterMs } : {}),
     lang,
     layout,
   });
@@ -155,6 +163,9 @@ export function Screen(p: ScreenProps): React.JSX.Element {
         />
       )}
       {layout.input > 0 && <InputBox {...input} />}
+      {layout.mentions > 0 && ui.mention && (
+        <MentionList list={ui.mention} width={w} height={layout.mentions} />
+      )}
       {layout.hint && (
         <KeyHint
           context={{ ...hints, approvalArmed: true }}

@@ -17,6 +17,8 @@ export interface LayoutInput {
   approval: boolean;
   /** Rows of the approval card's content (call, reason, detail, wrapped), if any. */
   approvalRows?: number;
+  /** Rows the `@` path list under the input wants (0 or absent: closed). */
+  mentionRows?: number;
 }
 
 export interface Layout {
@@ -36,6 +38,8 @@ export interface Layout {
   input: number;
   /** A title rule above the input line. */
   inputRule: boolean;
+  /** Rows of the `@` path list, under the input line (taken from the panes). */
+  mentions: number;
   hint: boolean;
 }
 
@@ -58,6 +62,9 @@ export function computeLayout(inp: LayoutInput): Layout {
         : 1;
 
   let free = height - status - (hint ? 1 : 0) - (inputRule ? 1 : 0) - input - approval;
+  // The `@` list takes rows from the panes, leaving them at least three.
+  const mentions = clamp(inp.mentionRows ?? 0, 0, Math.max(0, free - 3));
+  free -= mentions;
   // Only on absurdly small terminals: the approval question outranks the status line, and
   // the status line outranks the input line (which cannot be used while a call waits anyway).
   if (free < 0 && status > 0) {
@@ -68,7 +75,7 @@ export function computeLayout(inp: LayoutInput): Layout {
     input -= 1;
     free += 1;
   }
-  const base = { width, height, status, approval, input, inputRule, hint };
+  const base = { width, height, status, approval, input, inputRule, mentions, hint };
 
   if (free >= 14 && width >= 50) {
     const reasoning = clamp(Math.round(free * 0.2), 2, 8);

@@ -28,6 +28,8 @@ export async function runAttached(
   notify?: NotifySettings,
   /** This folder's sessions for the `/resume` picker (the agent opens the chosen one). */
   listSessions?: () => Promise<readonly SessionChoice[]>,
+  /** Workspace paths for the `@` list (read by this screen's process, not the agent's). */
+  findPaths?: (query: string) => Promise<readonly string[]>,
 ): Promise<number> {
   const { workspace, pid } = entry;
   let a: Attachment;
@@ -103,6 +105,7 @@ export async function runAttached(
       onDetach={detach}
       away={away}
       {...(listSessions ? { listSessions } : {})}
+      {...(findPaths ? { findPaths } : {})}
       onRedraw={() => session.clearScreen()}
       onMouse={(on) => session.setMouse(on)}
     />

@@ -41,7 +41,14 @@ export interface TuiApp {
       /** The agent's events, for notifications (src/notify); without it, none are sent. */
       subscribe?(listener: AgentListener): () => void;
     };
-  config: { workspace: string; language: Lang | 'auto'; mouse?: boolean; notify?: NotifySettings };
+  config: {
+    workspace: string;
+    language: Lang | 'auto';
+    mouse?: boolean;
+    notify?: NotifySettings;
+    /** `awayAfterMs`: the absence after which a key opens the digest. */
+    awayAfterMs?: number;
+  };
   warnings: readonly string[];
   /** Stops the app; resolves with the stops that failed (reported on stderr). */
   close(): Promise<readonly StopFailure[] | void>;
@@ -49,6 +56,8 @@ export interface TuiApp {
   currentSessionId?(): string;
   /** This folder's sessions for the `/resume` picker (without it, `/resume` goes as typed). */
   listSessions?(): Promise<readonly SessionChoice[]>;
+  /** Workspace paths for an `@` mention being typed (without it, no list under the input). */
+  findPaths?(query: string): Promise<readonly string[]>;
 }
 
 export type TuiAppResult =
@@ -160,7 +169,13 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
   if (background) {
     const run = startRun(flags, deps, resolveLanguage(background.language, env));
     try {
-      return await runAttached(run, background.entry, background.notify, background.listSessions);
+      return await runAttached(
+        run,
+        background.entry,
+        background.notify,
+        background.listSessions,
+        background.findPaths,
+      );
     } finally {
       await run.root.close();
     }
@@ -329,7 +344,9 @@ async function showApp(run: TuiRun, app: TuiApp, onDetach: () => void): Promise<
       onDetach={onDetach}
       onRedraw={() => session.clearScreen()}
       {...(app.listSessions ? { listSessions: () => app.listSessions!() } : {})}
+      {...(app.findPaths ? { findPaths: (q: string) => app.findPaths!(q) } : {})}
       mouse={app.config.mouse !== false}
+      {...(app.config.awayAfterMs !== undefined ? { awayAfterMs: app.config.awayAfterMs } : {})}
       onMouse={(on, toggled) => {
         session.setMouse(on);
         if (toggled)

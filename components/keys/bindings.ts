@@ -14,7 +14,7 @@ export * from './types.js';
 export { isText } from './matchers.js';
 
 const { LISTENING, NOT_APPROVAL, ALWAYS, OVERLAYS, APPROVAL, ARMED, THINKING } = w;
-const { INPUT, TOOLS, PANE, ENDS, PICKER } = w;
+const { INPUT, TOOLS, PANE, ENDS, PICKER, MENTION } = w;
 
 export const BINDINGS: readonly Binding[] = [
   // The mouse wheel and its switch (mouseBindings.ts); a wheel turn is never a key press.
@@ -220,6 +220,39 @@ export const BINDINGS: readonly Binding[] = [
     action: 'approveAlways',
     description: 'keys.approveAlways',
     hint: { label: 'hint.always', order: 3 },
+  },
+  // The `@` path list under the input: before the queue line and the THINKING rows, so Enter
+  // and Tab put the chosen path while it is open (and only then).
+  {
+    keys: ['Tab', 'Enter'],
+    match: m.either(m.tab, m.enter),
+    when: MENTION,
+    action: 'mentionAccept',
+    description: 'keys.mentionAccept',
+    hint: { label: 'hint.mentionAccept', order: 1, keys: 'Tab/Enter' },
+  },
+  {
+    keys: ['↑'],
+    match: m.up,
+    when: MENTION,
+    action: 'mentionPrev',
+    description: 'keys.mentionMove',
+    hint: { label: 'hint.select', order: 2, keys: '↑↓' },
+  },
+  {
+    keys: ['↓'],
+    match: m.down,
+    when: MENTION,
+    action: 'mentionNext',
+    description: 'keys.mentionMove',
+  },
+  {
+    keys: ['Esc'],
+    match: m.esc,
+    when: MENTION,
+    action: 'mentionClose',
+    description: 'keys.mentionClose',
+    hint: { label: 'hint.close', order: 3 },
   },
   // Talk without interrupting (the queue line): before the approval and THINKING rows, so a
   // key typed there never stops the agent and Enter queues even while a call waits.

@@ -3,12 +3,20 @@ import type { MessageKey } from '../../src/i18n/messages.js';
 import { BINDINGS } from './bindings.js';
 import { applies, type KeyContext, type When } from './types.js';
 
-/** The key hints that apply now, in hint order, one per label. */
+/**
+ * The key hints that apply now, in hint order, one per label. A hint whose keys all went to
+ * an earlier row of the input line's own keys is left out (while the `@` list is open, Enter
+ * puts a path: "Enter send" would be wrong).
+ */
 export function hintsFor(ctx: KeyContext): { keys: string; label: MessageKey }[] {
   const seen = new Set<MessageKey>();
+  const taken = new Set<string>();
   const out: { keys: string; label: MessageKey; order: number }[] = [];
   for (const b of BINDINGS) {
-    if (!b.hint || seen.has(b.hint.label) || !applies(b.when, ctx)) continue;
+    if (!applies(b.when, ctx)) continue;
+    const shadowed = b.keys.every((k) => taken.has(k));
+    if (b.when.mention === true) for (const k of b.keys) taken.add(k);
+    if (!b.hint || seen.has(b.hint.label) || shadowed) continue;
     seen.add(b.hint.label);
     out.push({ keys: b.hint.keys ?? b.keys.join('/'), label: b.hint.label, order: b.hint.order });
   }

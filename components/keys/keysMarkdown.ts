@@ -44,6 +44,7 @@ function describeWhen(w: When): string {
   if (w.input === 'exitWord') parts.push('input is exit or /exit');
   if (w.input === 'detachWord') parts.push('input is /detach');
   if (w.pasted === true) parts.push('input holds a paste placeholder');
+  if (w.mention === true) parts.push('the @ path list is open');
   if (w.busy === true) parts.push('busy');
   if (w.busy === false) parts.push('idle');
   if (w.exitArmed === false) parts.push('first press');

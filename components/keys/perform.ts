@@ -69,6 +69,10 @@ const UI: Partial<Record<Action, (r: Resolved) => UiAction>> = {
   cardBottom: () => ({ type: 'scrollCard', by: 'bottom' }),
   pickerUp: () => ({ type: 'pickerMove', step: -1 }),
   pickerDown: () => ({ type: 'pickerMove', step: 1 }),
+  mentionPrev: () => ({ type: 'mentionMove', step: -1 }),
+  mentionNext: () => ({ type: 'mentionMove', step: 1 }),
+  mentionAccept: () => ({ type: 'mentionAccept' }),
+  mentionClose: () => ({ type: 'mentionClose' }),
 };
 
 /** Key actions that are one command to the agent. */

@@ -73,7 +73,11 @@ export type Action =
   | 'pickerUp'
   | 'pickerDown'
   | 'pickerOpen'
-  | 'expandPaste';
+  | 'expandPaste'
+  | 'mentionPrev'
+  | 'mentionNext'
+  | 'mentionAccept'
+  | 'mentionClose';
 
 /**
  * The queue line (talk without interrupting): closed, open for a new message, or open on a
@@ -113,6 +117,8 @@ export interface KeyContext {
   queueLine: QueueLine;
   /** The input line holds a paste placeholder (Ctrl+O opens it). */
   pasted?: boolean;
+  /** The `@` path list is open under the input (↑↓ choose, Tab/Enter put, Esc closes). */
+  mention?: boolean;
 }
 
 /** When a binding applies; every field given must hold. */
@@ -128,6 +134,7 @@ export interface When {
   approvalArmed?: boolean;
   queueLine?: readonly QueueLine[];
   pasted?: boolean;
+  mention?: boolean;
 }
 
 export type Matcher = (input: string, key: KeyPress) => boolean;
@@ -176,6 +183,7 @@ export function applies(w: When, ctx: KeyContext): boolean {
   if (w.approvalArmed !== undefined && w.approvalArmed !== ctx.approvalArmed) return false;
   if (w.queueLine && !w.queueLine.includes(ctx.queueLine)) return false;
   if (w.pasted !== undefined && w.pasted !== (ctx.pasted === true)) return false;
+  if (w.mention !== undefined && w.mention !== (ctx.mention === true)) return false;
   switch (w.input) {
     case undefined:
       return true;

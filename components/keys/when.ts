@@ -19,5 +19,7 @@ export const INPUT: When = { focus: ['input'] };
 export const TOOLS: When = { focus: ['tools'] };
 export const PANE: When = { focus: PANES };
 export const ENDS: When = { focus: [...PANES, 'tools'] };
+/** The `@` path list is open under the input line (it takes ↑↓, Tab, Enter and Esc). */
+export const MENTION: When = { focus: ['input'], mention: true, states: NOT_APPROVAL };
 /** The input line is the queue line (a new message, or a queued one being edited). */
 export const QUEUE_OPEN: When = { queueLine: ['new', 'editing'] };

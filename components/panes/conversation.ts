@@ -6,6 +6,8 @@
 import type { HistoryMessage, ReplyParts, ResultSummary } from '../../src/core/messages.js';
 import type { Lang } from '../../src/i18n/messages.js';
 import { t } from '../../src/i18n/messages.js';
+import { splitAttachments, type AttachedFile } from '../../src/agent/mentions.js';
+import { formatSize } from '../../src/tools/files/common.js';
 import type { Notice } from '../../src/store/reducer.js';
 import { firstLine, sanitize } from '../text/sanitize.js';
 import { displayWidth, truncate, wrapText } from '../text/wrap.js';
@@ -168,6 +170,14 @@ function textOnly(content: string): ReplyParts {
   return { items: [{ type: 'text', text: content }], wait: false };
 }
 
+/** `attached notes/a.md (2.1 KB)`, or `not attached: gone.md`. */
+function attachedLine(f: AttachedFile, lang: Lang): string {
+  const path = sanitize(f.path);
+  return f.bytes === undefined
+    ? t(lang, 'reply.notAttached', { path })
+    : t(lang, 'reply.attached', { path, size: formatSize(f.bytes) });
+}
+
 const NOTICE_TONE: Record<Notice['level'], Tone> = { info: 'notice', warn: 'warn', error: 'error' };
 
 /**
@@ -202,9 +212,15 @@ export function blockRows(
       if (m.role === 'tool')
         return [{ text: truncate(`  ↳ ${resultsLine(m)}`, width), tone: 'dim' }];
       if (m.role === 'user') {
+        // Files attached with `@path` show as one line each, not as their whole text.
+        const { text, files } = splitAttachments(m.content);
         return [
           { text: '', tone: 'plain' },
-          ...prefixed(wrapText(sanitize(m.content).trimEnd(), inner), USER, '  ', 'user'),
+          ...prefixed(wrapText(sanitize(text).trimEnd(), inner), USER, '  ', 'user'),
+          ...files.map((f): Row => ({
+            text: truncate(`  ↳ ${attachedLine(f, lang)}`, width),
+            tone: 'dim',
+          })),
         ];
       }
       const reply = agentRows(

@@ -43,6 +43,8 @@ interface ScreenKeysDeps {
   now(): number;
   /** The screen's language (a paste placeholder's words). */
   lang?: Lang;
+  /** The absence after which a key opens the digest (default AWAY_AFTER_MS, 10 minutes). */
+  awayAfterMs?: number;
 }
 
 /** A large paste's placeholder words: its lines, or for a long line its characters. */
@@ -80,6 +82,7 @@ export function keyContext(
     approvalArmed: s.machine === 'AWAITING_APPROVAL' && env.guard.armed(s.approval?.id),
     queueLine: cur.queueLine,
     pasted: cur.pastes.length > 0,
+    mention: cur.mention !== undefined,
   };
 }
 
@@ -92,7 +95,8 @@ export function useScreenKeys(env: ScreenKeysDeps & { layout: Layout }): void {
     const now = env.now();
     const since = lastKeyAt.current;
     lastKeyAt.current = now;
-    if (now - since < AWAY_AFTER_MS || env.ui.getState().overlay !== 'none') return undefined;
+    if (now - since < (env.awayAfterMs ?? AWAY_AFTER_MS) || env.ui.getState().overlay !== 'none')
+      return undefined;
     if (env.controller.store.getState().machine === 'AWAITING_APPROVAL') return undefined;
     return { since, until: now };
   };

@@ -62,6 +62,7 @@ export function useScreenView(
     statusMessage: frame.statusMessage,
     approval: approval !== undefined,
     approvalRows: cardRows?.length ?? 0,
+    mentionRows: ui.mention?.items.length ?? 0,
   });
   const w = layout.width;
   const reply = useReplyView(store, { width: w, height: layout.reply }, ui.scroll.reply, lang);

@@ -6,6 +6,13 @@
 import type { SessionChoice } from '../../src/history/sessionChoices.js';
 import * as ed from '../input/lineEditor.js';
 import { recallNext, recallPrev, remember } from '../input/history.js';
+import {
+  acceptMention,
+  closeMention,
+  mentionFound,
+  moveMention,
+  syncMention,
+} from '../input/mentionList.js';
 import { deletePasteBack, expandPasteAt, insertPaste, keptPastes } from '../input/pastes.js';
 import { focusables, paneAt, type Layout } from '../layout.js';
 import {
@@ -79,7 +86,12 @@ export type UiAction =
   /** `/resume` listed this folder's sessions: the picker opens on the first one. */
   | { type: 'openPicker'; choices: readonly SessionChoice[] }
   /** ↑/k (-1) or ↓/j (+1) in the picker, stopping at the ends. */
-  | { type: 'pickerMove'; step: 1 | -1 };
+  | { type: 'pickerMove'; step: 1 | -1 }
+  /** Paths found for the `@` mention at `start` (input/mentionList.ts). */
+  | { type: 'mentionFound'; start: number; query: string; items: readonly string[] }
+  | { type: 'mentionMove'; step: 1 | -1 }
+  | { type: 'mentionAccept' }
+  | { type: 'mentionClose' };
 
 /** One scroller as the last frame showed it. */
 export interface ScrollView {
@@ -235,9 +247,26 @@ function reduceLine(ui: UiState, a: UiAction): UiState {
   }
 }
 
-/** Everything else: focus, overlays, scrolling, and the screen's own timers' state. */
+/**
+ * The screen's state after `a`. Whenever the line changed, the `@` list follows it: a list
+ * for a mention no longer being typed closes (input/mentionList.ts).
+ */
 export function reduceUi(ui: UiState, a: UiAction, view: UiView): UiState {
+  const next = reduceAll(ui, a, view);
+  return next.line === ui.line ? next : syncMention(next);
+}
+
+/** Everything else: focus, overlays, scrolling, and the screen's own timers' state. */
+function reduceAll(ui: UiState, a: UiAction, view: UiView): UiState {
   switch (a.type) {
+    case 'mentionFound':
+      return mentionFound(ui, a);
+    case 'mentionMove':
+      return moveMention(ui, a.step);
+    case 'mentionAccept':
+      return acceptMention(ui);
+    case 'mentionClose':
+      return closeMention(ui);
     case 'focusStep':
       return { ...ui, focus: cycleFocus(ui.focus, focusables(view.layout), a.step) };
     case 'focusInput':

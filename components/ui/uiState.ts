@@ -55,6 +55,18 @@ export interface UiState {
   away: { since: number; until: number } | undefined;
   /** The session picker's list (this folder's sessions) and the chosen row. */
   picker: { choices: readonly SessionChoice[]; sel: number } | undefined;
+  /** The `@` completion list under the input (input/mentionList.ts). */
+  mention: MentionList | undefined;
+  /** Where the `@` mention closed with Esc starts: its list stays closed while it is typed. */
+  mentionClosed: number | undefined;
+}
+
+/** Paths offered for the `@` mention being typed: where its `@` is, what follows, the row chosen. */
+export interface MentionList {
+  start: number;
+  query: string;
+  items: readonly string[];
+  sel: number;
 }
 
 const AT_START: ScrollPos = { offset: 0, mark: 0 };
@@ -83,6 +95,8 @@ export function initialUiState(): UiState {
     blank: false,
     away: undefined,
     picker: undefined,
+    mention: undefined,
+    mentionClosed: undefined,
   };
 }
 

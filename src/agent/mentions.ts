@@ -81,3 +81,30 @@ async function attachOne(rel: string, deps: MentionDeps, signal: AbortSignal): P
     safety.forModel(read, true, body, undefined, true),
   ].join('\n');
 }
+
+/** A file as attached below a user's message: its path, and its size or why it was not. */
+export interface AttachedFile {
+  path: string;
+  /** UTF-8 bytes of what was attached (the file as read, marked as data); undefined when not. */
+  bytes?: number;
+}
+
+/** Where an attachment block (or a not-attached note) begins after the message's own text. */
+const ATTACHED_MARK =
+  /\n\n\[(?:Attached by the user: @([^\]\n]+)\]|@([^\n]+?): not attached: [^\n]*\])/g;
+
+/**
+ * A saved user message split back into what was typed and the files {@link attachMentions}
+ * put below it, so the screen can show each file as one line instead of its whole text.
+ */
+export function splitAttachments(content: string): { text: string; files: AttachedFile[] } {
+  const marks = [...content.matchAll(ATTACHED_MARK)];
+  if (marks.length === 0) return { text: content, files: [] };
+  const files = marks.map((m, i): AttachedFile => {
+    const end = marks[i + 1]?.index ?? content.length;
+    if (m[1] === undefined) return { path: m[2]! };
+    const body = content.slice(m.index + m[0].length, end).replace(/^\n/, '');
+    return { path: m[1], bytes: Buffer.byteLength(body, 'utf8') };
+  });
+  return { text: content.slice(0, marks[0]!.index), files };
+}

@@ -28,7 +28,8 @@ import { attachDebugLog } from './debugLog.js';
 import { createIdleCollector } from './idleCollect.js';
 import { DisposerStack, describeStopFailure, type StopFailure } from './disposers.js';
 import { contextWindowFor } from '../config/models.js';
-import { realOwnPlaces } from '../safety/ownPlaces.js';
+import { ownPlaces, realOwnPlaces } from '../safety/ownPlaces.js';
+import { createPathIndex } from '../agent/mentionPaths.js';
 import { SessionJournal } from '../journal/sessionJournal.js';
 import { withJournal } from '../journal/wrap.js';
 import { finishCrashRecord } from '../journal/recover.js';
@@ -106,6 +107,8 @@ export interface App {
   currentSessionId(): string;
   /** This folder's sessions as the `/resume` picker offers them (the user's, then scripts'). */
   listSessions(): Promise<SessionChoice[]>;
+  /** Workspace paths for an `@` mention being typed (src/agent/mentionPaths.ts). */
+  findPaths(query: string): Promise<string[]>;
   /** The MCP servers from `mcpServers`; they start in the background after creation. */
   mcp: McpManager;
   /**
@@ -247,6 +250,11 @@ async function startApp(
   // the first request waits for them (up to mcpConnectTimeoutMs), not the screen (a no-op
   // once stopped).
   setImmediate(() => mcp.start());
+  const paths = createPathIndex({
+    workspace,
+    ignore: config.watch.ignore,
+    hidden: ownPlaces(home).homeItems,
+  });
   return {
     agent,
     config,
@@ -255,6 +263,7 @@ async function startApp(
     warnings,
     currentSessionId: () => currentSession().id,
     listSessions: async () => sessionChoices(await store.list(), currentSession().id),
+    findPaths: (query) => paths.candidates(query),
     mcp,
     close: () => stack.close(),
   };
@@ -331,7 +340,12 @@ function lockFolder(
 }
 
 /** Opens the workspace and fences Cogito's own files off from the tools. */
-async function openWorkspace(
+/**
+ * The workspace with Cogito's own files fenced off and its own places protected (also what an
+ * attached screen's `@` list reads through, src/daemon/attach.ts).
+ * @throws StartupError naming the folder when it cannot be opened.
+ */
+export async function openWorkspace(
   root: string,
   home: string,
   installRoot: string | undefined,

@@ -248,6 +248,8 @@ export const configSchema = z
     mcpServers: mcpServersSchema,
     /** The mouse wheel scrolls the pane under the pointer; false leaves the mouse to the terminal. */
     mouse: z.boolean().default(true),
+    /** How long without a key before the next key opens the "while you were away" digest. */
+    awayAfterMs: positiveInt().default(10 * 60_000),
     /** Notifications when the agent needs the user (docs/NOTIFY.md). */
     notify: notifySchema,
   })

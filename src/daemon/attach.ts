@@ -5,6 +5,8 @@
  * each event. Commands go back over the same connection as plain data. Nothing here knows
  * about a screen: the full-screen app (components/runAttached.tsx) renders the mirror.
  */
+import { createPathIndex, type PathIndex } from '../agent/mentionPaths.js';
+import { ownPlaces } from '../safety/ownPlaces.js';
 import type { AgentCommand } from '../api/commands.js';
 import type { AgentEvent } from '../api/events.js';
 import { Listeners } from '../core/listeners.js';
@@ -28,6 +30,8 @@ export interface BackgroundAgent {
    * (none is marked open now: the agent may have switched since it started).
    */
   listSessions?(): Promise<SessionChoice[]>;
+  /** Workspace paths for an `@` mention typed in the attached screen. */
+  findPaths?(query: string): Promise<string[]>;
 }
 
 /**
@@ -45,11 +49,25 @@ export function findBackgroundAgent(
   // A pid that now names a stranger (the agent died, its pid reused) is no agent.
   if (!entry || entryIdentity(entry) === 'gone') return undefined;
   const store = new SessionStore(appPaths(folder.home).data, { workspace: folder.workspace });
+  let paths: Promise<PathIndex> | undefined;
   return {
     entry,
     language: folder.config.language,
     notify: folder.config.notify,
     listSessions: async () => sessionChoices(await store.list(), ''),
+    findPaths: async (query) => {
+      // The screen's own index, opened at the first `@`: the agent runs in another process.
+      paths ??= (async () => {
+        const { openWorkspace } = await import('../app/createApp.js');
+        const workspace = await openWorkspace(folder.workspace, folder.home, undefined);
+        return createPathIndex({
+          workspace,
+          ignore: folder.config.watch.ignore,
+          hidden: ownPlaces(folder.home).homeItems,
+        });
+      })();
+      return (await paths).candidates(query);
+    },
   };
 }
 

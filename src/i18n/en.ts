@@ -502,6 +502,12 @@ export const en = {
   'keys.pickerOpen': 'Session picker: open the chosen session',
   'keys.pickerClose': 'Session picker: close it, staying in this session',
   'hint.openSession': 'open',
+  'keys.mentionMove': '@ path list (type @ and a few letters): move through the paths',
+  'keys.mentionAccept': '@ path list: put the chosen path in the message (attached when sent)',
+  'keys.mentionClose': '@ path list: close it, keeping the text as typed',
+  'hint.mentionAccept': 'attach',
+  'reply.attached': 'attached {path} ({size})',
+  'reply.notAttached': 'not attached: {path}',
   'tui.resumeHint':
     'Session {id} is saved. To go on with it: {cmd} --session {id} (or {cmd} -c: the latest session in this folder)',
   'keys.closeDigest':

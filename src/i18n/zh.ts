@@ -467,6 +467,12 @@ export const zh = {
   'keys.pickerOpen': '会话选择列表：打开选中的会话',
   'keys.pickerClose': '会话选择列表：关闭，留在当前会话',
   'hint.openSession': '打开',
+  'keys.mentionMove': '@ 路径列表（输入 @ 和几个字母）：上下移动',
+  'keys.mentionAccept': '@ 路径列表：把选中的路径放进消息（发送时附上该文件）',
+  'keys.mentionClose': '@ 路径列表：关闭，保留已输入的文字',
+  'hint.mentionAccept': '附加',
+  'reply.attached': '已附加 {path}（{size}）',
+  'reply.notAttached': '未附加：{path}',
   'keys.closeLedger': '关闭周期账本',
   'tui.resumeHint':
     '会话 {id} 已保存。继续这个会话：{cmd} --session {id}（或 {cmd} -c：本文件夹最近的会话）',

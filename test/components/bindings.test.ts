@@ -344,6 +344,7 @@ describe('every row of the table', () => {
         approvalArmed: w.approvalArmed ?? false,
         queueLine: w.queueLine?.[0] ?? 'closed',
         pasted: w.pasted ?? false,
+        mention: w.mention ?? false,
       });
       const got = resolveKey(sample[0], sample[1], c);
       expect(

@@ -40,6 +40,9 @@ import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
 import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
 import type { ToolKind } from '../tools/types.js';
+import { openInstructions } from './openInstructions.js';
+import { withInstructions } from '../instructions/withInstructions.js';
+import type { InstructionSet } from '../instructions/instructionSet.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -184,12 +187,22 @@ async function startApp(
     leaveSaved: opts.holder === 'print',
     ...(opts.fs ? { fs: opts.fs } : {}),
   });
+  // AGENTS.md and friends: in the system prompt, and a subfolder's with a tool's result.
+  const secrets = [config.apiKey, config.search.tavilyKey, config.search.braveKey];
+  const instructions = await openInstructions({
+    config,
+    home,
+    workspace,
+    journal: () => journals.current(),
+    secrets,
+  });
   const quit = quitPort(opts.exit, stack);
   const detach = quitPort(opts.detach, stack);
 
   const wired = wireAgent({
     provider,
-    registry: buildRegistry(config, journals, reminders, mcp, home),
+    registry: buildRegistry(config, journals, reminders, mcp, home, instructions),
+    instructions,
     workspace,
     sessions: store,
     session,
@@ -399,11 +412,13 @@ function buildRegistry(
   reminders: Reminders,
   mcp: McpManager,
   home: string,
+  instructions: InstructionSet,
 ): ToolRegistry {
   const documents = createDocumentReader(appPaths(home).documentCache);
+  const files = withJournal(createFileTools({ documents }), () => journals.current());
   return new ToolRegistry(
     [
-      ...withJournal(createFileTools({ documents }), () => journals.current()),
+      ...withInstructions(files, instructions),
       createRemindTool(reminders),
       ...createWebTools({ search: config.search, fetch: config.fetch }),
       ...createSystemTools(),

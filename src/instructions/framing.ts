@@ -5,7 +5,7 @@
  * (src/safety/untrusted.ts). Whatever the budget cut, an import refused and a change of
  * Cogito's held back are named in the same place, never dropped silently.
  */
-import type { InstructionFile } from './instructionSet.js';
+import type { InstructionFile } from './types.js';
 import { formatSize as formatBytes } from '../tools/files/common.js';
 
 const ORIGIN: Record<InstructionFile['origin'], string> = {

@@ -13,36 +13,12 @@
 import fs from 'node:fs';
 import { redactSecrets } from '../core/redact.js';
 import path from 'node:path';
-import {
-  expandImports,
-  type ImportScope,
-  type ImportedFile,
-  type RefusedImport,
-} from './imports.js';
+import { expandImports, type ImportScope, type ImportedFile } from './imports.js';
 import { fileIn, fileStamp, folderStamp, shownPath, startFolders } from './discover.js';
 import { nestedNote, promptSection } from './framing.js';
+import type { InstructionFile, InstructionOrigin, InstructionReport } from './types.js';
 
-/** Where a file was found: the user's own (home), a start folder, or a subfolder a tool touched. */
-export type InstructionOrigin = 'user' | 'workspace' | 'folder';
-
-/** One instruction file as loaded. */
-export interface InstructionFile {
-  /** Its real path. */
-  abs: string;
-  /** As shown: workspace-relative, `../…` above it, `~/…` for the user's own. */
-  shown: string;
-  origin: InstructionOrigin;
-  /** Its size with its imports, before any cut. */
-  bytes: number;
-  /** What the budget let through (0: not loaded at all). */
-  kept: number;
-  imported: ImportedFile[];
-  refused: RefusedImport[];
-  /** The text applied (cut to `kept`). */
-  text: string;
-  /** Changed by Cogito this session and not seen by the user: the text is the earlier one. */
-  unseenChange?: boolean;
-}
+export type { InstructionFile, InstructionOrigin, InstructionReport };
 
 export interface InstructionDeps {
   /** The workspace: its root, and the resolver's checks imports go through. */
@@ -60,17 +36,6 @@ export interface InstructionDeps {
   changedByCogito?(): ReadonlyMap<string, string>;
   /** API keys: removed from the files' text (a key pasted into a file goes no further). */
   secrets?: readonly (string | undefined)[];
-}
-
-/** What /context shows. */
-export interface InstructionReport {
-  start: readonly InstructionFile[];
-  nested: readonly InstructionFile[];
-  maxBytes: number;
-  /** The names looked for in each folder (config `instructions.files`). */
-  names: readonly string[];
-  /** The workspace's root. */
-  root: string;
 }
 
 export class InstructionSet {

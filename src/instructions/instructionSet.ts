@@ -105,6 +105,9 @@ export class InstructionSet {
       this.folders.set(dir, stamp);
       const found = fileIn(abs, this.deps.names);
       if (found === undefined) continue;
+      // A file brought again (changed) replaces its earlier entry, and its bytes return first.
+      const earlier = this.nested.findIndex((f) => f.abs === found);
+      if (earlier !== -1) this.nestedLeft += this.nested.splice(earlier, 1)[0]!.kept;
       const file = this.read(found, 'folder', this.nestedLeft);
       this.nestedLeft -= file.kept;
       this.nested.push(file);
@@ -195,7 +198,7 @@ export class InstructionSet {
     }
     const expanded = expandImports(raw, shown, path.dirname(abs), scope, new Set([abs]));
     let full = redactSecrets(expanded.text.trim(), this.deps.secrets ?? []);
-    const unseenChange = rel !== undefined && origin !== 'user' && this.unseen().has(rel);
+    const unseenChange = rel !== undefined && this.unseen().has(rel);
     if (unseenChange) full = this.applied.get(abs) ?? '';
     else this.applied.set(abs, full);
     const bytes = Buffer.byteLength(full);

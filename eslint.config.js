@@ -34,6 +34,7 @@ const LAYERS = [
     mcp: ['config', 'core', 'i18n', 'safety', 'tools'],
     watch: ['config', 'i18n', 'tools'],
     memory: ['core', 'history', 'i18n', 'providers', 'safety'],
+    instructions: ['core', 'i18n', 'tools'],
   },
   // the Agent API: the plain data that crosses the agent's boundary
   { api: ['core', 'i18n', 'machine', 'providers', 'tools'] },
@@ -50,6 +51,7 @@ const LAYERS = [
     commands: [
       ...['api', 'config', 'core', 'history', 'i18n', 'journal', 'ledger', 'mcp', 'models'],
       ...['personas', 'providers', 'reminders', 'tools'],
+      'instructions',
     ],
     agent: [
       ...['api', 'commands', 'config', 'core', 'history', 'i18n', 'journal', 'machine', 'mcp'],
@@ -65,6 +67,7 @@ const LAYERS = [
       ...['agent', 'api', 'commands', 'config', 'core', 'history', 'i18n', 'journal', 'ledger'],
       ...['machine', 'mcp', 'memory', 'personas', 'prompt', 'protocol', 'providers'],
       ...['reminders', 'safety', 'scheduler', 'store', 'tools'],
+      'instructions',
     ],
     setup: ['config', 'i18n', 'models', 'personas', 'providers'],
     // the background agent: its process, its socket, start/status/stop, the login service

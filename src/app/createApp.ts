@@ -42,6 +42,9 @@ import { createRemindTool } from '../tools/remind.js';
 import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
 import type { Tool, ToolKind } from '../tools/types.js';
 import { invokedAs } from '../core/invokedAs.js';
+import { openInstructions } from './openInstructions.js';
+import { withInstructions } from '../instructions/withInstructions.js';
+import type { InstructionSet } from '../instructions/instructionSet.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -188,6 +191,15 @@ async function startApp(
     leaveSaved: opts.holder === 'print',
     ...(opts.fs ? { fs: opts.fs } : {}),
   });
+  // AGENTS.md and friends: in the system prompt, and a subfolder's with a tool's result.
+  const secrets = [config.apiKey, config.search.tavilyKey, config.search.braveKey];
+  const instructions = await openInstructions({
+    config,
+    home,
+    workspace,
+    journal: () => journals.current(),
+    secrets,
+  });
   const quit = quitPort(opts.exit, stack);
   const detach = quitPort(opts.detach, stack);
 
@@ -197,8 +209,9 @@ async function startApp(
   stack.defer('the background commands', () => runTools.background.stopAll(true));
   const wired = wireAgent({
     provider,
-    registry: buildRegistry(config, journals, reminders, mcp, home, runTools.tools),
+    registry: buildRegistry(config, journals, reminders, mcp, home, runTools.tools, instructions),
     background: runTools.background,
+    instructions,
     workspace,
     sessions: store,
     session,
@@ -422,11 +435,13 @@ function buildRegistry(
   mcp: McpManager,
   home: string,
   runTools: readonly Tool[],
+  instructions: InstructionSet,
 ): ToolRegistry {
   const documents = createDocumentReader(appPaths(home).documentCache);
+  const files = withJournal(createFileTools({ documents }), () => journals.current());
   return new ToolRegistry(
     [
-      ...withJournal(createFileTools({ documents }), () => journals.current()),
+      ...withInstructions(files, instructions),
       createRemindTool(reminders),
       ...createWebTools({ search: config.search, fetch: config.fetch }),
       ...createSystemTools(),

@@ -27,6 +27,7 @@ import type { Timers } from '../scheduler/scheduler.js';
 import type { Reminders } from '../reminders/reminders.js';
 import { Ledger } from '../ledger/ledger.js';
 import { CycleRecorder } from '../ledger/recorder.js';
+import type { InstructionSet } from '../instructions/instructionSet.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
 export interface WireAgentDeps {
@@ -60,6 +61,8 @@ export interface WireAgentDeps {
   spentBefore?: AgentDeps['spentBefore'];
   /** The background commands `run` started: how many run shows in the status bar. */
   background?: SessionFeeds['commands'];
+  /** The workspace's instruction files (AGENTS.md…): in the prompt, and for /context and /init. */
+  instructions?: InstructionSet;
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -79,7 +82,9 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
   const current = new CurrentSession(parts.session);
   const counter = new TokenCounter();
   const systemPrompt = systemPromptOf(parts);
-  const env = commandDeps(parts, current);
+  // /init's request is queued on the agent, which exists once the commands first run.
+  const late: { agent?: Agent } = {};
+  const env = commandDeps(parts, current, (text) => late.agent?.send({ type: 'queue', text }));
   // The journal follows a switch first: the agent then reports its new file count.
   if (parts.journals) {
     const journals = parts.journals;
@@ -130,13 +135,15 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
     commands: (verbs) => (text, signal) => runCommand(text, commandContext(verbs, env), signal),
     feeds: sessionFeeds(current, parts),
   });
+  late.agent = agent;
   for (const warning of loadedInbox.warnings)
     agent.send({ type: 'notice', level: 'warn', text: warning });
   return { agent, current };
 }
 
 /** The system prompt, rebuilt on each call so a /persona switch shows in the next request. */
-function systemPromptOf({ config, personas, registry, workspace }: WireAgentDeps): () => string {
+function systemPromptOf(parts: WireAgentDeps): () => string {
+  const { config, personas, registry, workspace, instructions } = parts;
   const language = config.language === 'auto' ? undefined : config.language;
   const toolCalls = toolCallsOf(config);
   return () =>
@@ -146,6 +153,8 @@ function systemPromptOf({ config, personas, registry, workspace }: WireAgentDeps
       toolCalls,
       persona: { name: personas.current.name, body: personas.current.prompt },
       ...(language ? { language } : {}),
+      // Read again only when a file changed: asked once per turn, never mid-turn.
+      ...(instructions ? { instructions: instructions.prompt() } : {}),
     });
 }
 
@@ -172,9 +181,13 @@ function compactDeps(verbs: AgentVerbs, current: CurrentSession): CompactDeps {
   };
 }
 
-function commandDeps(parts: WireAgentDeps, current: CurrentSession): CommandDeps {
+function commandDeps(
+  parts: WireAgentDeps,
+  current: CurrentSession,
+  queue: (text: string) => void,
+): CommandDeps {
   const paths = appPaths(parts.home);
-  const { journals } = parts;
+  const { journals, instructions } = parts;
   return {
     sessions: parts.sessions,
     personas: parts.personas,
@@ -184,6 +197,15 @@ function commandDeps(parts: WireAgentDeps, current: CurrentSession): CommandDeps
     modelsDir: paths.models,
     ...(journals ? { journal: () => journals.current() } : {}),
     ...(parts.mcp ? { mcp: parts.mcp } : {}),
+    ...(instructions
+      ? {
+          instructions: {
+            report: () => instructions.report(),
+            markSeen: () => instructions.markSeen(),
+            queue,
+          },
+        }
+      : {}),
     saveSettings: async (patch) => {
       const saved = await updateConfigFile(parts.home, patch);
       if (saved.ok) return { file: saved.file };

@@ -18,6 +18,7 @@ import { matchSession } from '../history/sessionChoices.js';
 import { CHANGE_COMMANDS } from './changes.js';
 import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
 import { invokedAs } from '../core/invokedAs.js';
+import { INSTRUCTION_COMMANDS } from './instructions.js';
 
 const isKind = (word: string): word is ToolKind => (TOOL_KINDS as readonly string[]).includes(word);
 const isPolicy = (word: string): word is ToolApprovalPolicy =>
@@ -331,4 +332,5 @@ export const COMMANDS: readonly SlashCommand[] = [
     },
   },
   ...ALWAYS_ON_COMMANDS,
+  ...INSTRUCTION_COMMANDS,
 ];

@@ -18,6 +18,7 @@ import type { Provider } from '../providers/types.js';
 import type { Reminder } from '../reminders/reminders.js';
 import type { Tool, ToolApprovalPolicy, ToolKind } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
+import type { InstructionReport } from '../instructions/instructionSet.js';
 
 /**
  * After a command: `listen` gives the floor back to the user (the command answered them),
@@ -117,4 +118,16 @@ export interface CommandContext {
   readonly mcp?: { status(): McpServerStatus[] };
   /** Where /export writes transcripts. */
   readonly exportsDir: string;
+  /** The instruction files (/context, /init); absent when the app runs without them. */
+  readonly instructions?: InstructionsPort;
+}
+
+/** What /context and /init use of the instruction files (src/instructions). */
+export interface InstructionsPort {
+  /** What is loaded, its sizes, what was cut or refused (see InstructionSet.report). */
+  report(): InstructionReport;
+  /** The user has seen the list: Cogito's own changes to the files apply from the next turn. */
+  markSeen(): void;
+  /** Queues a message for the model as if the user typed it (answered after the command). */
+  queue(text: string): void;
 }

@@ -190,6 +190,26 @@ const runSchema = z
   })
   .prefault({});
 
+/** Instruction files (docs/INSTRUCTIONS.md): the names read in each folder, and their budget. */
+const instructionsSchema = z
+  .strictObject({
+    /** Per folder, the first of these that exists is its instruction file ([]: none is read). */
+    files: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .refine((name) => !/[/\\]/.test(name) && name !== '.' && name !== '..', {
+            message: 'must be a file name, not a path',
+            params: { fix: 'Write plain names such as "AGENTS.md", "CLAUDE.md".' },
+          }),
+      )
+      .default(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md']),
+    /** Bytes of instructions in the system prompt (nearest files first); the same again for subfolders. */
+    maxBytes: positiveInt().default(32 * 1024),
+  })
+  .prefault({});
+
 export const configSchema = z
   .strictObject({
     provider: z.enum(['openai-compatible', 'local']).default('openai-compatible'),
@@ -252,6 +272,7 @@ export const configSchema = z
     awayAfterMs: positiveInt().default(10 * 60_000),
     /** Notifications when the agent needs the user (docs/NOTIFY.md). */
     notify: notifySchema,
+    instructions: instructionsSchema,
   })
   .refine((c) => c.provider !== 'local' || c.modelPath !== undefined, {
     path: ['modelPath'],

@@ -468,6 +468,21 @@ export const en = {
   'status.cached': 'cached {n}',
   'status.budgetDayOf': '{used}/{limit} today',
   'command.cost': 'Tokens used: prompt, cached prompt, reply, and the budgets',
+  'command.context': 'Instruction files loaded (AGENTS.md…): their sizes, what was cut or refused',
+  'command.init':
+    'Have the model write a starting AGENTS.md for this folder (approved like any write)',
+  'cmd.contextNone':
+    'No instruction file is loaded. Cogito reads the first of {names} in the app home, in each folder from the git root down to the workspace, and in subfolders as tools reach them. /init drafts one.',
+  'cmd.contextTitle':
+    'Instruction files in the system prompt ({used} of the {budget} budget, nearest files first):',
+  'cmd.contextNested': 'Loaded with a tool result (subfolders; the same budget again):',
+  'cmd.contextUnseen':
+    'Changed by Cogito this session and not applied: {files}. You have seen them now: they apply from the next turn on.',
+  'cmd.contextOff': 'Instruction files are not read in this run.',
+  'cmd.initExists':
+    'This folder already has {file}: edit it yourself, or move it away and run /init again.',
+  'cmd.initAsked':
+    'Asked the model to write a starting AGENTS.md from what this folder holds; the write goes through the usual approval. It applies once you have seen it (/context).',
   'cmd.cost':
     'This session: {total} tokens: prompt {prompt} (cached {cached}, {share}%), reply {completion}.\nLast hour: {hour}{hourLimit}. Last 24 hours: {day}{dayLimit}.',
   'cmd.costLimit': ' of {limit}',

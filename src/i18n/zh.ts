@@ -434,6 +434,18 @@ export const zh = {
   'status.cached': '缓存 {n}',
   'status.budgetDayOf': '今日 {used}/{limit}',
   'command.cost': '已用 token：提示、缓存命中的提示、回复，以及预算',
+  'command.context': '已加载的指令文件（AGENTS.md 等）：大小，以及被截断或拒绝的部分',
+  'command.init': '让模型为此文件夹写一份初始 AGENTS.md（与其他写入一样需经批准）',
+  'cmd.contextNone':
+    '没有加载任何指令文件。Cogito 会读取 {names} 中第一个存在的文件：在应用目录中、从 git 根目录到工作区的每个文件夹中，以及工具进入的子文件夹中。/init 可起草一份。',
+  'cmd.contextTitle': '系统提示中的指令文件（已用 {used}，预算 {budget}，离工作区最近的优先）：',
+  'cmd.contextNested': '随工具结果加载的（子文件夹；另有同样大小的预算）：',
+  'cmd.contextUnseen':
+    '本会话中被 Cogito 修改、尚未应用：{files}。你现在已看到它们：从下一轮起生效。',
+  'cmd.contextOff': '本次运行不读取指令文件。',
+  'cmd.initExists': '此文件夹已有 {file}：请自行编辑，或将其移走后再运行 /init。',
+  'cmd.initAsked':
+    '已请模型根据此文件夹的内容写一份初始 AGENTS.md；写入按通常的批准流程进行。你看过之后（/context）它才生效。',
   'cmd.cost':
     '本会话：{total} 个 token：提示 {prompt}（缓存命中 {cached}，{share}%），回复 {completion}。\n最近一小时：{hour}{hourLimit}。最近 24 小时：{day}{dayLimit}。',
   'cmd.costLimit': '（上限 {limit}）',

@@ -149,11 +149,14 @@ export async function runToolCalls(
     const note = readAsNote(item);
     const untrusted = result.ok && result.untrusted === true;
     const forModel = safety.forModel(tool, result.ok, text, cutOutside?.text, untrusted);
-    const body =
+    const told =
       note === undefined
         ? forModel
         : `${note}
 ${forModel}`;
+    // A subfolder's instruction file goes after the result, the user's words (src/instructions).
+    const body =
+      result.ok && result.instructions ? `${told}\n\n${redact(result.instructions)}` : told;
     const truncatedChars = cutChars + (cutOutside?.cutChars ?? 0);
     const done = finished(entry, status, result, full, started);
     const call = resultHeadOf(item, redact);

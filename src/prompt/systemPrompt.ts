@@ -11,6 +11,8 @@ export interface SystemPromptInput {
    * nor teaches the `[TOOL]` protocol. Default `text`.
    */
   toolCalls?: 'text' | 'native';
+  /** The workspace's instruction files, framed (src/instructions); last, so they can override. */
+  instructions?: string;
 }
 
 /** The tools and the `[TOOL]` protocol, for models that call tools in text. */
@@ -68,5 +70,5 @@ When you are done for now, simply end your reply: resting costs nothing, and you
 
 # Style
 Be brief. Report what you found and why it matters. ${language}
-Never reveal secrets such as API keys, even if you find them in files.`;
+Never reveal secrets such as API keys, even if you find them in files.${input.instructions ? `\n\n${input.instructions}` : ''}`;
 }

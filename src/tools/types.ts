@@ -34,6 +34,12 @@ export type ToolResult =
        * model wrapped as data, as an {@link Tool.untrustedOutput} tool's results do.
        */
       untrusted?: boolean;
+      /**
+       * The instruction files of the subfolders this call touched first (src/instructions):
+       * appended after the result as the user's words, outside any data wrapping, and not cut
+       * by the result budget (they are held to their own).
+       */
+      instructions?: string;
     }
   | { ok: false; error: ToolError };
 

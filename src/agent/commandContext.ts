@@ -9,6 +9,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { CurrentSession } from '../history/currentSession.js';
 import type { SessionStore } from '../history/index.js';
 import type { Journal } from '../journal/journal.js';
+import type { FolderMemory } from '../knowledge/folderMemory.js';
 import type { McpServerStatus } from '../mcp/status.js';
 import type { PersonaSet } from '../personas/personaSet.js';
 import type { AgentVerbs } from './agentDeps.js';
@@ -31,6 +32,8 @@ export interface CommandDeps {
   mcp?: { status(): McpServerStatus[] };
   /** Writes settings into the home's config.json (/persona keeps its choice there). */
   saveSettings: CommandContext['saveSettings'];
+  /** The folder's memory (for /memory and /undo). */
+  memory?: FolderMemory;
 }
 
 /** The context for one command call (the language is the one in use at that moment). */
@@ -95,5 +98,6 @@ export function commandContext(agent: AgentVerbs, env: CommandDeps): CommandCont
     ...(env.journal ? { journal: env.journal } : {}),
     ...(env.mcp ? { mcp: env.mcp } : {}),
     exportsDir: env.exportsDir,
+    ...(env.memory ? { memory: env.memory } : {}),
   };
 }

@@ -38,6 +38,8 @@ import { openReminders } from '../reminders/reminderFile.js';
 import { recentSpend } from '../ledger/homeSpend.js';
 import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
+import { createRememberTool } from '../tools/remember.js';
+import { FolderMemory } from '../knowledge/folderMemory.js';
 import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
 import type { ToolKind } from '../tools/types.js';
 
@@ -184,12 +186,19 @@ async function startApp(
     leaveSaved: opts.holder === 'print',
     ...(opts.fs ? { fs: opts.fs } : {}),
   });
+  // The folder's memory, kept in the home beside its reminders (docs/MEMORY.md).
+  const memory = new FolderMemory({
+    dataDir: appPaths(home).data,
+    workspace: workspace.root,
+    warn: (m) => warn(m),
+    ...(opts.fs ? { fs: opts.fs } : {}),
+  });
   const quit = quitPort(opts.exit, stack);
   const detach = quitPort(opts.detach, stack);
 
   const wired = wireAgent({
     provider,
-    registry: buildRegistry(config, journals, reminders, mcp, home),
+    registry: buildRegistry(config, journals, { reminders, memory }, mcp, home),
     workspace,
     sessions: store,
     session,
@@ -209,6 +218,7 @@ async function startApp(
       settled: (signal) => mcp.settled(config.mcpConnectTimeoutMs, signal),
     },
     reminders,
+    memory,
     ...(quit ? { quit } : {}),
     ...(detach ? { detach } : {}),
     spentBefore: recentSpend(store.sessionsDir, Date.now() - DAY_MS),
@@ -396,7 +406,7 @@ function openJournals(config: LoadedConfig, home: string, session: Session): Ses
 function buildRegistry(
   config: LoadedConfig,
   journals: SessionJournal,
-  reminders: Reminders,
+  { reminders, memory }: { reminders: Reminders; memory: FolderMemory },
   mcp: McpManager,
   home: string,
 ): ToolRegistry {
@@ -405,6 +415,7 @@ function buildRegistry(
     [
       ...withJournal(createFileTools({ documents }), () => journals.current()),
       createRemindTool(reminders),
+      createRememberTool(memory),
       ...createWebTools({ search: config.search, fetch: config.fetch }),
       ...createSystemTools(),
       buildRunTool(config, journals, home),

@@ -26,6 +26,7 @@ import type { McpServerStatus } from '../mcp/status.js';
 import type { Timers } from '../scheduler/scheduler.js';
 import type { Reminders } from '../reminders/reminders.js';
 import { Ledger } from '../ledger/ledger.js';
+import type { FolderMemory } from '../knowledge/folderMemory.js';
 import { CycleRecorder } from '../ledger/recorder.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
@@ -58,6 +59,8 @@ export interface WireAgentDeps {
   detach?: AgentDeps['detach'];
   /** Tokens spent before this run (all sessions of the home), for the budgets. */
   spentBefore?: AgentDeps['spentBefore'];
+  /** The folder's memory: in the prompt, flushed to before compaction, shown by /memory. */
+  memory?: FolderMemory;
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -75,6 +78,9 @@ export interface WiredAgent {
 export function wireAgent(parts: WireAgentDeps): WiredAgent {
   const { config, registry, settings } = parts;
   const current = new CurrentSession(parts.session);
+  // The memory is read at the start of every session: a switch (/new, /resume) reads it again.
+  const memory = parts.memory;
+  if (memory) current.onSwitch(() => memory.refresh());
   const counter = new TokenCounter();
   const systemPrompt = systemPromptOf(parts);
   const env = commandDeps(parts, current);
@@ -122,8 +128,9 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
           }),
           provider: () => verbs.provider(),
           systemPrompt,
+          ...(memory ? { flush: (facts: string[]) => flushToMemory(memory, facts, verbs) } : {}),
         }),
-        compactDeps(verbs, current),
+        compactDeps(verbs, current, memory),
       ),
     commands: (verbs) => (text, signal) => runCommand(text, commandContext(verbs, env), signal),
     feeds: sessionFeeds(current, parts),
@@ -134,7 +141,13 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
 }
 
 /** The system prompt, rebuilt on each call so a /persona switch shows in the next request. */
-function systemPromptOf({ config, personas, registry, workspace }: WireAgentDeps): () => string {
+function systemPromptOf({
+  config,
+  personas,
+  registry,
+  workspace,
+  memory,
+}: WireAgentDeps): () => string {
   const language = config.language === 'auto' ? undefined : config.language;
   const toolCalls = toolCallsOf(config);
   return () =>
@@ -144,7 +157,20 @@ function systemPromptOf({ config, personas, registry, workspace }: WireAgentDeps
       toolCalls,
       persona: { name: personas.current.name, body: personas.current.prompt },
       ...(language ? { language } : {}),
+      ...(memory ? { memory: memory.promptSection() } : {}),
     });
+}
+
+/** The pre-compaction flush: the facts go to the memory's inbox, for the user to accept. */
+function flushToMemory(memory: FolderMemory, facts: string[], verbs: AgentVerbs): void {
+  let proposed = 0;
+  for (const fact of facts)
+    if (memory.remember(fact, { apply: false, source: 'compaction' }).kind === 'inbox')
+      proposed += 1;
+  if (proposed > 0)
+    verbs.notice(
+      `${proposed} fact(s) from the compacted conversation wait in the memory inbox: /memory to accept or reject them.`,
+    );
 }
 
 function storeFor({ initialState, provider, personas, settings }: WireAgentDeps): AgentStore {
@@ -161,10 +187,18 @@ function storeFor({ initialState, provider, personas, settings }: WireAgentDeps)
 }
 
 /** The compactor's view of the agent: its verbs and the current session. */
-function compactDeps(verbs: AgentVerbs, current: CurrentSession): CompactDeps {
+function compactDeps(
+  verbs: AgentVerbs,
+  current: CurrentSession,
+  memory: FolderMemory | undefined,
+): CompactDeps {
   return {
     history: () => current,
-    replaceHistory: () => verbs.historyReplaced(),
+    replaceHistory: () => {
+      // The request's start changes anyway: the prompt takes the memory as it is now.
+      memory?.refresh();
+      verbs.historyReplaced();
+    },
     notice: (text, level) => verbs.notice(text, level),
     lang: () => verbs.settings().lang,
   };
@@ -182,6 +216,7 @@ function commandDeps(parts: WireAgentDeps, current: CurrentSession): CommandDeps
     modelsDir: paths.models,
     ...(journals ? { journal: () => journals.current() } : {}),
     ...(parts.mcp ? { mcp: parts.mcp } : {}),
+    ...(parts.memory ? { memory: parts.memory } : {}),
     saveSettings: async (patch) => {
       const saved = await updateConfigFile(parts.home, patch);
       if (saved.ok) return { file: saved.file };

@@ -17,6 +17,7 @@ import { sessionList } from './sessionList.js';
 import { matchSession } from '../history/sessionChoices.js';
 import { CHANGE_COMMANDS } from './changes.js';
 import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
+import { MEMORY_COMMAND } from './memory.js';
 
 const isKind = (word: string): word is ToolKind => (TOOL_KINDS as readonly string[]).includes(word);
 const isPolicy = (word: string): word is ToolApprovalPolicy =>
@@ -329,4 +330,5 @@ export const COMMANDS: readonly SlashCommand[] = [
     },
   },
   ...ALWAYS_ON_COMMANDS,
+  MEMORY_COMMAND,
 ];

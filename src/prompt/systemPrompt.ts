@@ -11,6 +11,11 @@ export interface SystemPromptInput {
    * nor teaches the `[TOOL]` protocol. Default `text`.
    */
   toolCalls?: 'text' | 'native';
+  /**
+   * The folder memory's section (src/knowledge), last: a snapshot taken when the session
+   * starts, so it stays byte-identical between turns. Empty or absent: no section.
+   */
+  memory?: string;
 }
 
 /** The tools and the `[TOOL]` protocol, for models that call tools in text. */
@@ -68,5 +73,5 @@ When you are done for now, simply end your reply: resting costs nothing, and you
 
 # Style
 Be brief. Report what you found and why it matters. ${language}
-Never reveal secrets such as API keys, even if you find them in files.`;
+Never reveal secrets such as API keys, even if you find them in files.${input.memory ? `\n\n${input.memory}` : ''}`;
 }

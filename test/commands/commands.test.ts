@@ -44,6 +44,7 @@ describe('slash commands', () => {
         'help',
         'mcp',
         'ledger',
+        'memory',
         'model',
         'new',
         'pause',

@@ -82,6 +82,28 @@ describe('folder memory', () => {
     expect(system(server.requests.length - 1)).not.toContain('Drafts go in drafts/');
   }, 90_000);
 
+  it('/undo takes back the newest change first: a file change after a memory change, then the memory', async () => {
+    server.push(
+      { kind: 'stream', content: remember('Drafts go in drafts/') },
+      { kind: 'stream', content: 'Noted. [WAIT]' },
+    );
+    expect((await run(['-p', 'remember drafts'])).code).toBe(0);
+    server.push(
+      { kind: 'stream', content: '[TOOL] create("plan.md", "- a") [/TOOL]' },
+      { kind: 'stream', content: 'Made. [WAIT]' },
+    );
+    expect((await run(['-p', 'make a plan', '-c'])).code).toBe(0);
+    expect(existsSync(path.join(ws, 'plan.md'))).toBe(true);
+
+    const first = await run(['-p', '/undo', '-c']);
+    expect(first.code, first.err).toBe(0);
+    expect(existsSync(path.join(ws, 'plan.md'))).toBe(false);
+    expect(memoryText()).toContain('Drafts go in drafts/');
+    const second = await run(['-p', '/undo', '-c']);
+    expect(second.err).toContain('Undone in memory');
+    expect(memoryText()).not.toContain('Drafts go in drafts/');
+  }, 90_000);
+
   it('a secret-looking fact is refused and never written', async () => {
     server.push(
       { kind: 'stream', content: remember('The database password is hunter2x') },

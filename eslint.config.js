@@ -19,6 +19,8 @@ const LAYERS = [
   {
     config: ['core'],
     reminders: ['core', 'i18n'],
+    // the folder memory: facts kept between sessions, their inbox and undo log
+    knowledge: ['core'],
     personas: ['config'],
     providers: ['config', 'core'],
     // documents read into Markdown (PDF, Office, e-mail, images…), off the main thread
@@ -27,7 +29,7 @@ const LAYERS = [
   // guards, tools and what reads the outside
   {
     safety: ['config', 'core', 'i18n'],
-    tools: ['config', 'core', 'diff', 'documents', 'i18n', 'reminders', 'safety'],
+    tools: ['config', 'core', 'diff', 'documents', 'i18n', 'knowledge', 'reminders', 'safety'],
     protocol: ['core', 'tools'],
     // sessions on disk; an old session's replies are read into parts once, at load
     history: ['config', 'core', 'protocol'],
@@ -50,13 +52,13 @@ const LAYERS = [
   {
     commands: [
       ...['api', 'config', 'core', 'history', 'i18n', 'journal', 'ledger', 'mcp', 'models'],
-      ...['personas', 'providers', 'reminders', 'tools'],
+      ...['knowledge', 'personas', 'providers', 'reminders', 'tools'],
       'instructions',
     ],
     agent: [
       ...['api', 'commands', 'config', 'core', 'history', 'i18n', 'journal', 'machine', 'mcp'],
       ...['memory', 'personas', 'pipeline', 'providers', 'reminders', 'scheduler', 'store'],
-      ...['tools', 'watch'],
+      ...['knowledge', 'tools', 'watch'],
     ],
     // what needs the user, told to them (reads the agent's events)
     notify: ['api', 'config'],
@@ -66,7 +68,7 @@ const LAYERS = [
     app: [
       ...['agent', 'api', 'commands', 'config', 'core', 'history', 'i18n', 'journal', 'ledger'],
       ...['machine', 'mcp', 'memory', 'personas', 'prompt', 'protocol', 'providers'],
-      ...['reminders', 'safety', 'scheduler', 'store', 'tools'],
+      ...['knowledge', 'reminders', 'safety', 'scheduler', 'store', 'tools'],
       'instructions',
     ],
     setup: ['config', 'i18n', 'models', 'personas', 'providers'],

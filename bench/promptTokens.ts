@@ -14,6 +14,8 @@ import { ToolRegistry } from '../src/tools/registry.js';
 import { createSystemTools } from '../src/tools/system/index.js';
 import { createWebTools } from '../src/tools/web/index.js';
 import { ROOT } from './lib/appEnv.js';
+import { memorySection } from '../src/knowledge/folderMemory.js';
+import { MEMORY_LIMITS, entriesBytes } from '../src/knowledge/memoryFile.js';
 import { mainFor, type Bench, type BenchResult, type Metric } from './lib/report.js';
 
 /** The smallest context the local provider is used with (the catalogue's models: 32k). */
@@ -54,6 +56,26 @@ export const promptTokens: Bench = {
       value: `${toolTokens} tokens`,
       raw: toolTokens,
     });
+    // The folder memory (docs/MEMORY.md): a typical five facts, and a memory at its byte cap.
+    const fact = (i: number): { date: string; source: string; text: string } => ({
+      date: '2026-12-05',
+      source: 'user turn',
+      text: `Fact ${i}: summaries of the weekly papers go in notes/summaries, one file a week.`,
+    });
+    const five = encode(memorySection([1, 2, 3, 4, 5].map(fact))).length;
+    const atCap: ReturnType<typeof fact>[] = [];
+    while (
+      entriesBytes([...atCap, fact(atCap.length + 1)]) <= MEMORY_LIMITS.maxBytes &&
+      atCap.length < MEMORY_LIMITS.maxEntries
+    )
+      atCap.push(fact(atCap.length + 1));
+    const full = encode(memorySection(atCap)).length;
+    metrics.push({
+      name: 'folder memory section (5 facts / full)',
+      value: `${five} / ${full} tokens`,
+      raw: five,
+    });
+    details.memory = { five, full, fullEntries: atCap.length };
     return {
       name: 'promptTokens',
       title: 'fixed prompt size for a local model',

@@ -9,6 +9,7 @@ import type { LoadedConfig } from '../config/load.js';
 import type { CurrentSession } from '../history/currentSession.js';
 import type { SessionStore } from '../history/index.js';
 import type { Journal } from '../journal/journal.js';
+import type { FolderMemory } from '../knowledge/folderMemory.js';
 import type { McpServerStatus } from '../mcp/status.js';
 import type { PersonaSet } from '../personas/personaSet.js';
 import type { AgentVerbs } from './agentDeps.js';
@@ -33,6 +34,8 @@ export interface CommandDeps {
   saveSettings: CommandContext['saveSettings'];
   /** The instruction files (/context, /init); absent when the app runs without them. */
   instructions?: CommandContext['instructions'];
+  /** The folder's memory (for /memory and /undo). */
+  memory?: FolderMemory;
 }
 
 /** The context for one command call (the language is the one in use at that moment). */
@@ -98,5 +101,6 @@ export function commandContext(agent: AgentVerbs, env: CommandDeps): CommandCont
     ...(env.mcp ? { mcp: env.mcp } : {}),
     exportsDir: env.exportsDir,
     ...(env.instructions ? { instructions: env.instructions } : {}),
+    ...(env.memory ? { memory: env.memory } : {}),
   };
 }

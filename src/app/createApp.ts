@@ -39,6 +39,8 @@ import { openReminders } from '../reminders/reminderFile.js';
 import { recentSpend } from '../ledger/homeSpend.js';
 import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
+import { createRememberTool } from '../tools/remember.js';
+import { FolderMemory } from '../knowledge/folderMemory.js';
 import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
 import type { Tool, ToolKind } from '../tools/types.js';
 import { invokedAs } from '../core/invokedAs.js';
@@ -200,6 +202,13 @@ async function startApp(
     journal: () => journals.current(),
     secrets,
   });
+  // The folder's memory, kept in the home beside its reminders (docs/MEMORY.md).
+  const memory = new FolderMemory({
+    dataDir: appPaths(home).data,
+    workspace: workspace.root,
+    warn: (m) => warn(m),
+    ...(opts.fs ? { fs: opts.fs } : {}),
+  });
   const quit = quitPort(opts.exit, stack);
   const detach = quitPort(opts.detach, stack);
 
@@ -209,7 +218,15 @@ async function startApp(
   stack.defer('the background commands', () => runTools.background.stopAll(true));
   const wired = wireAgent({
     provider,
-    registry: buildRegistry(config, journals, reminders, mcp, home, runTools.tools, instructions),
+    registry: buildRegistry(
+      config,
+      journals,
+      { reminders, memory },
+      mcp,
+      home,
+      runTools.tools,
+      instructions,
+    ),
     background: runTools.background,
     instructions,
     workspace,
@@ -231,6 +248,7 @@ async function startApp(
       settled: (signal) => mcp.settled(config.mcpConnectTimeoutMs, signal),
     },
     reminders,
+    memory,
     ...(quit ? { quit } : {}),
     ...(detach ? { detach } : {}),
     spentBefore: recentSpend(store.sessionsDir, Date.now() - DAY_MS),
@@ -431,7 +449,7 @@ function openJournals(config: LoadedConfig, home: string, session: Session): Ses
 function buildRegistry(
   config: LoadedConfig,
   journals: SessionJournal,
-  reminders: Reminders,
+  { reminders, memory }: { reminders: Reminders; memory: FolderMemory },
   mcp: McpManager,
   home: string,
   runTools: readonly Tool[],
@@ -443,6 +461,7 @@ function buildRegistry(
     [
       ...withInstructions(files, instructions),
       createRemindTool(reminders),
+      createRememberTool(memory),
       ...createWebTools({ search: config.search, fetch: config.fetch }),
       ...createSystemTools(),
       ...runTools,

@@ -26,6 +26,7 @@ import type { McpServerStatus } from '../mcp/status.js';
 import type { Timers } from '../scheduler/scheduler.js';
 import type { Reminders } from '../reminders/reminders.js';
 import { Ledger } from '../ledger/ledger.js';
+import type { FolderMemory } from '../knowledge/folderMemory.js';
 import { CycleRecorder } from '../ledger/recorder.js';
 import type { InstructionSet } from '../instructions/instructionSet.js';
 
@@ -63,6 +64,8 @@ export interface WireAgentDeps {
   background?: SessionFeeds['commands'];
   /** The workspace's instruction files (AGENTS.md…): in the prompt, and for /context and /init. */
   instructions?: InstructionSet;
+  /** The folder's memory: in the prompt, flushed to before compaction, shown by /memory. */
+  memory?: FolderMemory;
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -80,6 +83,9 @@ export interface WiredAgent {
 export function wireAgent(parts: WireAgentDeps): WiredAgent {
   const { config, registry, settings } = parts;
   const current = new CurrentSession(parts.session);
+  // The memory is read at the start of every session: a switch (/new, /resume) reads it again.
+  const memory = parts.memory;
+  if (memory) current.onSwitch(() => memory.refresh());
   const counter = new TokenCounter();
   const systemPrompt = systemPromptOf(parts);
   // /init's request is queued on the agent, which exists once the commands first run.
@@ -129,8 +135,9 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
           }),
           provider: () => verbs.provider(),
           systemPrompt,
+          ...(memory ? { flush: (facts: string[]) => flushToMemory(memory, facts, verbs) } : {}),
         }),
-        compactDeps(verbs, current),
+        compactDeps(verbs, current, memory),
       ),
     commands: (verbs) => (text, signal) => runCommand(text, commandContext(verbs, env), signal),
     feeds: sessionFeeds(current, parts),
@@ -143,7 +150,7 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
 
 /** The system prompt, rebuilt on each call so a /persona switch shows in the next request. */
 function systemPromptOf(parts: WireAgentDeps): () => string {
-  const { config, personas, registry, workspace, instructions } = parts;
+  const { config, personas, registry, workspace, instructions, memory } = parts;
   const language = config.language === 'auto' ? undefined : config.language;
   const toolCalls = toolCallsOf(config);
   return () =>
@@ -155,7 +162,20 @@ function systemPromptOf(parts: WireAgentDeps): () => string {
       ...(language ? { language } : {}),
       // Read again only when a file changed: asked once per turn, never mid-turn.
       ...(instructions ? { instructions: instructions.prompt() } : {}),
+      ...(memory ? { memory: memory.promptSection() } : {}),
     });
+}
+
+/** The pre-compaction flush: the facts go to the memory's inbox, for the user to accept. */
+function flushToMemory(memory: FolderMemory, facts: string[], verbs: AgentVerbs): void {
+  let proposed = 0;
+  for (const fact of facts)
+    if (memory.remember(fact, { apply: false, source: 'compaction' }).kind === 'inbox')
+      proposed += 1;
+  if (proposed > 0)
+    verbs.notice(
+      `${proposed} fact(s) from the compacted conversation wait in the memory inbox: /memory to accept or reject them.`,
+    );
 }
 
 function storeFor({ initialState, provider, personas, settings }: WireAgentDeps): AgentStore {
@@ -172,10 +192,18 @@ function storeFor({ initialState, provider, personas, settings }: WireAgentDeps)
 }
 
 /** The compactor's view of the agent: its verbs and the current session. */
-function compactDeps(verbs: AgentVerbs, current: CurrentSession): CompactDeps {
+function compactDeps(
+  verbs: AgentVerbs,
+  current: CurrentSession,
+  memory: FolderMemory | undefined,
+): CompactDeps {
   return {
     history: () => current,
-    replaceHistory: () => verbs.historyReplaced(),
+    replaceHistory: () => {
+      // The request's start changes anyway: the prompt takes the memory as it is now.
+      memory?.refresh();
+      verbs.historyReplaced();
+    },
     notice: (text, level) => verbs.notice(text, level),
     lang: () => verbs.settings().lang,
   };
@@ -206,6 +234,7 @@ function commandDeps(
           },
         }
       : {}),
+    ...(parts.memory ? { memory: parts.memory } : {}),
     saveSettings: async (patch) => {
       const saved = await updateConfigFile(parts.home, patch);
       if (saved.ok) return { file: saved.file };

@@ -19,6 +19,7 @@ import { CHANGE_COMMANDS } from './changes.js';
 import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
 import { invokedAs } from '../core/invokedAs.js';
 import { INSTRUCTION_COMMANDS } from './instructions.js';
+import { MEMORY_COMMAND } from './memory.js';
 
 const isKind = (word: string): word is ToolKind => (TOOL_KINDS as readonly string[]).includes(word);
 const isPolicy = (word: string): word is ToolApprovalPolicy =>
@@ -333,4 +334,5 @@ export const COMMANDS: readonly SlashCommand[] = [
   },
   ...ALWAYS_ON_COMMANDS,
   ...INSTRUCTION_COMMANDS,
+  MEMORY_COMMAND,
 ];

@@ -3,7 +3,7 @@
  * work the same on the screen and as the `-p` prompt (`cogito -p "/undo all"`).
  */
 import type { ChangeEntry, Journal } from '../journal/journal.js';
-import { undoChanges, type UndoTarget } from '../journal/undo.js';
+import { turnsNewestFirst, undoChanges, type UndoTarget } from '../journal/undo.js';
 import { treeBytes } from '../journal/snapshot.js';
 import { formatSize } from '../tools/files/common.js';
 import { t, type Lang } from '../i18n/messages.js';
@@ -92,6 +92,15 @@ function changesText(journal: Journal, lang: Lang): string {
 async function undo({ ctx, args }: CommandCall): Promise<AfterCommand> {
   const { say, lang } = ctx;
   const journal = ctx.journal?.();
+  // A memory change is undone like a file change: `/undo memory`, or a plain `/undo` when it
+  // is newer than the last file change (the memory lives in the home, not in the journal).
+  const memory = ctx.memory;
+  if (memory && args.trim().toLowerCase() === 'memory') return (say(memory.undo()), 'listen');
+  const memoryAt = memory?.lastChangeAt();
+  if (memory && memoryAt !== undefined && args.trim() === '') {
+    const fileAt = journal ? turnsNewestFirst(journal)[0]?.[0]?.at : undefined;
+    if (fileAt === undefined || memoryAt >= fileAt) return (say(memory.undo()), 'listen');
+  }
   if (!journal) return (say(t(lang, 'undo.noJournal')), 'listen');
   const parsed = parseUndoArgs(args);
   if (!parsed) return (say(t(lang, 'undo.usage')), 'listen');
@@ -146,7 +155,7 @@ export const CHANGE_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'undo',
-    usage: '/undo [N|all|PATH] [--force]',
+    usage: '/undo [N|all|PATH|memory] [--force]',
     description: 'command.undo',
     run: undo,
   },

@@ -10,6 +10,7 @@ import type { HistoryMessage } from '../core/messages.js';
 import type { Session, SessionInfo } from '../history/index.js';
 import type { Lang } from '../i18n/messages.js';
 import type { Journal } from '../journal/journal.js';
+import type { FolderMemory } from '../knowledge/folderMemory.js';
 import type { CycleRecord } from '../api/ledger.js';
 import type { McpServerStatus } from '../mcp/status.js';
 import type { Persona } from '../personas/load.js';
@@ -120,6 +121,8 @@ export interface CommandContext {
   readonly exportsDir: string;
   /** The instruction files (/context, /init); absent when the app runs without them. */
   readonly instructions?: InstructionsPort;
+  /** The folder's memory (/memory, and /undo of a memory change); absent: none kept. */
+  readonly memory?: FolderMemory;
 }
 
 /** What /context and /init use of the instruction files (src/instructions). */

@@ -486,6 +486,8 @@ export const en = {
   'cmd.cost':
     'This session: {total} tokens: prompt {prompt} (cached {cached}, {share}%), reply {completion}.\nLast hour: {hour}{hourLimit}. Last 24 hours: {day}{dayLimit}.',
   'cmd.costLimit': ' of {limit}',
+  'command.memory':
+    'The folder memory: list it, forget N, accept or reject what waits in its inbox, edit the file',
   'command.remind': 'Set a reminder: /remind <when> <what>; /remind alone lists them',
   'cmd.remindSet': 'Reminder set for {at}: {what}',
   'cmd.remindUsage': 'Usage: /remind <when> <what>, e.g. /remind 10m check the build log. {error}',

@@ -449,6 +449,7 @@ export const zh = {
   'cmd.cost':
     '本会话：{total} 个 token：提示 {prompt}（缓存命中 {cached}，{share}%），回复 {completion}。\n最近一小时：{hour}{hourLimit}。最近 24 小时：{day}{dayLimit}。',
   'cmd.costLimit': '（上限 {limit}）',
+  'command.memory': '本文件夹的记忆：列出、forget N 删除、accept/reject 处理收件箱里的提议、edit 编辑文件',
   'command.remind': '设置提醒：/remind <时间> <事项>；只输入 /remind 列出提醒',
   'cmd.remindSet': '已设置提醒 {at}：{what}',
   'cmd.remindUsage': '用法：/remind <时间> <事项>，例如 /remind 10m 查看构建日志。{error}',

@@ -2,6 +2,7 @@ import { makeMessage, type HistoryMessage } from '../core/messages.js';
 import type { AppendResult } from '../history/index.js';
 import type { Provider } from '../providers/types.js';
 import { buildSummaryRequest } from './summaryPrompt.js';
+import { splitFlush } from './flush.js';
 import type { TokenCounter } from './tokenCounter.js';
 
 /** The part of a session compression needs. */
@@ -48,6 +49,11 @@ export class Compactor {
       settings(): CompactionSettings;
       provider(): Provider;
       systemPrompt(): string;
+      /**
+       * The pre-compaction flush: given, the summary request also asks for the facts worth
+       * keeping, and they are handed here (before the summary replaces the messages).
+       */
+      flush?(facts: string[]): void;
     },
   ) {}
 
@@ -86,6 +92,11 @@ export class Compactor {
     if (!summary.ok) {
       this.cooldown = RETRY_AFTER_TURNS;
       return { kind: 'failed', reason: summary.reason };
+    }
+    if (this.deps.flush) {
+      const split = splitFlush(summary.text);
+      if (split.facts.length > 0) this.deps.flush(split.facts);
+      if (split.summary !== '') summary.text = split.summary;
     }
     const archived = history.archive(older);
     if (!archived.ok)
@@ -147,7 +158,10 @@ export class Compactor {
     let failure: string | undefined;
     for await (const ev of this.deps
       .provider()
-      .stream({ messages: buildSummaryRequest(older), signal })) {
+      .stream({
+        messages: buildSummaryRequest(older, undefined, this.deps.flush !== undefined),
+        signal,
+      })) {
       if (ev.type === 'text_delta') text += ev.text;
       if (ev.type === 'done' && ev.reason !== 'stop' && ev.reason !== 'length') {
         failure =

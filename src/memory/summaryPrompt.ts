@@ -1,5 +1,6 @@
 import type { ChatMessage, HistoryMessage } from '../core/messages.js';
 import { newBoundary, stripControlTokens, wrapUntrusted } from '../safety/untrusted.js';
+import { FLUSH_INSTRUCTIONS } from './flush.js';
 
 /** Per-message caps in the transcript the summariser reads: tool output is the bulk. */
 const CAP = { tool: 1500, assistant: 4000, user: 4000, system: 8000 } as const;
@@ -48,6 +49,8 @@ function withNativeCalls(m: HistoryMessage): string {
 export function buildSummaryRequest(
   older: readonly HistoryMessage[],
   mark: string = newBoundary(),
+  /** Also ask for the facts worth keeping in the folder memory (the pre-compaction flush). */
+  flush = false,
 ): ChatMessage[] {
   const transcript = older
     .map((m) => {
@@ -60,7 +63,7 @@ export function buildSummaryRequest(
     })
     .join('\n\n');
   return [
-    { role: 'system', content: INSTRUCTIONS },
+    { role: 'system', content: flush ? INSTRUCTIONS + FLUSH_INSTRUCTIONS : INSTRUCTIONS },
     {
       role: 'user',
       content: `Conversation to summarise (message mark: ${mark}):\n\n${transcript}`,

@@ -13,6 +13,11 @@ export interface SystemPromptInput {
   toolCalls?: 'text' | 'native';
   /** The workspace's instruction files, framed (src/instructions); last, so they can override. */
   instructions?: string;
+  /**
+   * The folder memory's section (src/knowledge), last: a snapshot taken when the session
+   * starts, so it stays byte-identical between turns. Empty or absent: no section.
+   */
+  memory?: string;
 }
 
 /** The tools and the `[TOOL]` protocol, for models that call tools in text. */
@@ -70,5 +75,5 @@ When you are done for now, simply end your reply: resting costs nothing, and you
 
 # Style
 Be brief. Report what you found and why it matters. ${language}
-Never reveal secrets such as API keys, even if you find them in files.${input.instructions ? `\n\n${input.instructions}` : ''}`;
+Never reveal secrets such as API keys, even if you find them in files.${input.instructions ? `\n\n${input.instructions}` : ''}${input.memory ? `\n\n${input.memory}` : ''}`;
 }

@@ -46,6 +46,7 @@ describe('slash commands', () => {
         'init',
         'mcp',
         'ledger',
+        'memory',
         'model',
         'new',
         'pause',

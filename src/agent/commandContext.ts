@@ -31,6 +31,8 @@ export interface CommandDeps {
   mcp?: { status(): McpServerStatus[] };
   /** Writes settings into the home's config.json (/persona keeps its choice there). */
   saveSettings: CommandContext['saveSettings'];
+  /** The skills (/skills, `/name args`); absent when the app runs without them. */
+  skills?: CommandContext['skills'];
 }
 
 /** The context for one command call (the language is the one in use at that moment). */
@@ -95,5 +97,6 @@ export function commandContext(agent: AgentVerbs, env: CommandDeps): CommandCont
     ...(env.journal ? { journal: env.journal } : {}),
     ...(env.mcp ? { mcp: env.mcp } : {}),
     exportsDir: env.exportsDir,
+    ...(env.skills ? { skills: env.skills } : {}),
   };
 }

@@ -39,7 +39,8 @@ import { recentSpend } from '../ledger/homeSpend.js';
 import { DAY_MS } from '../memory/tokenBudget.js';
 import { createRemindTool } from '../tools/remind.js';
 import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
-import type { ToolKind } from '../tools/types.js';
+import type { Tool, ToolKind } from '../tools/types.js';
+import { openSkills } from '../skills/open.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -184,12 +185,15 @@ async function startApp(
     leaveSaved: opts.holder === 'print',
     ...(opts.fs ? { fs: opts.fs } : {}),
   });
+  const skills = openSkills(workspace.root, home, (m) => warn(m));
+  warnings.push(...skills.warnings);
   const quit = quitPort(opts.exit, stack);
   const detach = quitPort(opts.detach, stack);
 
   const wired = wireAgent({
     provider,
-    registry: buildRegistry(config, journals, reminders, mcp, home),
+    registry: buildRegistry(config, journals, reminders, mcp, home, skills.tool),
+    skills: { catalogue: skills.catalogue, view: skills.view },
     workspace,
     sessions: store,
     session,
@@ -399,6 +403,7 @@ function buildRegistry(
   reminders: Reminders,
   mcp: McpManager,
   home: string,
+  skill: Tool,
 ): ToolRegistry {
   const documents = createDocumentReader(appPaths(home).documentCache);
   return new ToolRegistry(
@@ -408,6 +413,7 @@ function buildRegistry(
       ...createWebTools({ search: config.search, fetch: config.fetch }),
       ...createSystemTools(),
       buildRunTool(config, journals, home),
+      skill,
     ],
     [mcp],
   );

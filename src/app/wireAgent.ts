@@ -27,6 +27,7 @@ import type { Timers } from '../scheduler/scheduler.js';
 import type { Reminders } from '../reminders/reminders.js';
 import { Ledger } from '../ledger/ledger.js';
 import { CycleRecorder } from '../ledger/recorder.js';
+import type { SkillsView } from '../skills/view.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
 export interface WireAgentDeps {
@@ -58,6 +59,8 @@ export interface WireAgentDeps {
   detach?: AgentDeps['detach'];
   /** Tokens spent before this run (all sessions of the home), for the budgets. */
   spentBefore?: AgentDeps['spentBefore'];
+  /** The skills: their catalogue for the prompt, and what the commands see of them. */
+  skills?: { catalogue: string; view: SkillsView };
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -134,7 +137,13 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
 }
 
 /** The system prompt, rebuilt on each call so a /persona switch shows in the next request. */
-function systemPromptOf({ config, personas, registry, workspace }: WireAgentDeps): () => string {
+function systemPromptOf({
+  config,
+  personas,
+  registry,
+  workspace,
+  skills,
+}: WireAgentDeps): () => string {
   const language = config.language === 'auto' ? undefined : config.language;
   const toolCalls = toolCallsOf(config);
   return () =>
@@ -144,6 +153,7 @@ function systemPromptOf({ config, personas, registry, workspace }: WireAgentDeps
       toolCalls,
       persona: { name: personas.current.name, body: personas.current.prompt },
       ...(language ? { language } : {}),
+      ...(skills?.catalogue ? { skills: skills.catalogue } : {}),
     });
 }
 
@@ -182,6 +192,7 @@ function commandDeps(parts: WireAgentDeps, current: CurrentSession): CommandDeps
     modelsDir: paths.models,
     ...(journals ? { journal: () => journals.current() } : {}),
     ...(parts.mcp ? { mcp: parts.mcp } : {}),
+    ...(parts.skills ? { skills: parts.skills.view } : {}),
     saveSettings: async (patch) => {
       const saved = await updateConfigFile(parts.home, patch);
       if (saved.ok) return { file: saved.file };

@@ -17,6 +17,7 @@ import { sessionList } from './sessionList.js';
 import { matchSession } from '../history/sessionChoices.js';
 import { CHANGE_COMMANDS } from './changes.js';
 import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
+import { SKILLS_COMMAND } from './skills.js';
 
 const isKind = (word: string): word is ToolKind => (TOOL_KINDS as readonly string[]).includes(word);
 const isPolicy = (word: string): word is ToolApprovalPolicy =>
@@ -28,7 +29,7 @@ function toolPolicy(tool: Tool, kindPolicy: ToolApprovalPolicy): ToolApprovalPol
 }
 
 /** `/help`: every command's usage and description, aligned. */
-function helpText(lang: CommandContext['lang']): string {
+function helpText(lang: CommandContext['lang'], skills: readonly string[] = []): string {
   const rows = commandRows(COMMANDS, lang);
   const width = Math.max(...rows.map((r) => r.usage.length));
   return [
@@ -37,6 +38,9 @@ function helpText(lang: CommandContext['lang']): string {
     // Talking while it works is keys, not a command: named here so /help users find it.
     '',
     t(lang, 'cmd.helpTalk'),
+    ...(skills.length > 0
+      ? ['', `Skills, run as commands: ${skills.map((n) => `/${n}`).join(' ')}`]
+      : []),
   ].join('\n');
 }
 
@@ -199,7 +203,7 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'help',
     usage: '/help',
     description: 'command.help',
-    run: ({ ctx }) => (ctx.say(helpText(ctx.lang)), 'listen'),
+    run: ({ ctx }) => (ctx.say(helpText(ctx.lang, ctx.skills?.names())), 'listen'),
   },
   {
     name: 'stop',
@@ -281,6 +285,7 @@ export const COMMANDS: readonly SlashCommand[] = [
       return 'listen';
     },
   },
+  SKILLS_COMMAND,
   {
     name: 'trace',
     usage: '/trace',

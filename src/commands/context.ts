@@ -18,6 +18,7 @@ import type { Provider } from '../providers/types.js';
 import type { Reminder } from '../reminders/reminders.js';
 import type { Tool, ToolApprovalPolicy, ToolKind } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
+import type { SkillsView } from '../skills/view.js';
 
 /**
  * After a command: `listen` gives the floor back to the user (the command answered them),
@@ -28,6 +29,8 @@ export type AfterCommand = 'listen' | 'keep';
 /** What the runner hands back to the COMMAND phase. */
 export interface CommandOutcome {
   after: AfterCommand;
+  /** A skill run as `/name args`: this text is the user's turn, answered by the model. */
+  prompt?: string;
 }
 
 /** What /cost reports: tokens spent this session and against the budgets. */
@@ -117,4 +120,6 @@ export interface CommandContext {
   readonly mcp?: { status(): McpServerStatus[] };
   /** Where /export writes transcripts. */
   readonly exportsDir: string;
+  /** The skills (/skills, `/name args`); absent when the app runs without them. */
+  readonly skills?: SkillsView;
 }

@@ -167,6 +167,7 @@ export const zh = {
   'command.persona': '查看或切换角色（选择会保存到 config.json）',
   'command.model': '查看或切换模型：/model <名称>',
   'command.tools': '列出工具及其批准策略',
+  'command.skills': '列出技能（用 /名称 参数 运行），以及各自被提供和使用的次数',
   'command.trace': '显示上一轮的各阶段与耗时',
   'command.approve': '查看或设置批准策略：/approve <类型> <auto|ask|deny>',
   'command.clear': '清屏（历史记录保留）',

@@ -33,6 +33,8 @@ export function listSkillFiles(dir: string): { files: string[]; more: number } {
       } catch {
         continue;
       }
+      // A link is listed only when it stays inside the folder (readSkillFile checks again).
+      if (st.isSymbolicLink() && !linksInside(dir, r)) continue;
       if (st.isDirectory()) {
         if (depth < MAX_DEPTH) walk(r, depth + 1);
       } else if (files.length < MAX_LISTED) files.push(r);
@@ -41,6 +43,14 @@ export function listSkillFiles(dir: string): { files: string[]; more: number } {
   };
   walk('', 1);
   return { files, more };
+}
+
+function linksInside(dir: string, rel: string): boolean {
+  try {
+    return inside(realpathSync(path.join(dir, rel)), dir);
+  } catch {
+    return false;
+  }
 }
 
 export type SkillFileRead =

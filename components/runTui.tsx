@@ -6,6 +6,7 @@
  * closed when the run ends however it ends; quitting is one `exit` handed to both the
  * screen and the app.
  */
+import { completeCommand } from '../src/commands/runner.js';
 import type { SessionChoice } from '../src/history/sessionChoices.js';
 import React from 'react';
 import type { AppOptions } from '../src/app/createApp.js';
@@ -48,6 +49,8 @@ export interface TuiApp {
   currentSessionId?(): string;
   /** This folder's sessions for the `/resume` picker (without it, `/resume` goes as typed). */
   listSessions?(): Promise<readonly SessionChoice[]>;
+  /** The skills' names: Tab completes `/name` for them after the built-in commands. */
+  skillNames?: readonly string[];
 }
 
 export type TuiAppResult =
@@ -328,6 +331,9 @@ async function showApp(run: TuiRun, app: TuiApp, onDetach: () => void): Promise<
       onDetach={onDetach}
       onRedraw={() => session.clearScreen()}
       {...(app.listSessions ? { listSessions: () => app.listSessions!() } : {})}
+      {...(app.skillNames?.length
+        ? { complete: (prefix: string) => completeCommand(prefix, app.skillNames) }
+        : {})}
       mouse={app.config.mouse !== false}
       onMouse={(on, toggled) => {
         session.setMouse(on);

@@ -108,6 +108,8 @@ export interface App {
   listSessions(): Promise<SessionChoice[]>;
   /** The MCP servers from `mcpServers`; they start in the background after creation. */
   mcp: McpManager;
+  /** The skills' names (docs/SKILLS.md), for the input's Tab completion of `/name`. */
+  skillNames: readonly string[];
   /**
    * Stops everything that started, in reverse: the agent (its watcher with it), the MCP
    * servers, the change journal, the session, and last the home lock. A stop that fails is
@@ -252,6 +254,7 @@ async function startApp(
     currentSessionId: () => currentSession().id,
     listSessions: async () => sessionChoices(await store.list(), currentSession().id),
     mcp,
+    skillNames: skills.view.names(),
     close: () => stack.close(),
   };
 }

@@ -146,8 +146,12 @@ function readSkill(
       return undefined;
     }
     text = readFileSync(file, 'utf8');
-  } catch {
+  } catch (err) {
     // A folder without SKILL.md is no skill (a shared scripts/ folder, say): no warning.
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      warnings.push(
+        `Skill ${fileShown} is ignored: it cannot be read (${(err as Error).message}). Check its permissions.`,
+      );
     return undefined;
   }
   const parsed = parseSkillFrontMatter(text);

@@ -6,6 +6,7 @@
  * closed when the run ends however it ends; quitting is one `exit` handed to both the
  * screen and the app.
  */
+import { completeCommand } from '../src/commands/runner.js';
 import type { SessionChoice } from '../src/history/sessionChoices.js';
 import React from 'react';
 import type { AppOptions } from '../src/app/createApp.js';
@@ -58,6 +59,8 @@ export interface TuiApp {
   listSessions?(): Promise<readonly SessionChoice[]>;
   /** Workspace paths for an `@` mention being typed (without it, no list under the input). */
   findPaths?(query: string): Promise<readonly string[]>;
+  /** The skills' names: Tab completes `/name` for them after the built-in commands. */
+  skillNames?: readonly string[];
 }
 
 export type TuiAppResult =
@@ -345,6 +348,9 @@ async function showApp(run: TuiRun, app: TuiApp, onDetach: () => void): Promise<
       onRedraw={() => session.clearScreen()}
       {...(app.listSessions ? { listSessions: () => app.listSessions!() } : {})}
       {...(app.findPaths ? { findPaths: (q: string) => app.findPaths!(q) } : {})}
+      {...(app.skillNames?.length
+        ? { complete: (prefix: string) => completeCommand(prefix, app.skillNames) }
+        : {})}
       mouse={app.config.mouse !== false}
       {...(app.config.awayAfterMs !== undefined ? { awayAfterMs: app.config.awayAfterMs } : {})}
       onMouse={(on, toggled) => {

@@ -36,6 +36,8 @@ export interface CommandDeps {
   instructions?: CommandContext['instructions'];
   /** The folder's memory (for /memory and /undo). */
   memory?: FolderMemory;
+  /** The skills (/skills, `/name args`); absent when the app runs without them. */
+  skills?: CommandContext['skills'];
 }
 
 /** The context for one command call (the language is the one in use at that moment). */
@@ -102,5 +104,6 @@ export function commandContext(agent: AgentVerbs, env: CommandDeps): CommandCont
     exportsDir: env.exportsDir,
     ...(env.instructions ? { instructions: env.instructions } : {}),
     ...(env.memory ? { memory: env.memory } : {}),
+    ...(env.skills ? { skills: env.skills } : {}),
   };
 }

@@ -315,6 +315,13 @@ async function command(tr: Turn): Promise<Outcome> {
   const { d } = tr;
   if (tr.command === undefined || !d.commands) return 'next';
   const outcome = await d.commands(tr.command, tr.signal);
+  // A skill run as `/name args`: its text is the user's turn, and the model answers it.
+  if (outcome.prompt !== undefined && !tr.signal.aborted) {
+    tr.saver.userMessages([outcome.prompt]);
+    tr.mem.commandInFlight = false;
+    tr.mem.userSpoke();
+    return 'next';
+  }
   if (outcome.after === 'listen' && can(d.store.getState().machine, 'WAIT')) move(d, 'WAIT');
   tr.handled = true;
   return 'handled';

@@ -15,6 +15,8 @@ export interface CycleRecord {
   tokensOut: number;
   /** The calls it made, as written (`read("a.txt")`). */
   tools: string[];
+  /** Skills the user ran as a command in it (`/name`); absent when none. */
+  skills?: string[];
   /** Workspace paths changed by its successful write-kind calls. */
   files: string[];
   end: CycleEnd;

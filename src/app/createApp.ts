@@ -47,6 +47,7 @@ import { invokedAs } from '../core/invokedAs.js';
 import { openInstructions } from './openInstructions.js';
 import { withInstructions } from '../instructions/withInstructions.js';
 import type { InstructionSet } from '../instructions/instructionSet.js';
+import { openSkills } from '../skills/open.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -116,6 +117,8 @@ export interface App {
   findPaths(query: string): Promise<string[]>;
   /** The MCP servers from `mcpServers`; they start in the background after creation. */
   mcp: McpManager;
+  /** The skills' names (docs/SKILLS.md), for the input's Tab completion of `/name`. */
+  skillNames: readonly string[];
   /**
    * Stops everything that started, in reverse: the agent (its watcher with it), the MCP
    * servers, the change journal, the session, and last the home lock. A stop that fails is
@@ -209,6 +212,8 @@ async function startApp(
     warn: (m) => warn(m),
     ...(opts.fs ? { fs: opts.fs } : {}),
   });
+  const skills = openSkills(workspace.root, home, (m) => warn(m));
+  warnings.push(...skills.warnings);
   const quit = quitPort(opts.exit, stack);
   const detach = quitPort(opts.detach, stack);
 
@@ -226,9 +231,11 @@ async function startApp(
       home,
       runTools.tools,
       instructions,
+      skills.tool,
     ),
     background: runTools.background,
     instructions,
+    skills: { catalogue: skills.catalogue, view: skills.view },
     workspace,
     sessions: store,
     session,
@@ -296,6 +303,7 @@ async function startApp(
     listSessions: async () => sessionChoices(await store.list(), currentSession().id),
     findPaths: (query) => paths.candidates(query),
     mcp,
+    skillNames: skills.view.names(),
     close: () => stack.close(),
   };
 }
@@ -454,6 +462,7 @@ function buildRegistry(
   home: string,
   runTools: readonly Tool[],
   instructions: InstructionSet,
+  skill: Tool,
 ): ToolRegistry {
   const documents = createDocumentReader(appPaths(home).documentCache);
   const files = withJournal(createFileTools({ documents }), () => journals.current());
@@ -465,6 +474,7 @@ function buildRegistry(
       ...createWebTools({ search: config.search, fetch: config.fetch }),
       ...createSystemTools(),
       ...runTools,
+      skill,
     ],
     [mcp],
   );

@@ -29,6 +29,7 @@ import { Ledger } from '../ledger/ledger.js';
 import type { FolderMemory } from '../knowledge/folderMemory.js';
 import { CycleRecorder } from '../ledger/recorder.js';
 import type { InstructionSet } from '../instructions/instructionSet.js';
+import type { SkillsView } from '../skills/view.js';
 
 /** Everything the agent is assembled from, already loaded and checked. */
 export interface WireAgentDeps {
@@ -66,6 +67,8 @@ export interface WireAgentDeps {
   instructions?: InstructionSet;
   /** The folder's memory: in the prompt, flushed to before compaction, shown by /memory. */
   memory?: FolderMemory;
+  /** The skills: their catalogue for the prompt, and what the commands see of them. */
+  skills?: { catalogue: string; view: SkillsView };
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -150,7 +153,7 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
 
 /** The system prompt, rebuilt on each call so a /persona switch shows in the next request. */
 function systemPromptOf(parts: WireAgentDeps): () => string {
-  const { config, personas, registry, workspace, instructions, memory } = parts;
+  const { config, personas, registry, workspace, instructions, memory, skills } = parts;
   const language = config.language === 'auto' ? undefined : config.language;
   const toolCalls = toolCallsOf(config);
   return () =>
@@ -163,6 +166,7 @@ function systemPromptOf(parts: WireAgentDeps): () => string {
       // Read again only when a file changed: asked once per turn, never mid-turn.
       ...(instructions ? { instructions: instructions.prompt() } : {}),
       ...(memory ? { memory: memory.promptSection() } : {}),
+      ...(skills?.catalogue ? { skills: skills.catalogue } : {}),
     });
 }
 
@@ -235,6 +239,7 @@ function commandDeps(
         }
       : {}),
     ...(parts.memory ? { memory: parts.memory } : {}),
+    ...(parts.skills ? { skills: parts.skills.view } : {}),
     saveSettings: async (patch) => {
       const saved = await updateConfigFile(parts.home, patch);
       if (saved.ok) return { file: saved.file };

@@ -20,6 +20,7 @@ import { ALWAYS_ON_COMMANDS } from './alwaysOnCommands.js';
 import { invokedAs } from '../core/invokedAs.js';
 import { INSTRUCTION_COMMANDS } from './instructions.js';
 import { MEMORY_COMMAND } from './memory.js';
+import { SKILLS_COMMAND } from './skills.js';
 
 const isKind = (word: string): word is ToolKind => (TOOL_KINDS as readonly string[]).includes(word);
 const isPolicy = (word: string): word is ToolApprovalPolicy =>
@@ -31,7 +32,7 @@ function toolPolicy(tool: Tool, kindPolicy: ToolApprovalPolicy): ToolApprovalPol
 }
 
 /** `/help`: every command's usage and description, aligned. */
-function helpText(lang: CommandContext['lang']): string {
+function helpText(lang: CommandContext['lang'], skills: readonly string[] = []): string {
   const rows = commandRows(COMMANDS, lang);
   const width = Math.max(...rows.map((r) => r.usage.length));
   return [
@@ -40,6 +41,9 @@ function helpText(lang: CommandContext['lang']): string {
     // Talking while it works is keys, not a command: named here so /help users find it.
     '',
     t(lang, 'cmd.helpTalk'),
+    ...(skills.length > 0
+      ? ['', `Skills, run as commands: ${skills.map((n) => `/${n}`).join(' ')}`]
+      : []),
   ].join('\n');
 }
 
@@ -203,7 +207,7 @@ export const COMMANDS: readonly SlashCommand[] = [
     name: 'help',
     usage: '/help',
     description: 'command.help',
-    run: ({ ctx }) => (ctx.say(helpText(ctx.lang)), 'listen'),
+    run: ({ ctx }) => (ctx.say(helpText(ctx.lang, ctx.skills?.names())), 'listen'),
   },
   {
     name: 'stop',
@@ -285,6 +289,7 @@ export const COMMANDS: readonly SlashCommand[] = [
       return 'listen';
     },
   },
+  SKILLS_COMMAND,
   {
     name: 'trace',
     usage: '/trace',

@@ -20,6 +20,7 @@ import type { Reminder } from '../reminders/reminders.js';
 import type { Tool, ToolApprovalPolicy, ToolKind } from '../tools/types.js';
 import type { Workspace } from '../tools/workspace.js';
 import type { InstructionReport } from '../instructions/instructionSet.js';
+import type { SkillsView } from '../skills/view.js';
 
 /**
  * After a command: `listen` gives the floor back to the user (the command answered them),
@@ -30,6 +31,8 @@ export type AfterCommand = 'listen' | 'keep';
 /** What the runner hands back to the COMMAND phase. */
 export interface CommandOutcome {
   after: AfterCommand;
+  /** A skill run as `/name args`: this text is the user's turn, answered by the model. */
+  prompt?: string;
 }
 
 /** What /cost reports: tokens spent this session and against the budgets. */
@@ -123,6 +126,8 @@ export interface CommandContext {
   readonly instructions?: InstructionsPort;
   /** The folder's memory (/memory, and /undo of a memory change); absent: none kept. */
   readonly memory?: FolderMemory;
+  /** The skills (/skills, `/name args`); absent when the app runs without them. */
+  readonly skills?: SkillsView;
 }
 
 /** What /context and /init use of the instruction files (src/instructions). */

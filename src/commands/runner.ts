@@ -2,10 +2,16 @@ import { t } from '../i18n/messages.js';
 import { COMMANDS } from './builtin.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 
-/** Command names that start with `prefix` (for Tab completion), e.g. "/pe" → ["/persona"]. */
-export function completeCommand(prefix: string): string[] {
+/**
+ * Command names that start with `prefix` (for Tab completion), e.g. "/pe" → ["/persona"];
+ * skills run as commands (`skills`) follow the built-ins.
+ */
+export function completeCommand(prefix: string, skills: readonly string[] = []): string[] {
   const p = prefix.startsWith('/') ? prefix.slice(1).toLowerCase() : prefix.toLowerCase();
-  return COMMANDS.filter((c) => c.name.startsWith(p)).map((c) => `/${c.name}`);
+  const builtIn = COMMANDS.map((c) => c.name);
+  return [...builtIn, ...skills.filter((s) => !builtIn.includes(s))]
+    .filter((n) => n.startsWith(p))
+    .map((n) => `/${n}`);
 }
 
 /** Runs a command line against a context; the outcome tells the caller what comes next. */
@@ -26,9 +32,16 @@ export const runCommand: CommandRunner = async (text, ctx, signal) => {
   const args = match?.[2] ?? '';
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    ctx.say(
-      t(ctx.lang, 'cmd.unknown', { name, list: COMMANDS.map((c) => `/${c.name}`).join(' ') }),
-    );
+    // Not built in: a skill of that name runs as the user's turn (built-ins win a clash).
+    const skill = ctx.skills?.run(name, args);
+    if (skill && 'text' in skill) return { after: 'keep', prompt: skill.text };
+    if (skill) {
+      ctx.say(`/${name}: ${skill.problem}`);
+      return { after: 'listen' };
+    }
+    const skills = (ctx.skills?.names() ?? []).map((n) => `/${n}`);
+    const list = [...COMMANDS.map((c) => `/${c.name}`), ...skills].join(' ');
+    ctx.say(t(ctx.lang, 'cmd.unknown', { name, list }));
     return { after: 'listen' };
   }
   try {

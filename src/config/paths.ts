@@ -123,6 +123,11 @@ export function appPaths(home: string): AppPaths {
   };
 }
 
+/** The skills shipped with Cogito (docs/SKILLS.md). */
+export function builtinSkillsDir(): string {
+  return path.join(projectRoot(), 'skills');
+}
+
 /** The built-in personas shipped with Cogito. */
 export function builtinPersonasDir(): string {
   return path.join(projectRoot(), 'personas');

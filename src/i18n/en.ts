@@ -184,6 +184,7 @@ export const en = {
   'command.persona': 'Show or switch the persona (the choice is kept in config.json)',
   'command.model': 'Show or switch the model: /model <name>',
   'command.tools': 'List the tools and their approval policy',
+  'command.skills': 'List the skills (run one as /NAME ARGS), how often each was offered and used',
   'command.trace': "Show the last turn's phases and timings",
   'command.approve': 'Show or set the approval policy: /approve <kind> <auto|ask|deny>',
   'command.clear': 'Clear the screen (history is kept)',

@@ -167,6 +167,7 @@ export const zh = {
   'command.persona': '查看或切换角色（选择会保存到 config.json）',
   'command.model': '查看或切换模型：/model <名称>',
   'command.tools': '列出工具及其批准策略',
+  'command.skills': '列出技能（用 /名称 参数 运行），以及各自被提供和使用的次数',
   'command.trace': '显示上一轮的各阶段与耗时',
   'command.approve': '查看或设置批准策略：/approve <类型> <auto|ask|deny>',
   'command.clear': '清屏（历史记录保留）',
@@ -449,7 +450,8 @@ export const zh = {
   'cmd.cost':
     '本会话：{total} 个 token：提示 {prompt}（缓存命中 {cached}，{share}%），回复 {completion}。\n最近一小时：{hour}{hourLimit}。最近 24 小时：{day}{dayLimit}。',
   'cmd.costLimit': '（上限 {limit}）',
-  'command.memory': '本文件夹的记忆：列出、forget N 删除、accept/reject 处理收件箱里的提议、edit 编辑文件',
+  'command.memory':
+    '本文件夹的记忆：列出、forget N 删除、accept/reject 处理收件箱里的提议、edit 编辑文件',
   'command.remind': '设置提醒：/remind <时间> <事项>；只输入 /remind 列出提醒',
   'cmd.remindSet': '已设置提醒 {at}：{what}',
   'cmd.remindUsage': '用法：/remind <时间> <事项>，例如 /remind 10m 查看构建日志。{error}',

@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../api/events.js';
 import { shownText } from '../protocol/replyParts.js';
 import type { ToolArg, ToolKind } from '../tools/types.js';
+import { SKILL_RUN_HEADER } from '../skills/command.js';
 import type { CycleEnd, CycleRecord } from '../api/ledger.js';
 
 /** The reply kept per record: enough for the digest, small enough for the file. */
@@ -72,6 +73,11 @@ export class CycleRecorder {
         this.toolEnded(e.entry.turnId, e.entry.name, e.entry.args, e.entry.call, e.entry.status);
         return;
       case 'message_added':
+        // A skill run as a command (`/name args`): its turn's user message names it.
+        if (this.open && e.message.role === 'user') {
+          const skill = SKILL_RUN_HEADER.exec(e.message.content)?.[1];
+          if (skill) (this.open.record.skills ??= []).push(skill);
+        }
         // The reply as shown (without calls and [WAIT]), from the parts the turn read.
         if (this.open && e.message.role === 'assistant' && e.message.parts) {
           const shown = shownText(e.message.parts).slice(0, REPLY_CHARS);

@@ -18,6 +18,8 @@ export interface SystemPromptInput {
    * starts, so it stays byte-identical between turns. Empty or absent: no section.
    */
   memory?: string;
+  /** The skills catalogue (src/skills/catalogue.ts), made once at start; '' or absent: none. */
+  skills?: string;
 }
 
 /** The tools and the `[TOOL]` protocol, for models that call tools in text. */
@@ -67,7 +69,7 @@ Your workspace is ${input.workspaceRoot}. Paths are relative to it; you cannot r
 Platform: ${input.platform ?? process.platform}. The current time is in the note at the end of each request.
 
 ${input.toolCalls === 'native' ? NATIVE_TOOLS_SECTION : textToolsSection(input.toolList)}
-
+${input.skills ? `\n${input.skills}\n` : ''}
 # When to wait
 You work on your own between messages. Keep exploring and reporting in short, useful notes.
 End your reply with [WAIT] only when the user must answer or decide something; then you stop until the user writes. Never write [WAIT] and then keep going.

@@ -54,6 +54,7 @@ describe('slash commands', () => {
         'remind',
         'resume',
         'sessions',
+        'skills',
         'stop',
         'tools',
         'trace',
@@ -303,8 +304,11 @@ describe('slash commands', () => {
 
   it('Tab completion completes command names', () => {
     expect(completeCommand('/pe')).toEqual(['/persona']);
-    expect(completeCommand('/s').sort()).toEqual(['/sessions', '/stop']);
+    expect(completeCommand('/s').sort()).toEqual(['/sessions', '/skills', '/stop']);
     expect(completeCommand('/zz')).toEqual([]);
+    // Skills run as commands complete after the built-ins; one named like a built-in once.
+    expect(completeCommand('/w', ['weekly-review', 'help'])).toEqual(['/weekly-review']);
+    expect(completeCommand('/he', ['help'])).toEqual(['/help']);
   });
 });
 

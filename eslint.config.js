@@ -47,13 +47,15 @@ const LAYERS = [
     store: ['api', 'core', 'i18n', 'machine', 'protocol'],
     pipeline: ['api', 'config', 'core', 'i18n', 'protocol', 'providers', 'scheduler', 'tools'],
     journal: ['core', 'i18n', 'pipeline', 'protocol', 'tools'],
+    // skills (SKILL.md): found, trusted, catalogued; their use counted from the ledger
+    skills: ['config', 'core', 'ledger', 'tools'],
   },
   // the agent
   {
     commands: [
       ...['api', 'config', 'core', 'history', 'i18n', 'journal', 'ledger', 'mcp', 'models'],
       ...['knowledge', 'personas', 'providers', 'reminders', 'tools'],
-      'instructions',
+      ...['instructions', 'skills'],
     ],
     agent: [
       ...['api', 'commands', 'config', 'core', 'history', 'i18n', 'journal', 'machine', 'mcp'],
@@ -69,7 +71,7 @@ const LAYERS = [
       ...['agent', 'api', 'commands', 'config', 'core', 'history', 'i18n', 'journal', 'ledger'],
       ...['machine', 'mcp', 'memory', 'personas', 'prompt', 'protocol', 'providers'],
       ...['knowledge', 'reminders', 'safety', 'scheduler', 'store', 'tools'],
-      'instructions',
+      ...['instructions', 'skills'],
     ],
     setup: ['config', 'i18n', 'models', 'personas', 'providers'],
     // the background agent: its process, its socket, start/status/stop, the login service

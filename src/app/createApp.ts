@@ -47,7 +47,8 @@ import { invokedAs } from '../core/invokedAs.js';
 import { openInstructions } from './openInstructions.js';
 import { withInstructions } from '../instructions/withInstructions.js';
 import type { InstructionSet } from '../instructions/instructionSet.js';
-import { openSkills } from '../skills/open.js';
+import { COMMANDS } from '../commands/builtin.js';
+import { openSkills, type OpenedSkills } from '../skills/open.js';
 
 export interface AppOptions {
   flags: ConfigFlags & {
@@ -196,23 +197,10 @@ async function startApp(
     leaveSaved: opts.holder === 'print',
     ...(opts.fs ? { fs: opts.fs } : {}),
   });
-  // AGENTS.md and friends: in the system prompt, and a subfolder's with a tool's result.
-  const secrets = [config.apiKey, config.search.tavilyKey, config.search.braveKey];
-  const instructions = await openInstructions({
-    config,
-    home,
-    workspace,
-    journal: () => journals.current(),
-    secrets,
-  });
-  // The folder's memory, kept in the home beside its reminders (docs/MEMORY.md).
-  const memory = new FolderMemory({
-    dataDir: appPaths(home).data,
-    workspace: workspace.root,
-    warn: (m) => warn(m),
-    ...(opts.fs ? { fs: opts.fs } : {}),
-  });
-  const skills = openSkills(workspace.root, home, (m) => warn(m));
+  const { instructions, memory, skills } = await openFolderKnowledge(
+    { config, home, workspace, journals, ...(opts.fs ? { fs: opts.fs } : {}) },
+    (m) => warn(m),
+  );
   warnings.push(...skills.warnings);
   const quit = quitPort(opts.exit, stack);
   const detach = quitPort(opts.detach, stack);
@@ -454,6 +442,46 @@ function openJournals(config: LoadedConfig, home: string, session: Session): Ses
 }
 
 /** Every tool: files (journaled), reminders, web, system, run, and the MCP servers' tools. */
+/**
+ * What the folder teaches the agent and what it keeps (docs/INSTRUCTIONS.md, MEMORY.md,
+ * SKILLS.md): its instruction files, its memory in the home, and its skills.
+ */
+async function openFolderKnowledge(
+  deps: {
+    config: LoadedConfig;
+    home: string;
+    workspace: Workspace;
+    journals: SessionJournal;
+    fs?: HistoryFs;
+  },
+  warn: (message: string) => void,
+): Promise<{ instructions: InstructionSet; memory: FolderMemory; skills: OpenedSkills }> {
+  const { config, home, workspace, journals } = deps;
+  // AGENTS.md and friends: in the system prompt, and a subfolder's with a tool's result.
+  const secrets = [config.apiKey, config.search.tavilyKey, config.search.braveKey];
+  const instructions = await openInstructions({
+    config,
+    home,
+    workspace,
+    journal: () => journals.current(),
+    secrets,
+  });
+  // The folder's memory, kept in the home beside its reminders.
+  const memory = new FolderMemory({
+    dataDir: appPaths(home).data,
+    workspace: workspace.root,
+    warn,
+    ...(deps.fs ? { fs: deps.fs } : {}),
+  });
+  const skills = openSkills(
+    workspace.root,
+    home,
+    warn,
+    COMMANDS.map((c) => c.name),
+  );
+  return { instructions, memory, skills };
+}
+
 function buildRegistry(
   config: LoadedConfig,
   journals: SessionJournal,

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../api/events.js';
 import { shownText } from '../protocol/replyParts.js';
 import type { ToolArg, ToolKind } from '../tools/types.js';
-import { SKILL_RUN_HEADER } from '../skills/command.js';
+import { SKILL_RUN_HEADER } from './skillRun.js';
 import type { CycleEnd, CycleRecord } from '../api/ledger.js';
 
 /** The reply kept per record: enough for the digest, small enough for the file. */

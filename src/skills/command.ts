@@ -7,8 +7,7 @@
  */
 import type { SkillLibrary } from './library.js';
 
-/** The header line of a skill run as a command; group 1 is the skill's name. */
-export const SKILL_RUN_HEADER = /^Skill "([a-z0-9-]+)", run by the user as \//;
+export { SKILL_RUN_HEADER } from '../ledger/skillRun.js';
 
 /** The user's turn for `/name args`, or undefined when no skill has that name. */
 export function expandSkillCommand(

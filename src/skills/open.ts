@@ -3,7 +3,6 @@
  * Cogito's own folder, with the trust file in the home's data; the built-in commands' names
  * are reserved (a skill of that name loads, but `/name` stays the built-in's).
  */
-import { COMMANDS } from '../commands/builtin.js';
 import { appPaths, builtinSkillsDir } from '../config/paths.js';
 import type { Tool } from '../tools/types.js';
 import { skillRoots } from './discover.js';
@@ -23,13 +22,15 @@ export function openSkills(
   workspace: string,
   home: string,
   warn: (message: string) => void,
+  /** The built-in commands' names: `/name` stays theirs. */
+  reserved: readonly string[],
 ): OpenedSkills {
   const trust = SkillTrust.inData(appPaths(home).data, warn);
   const library = new SkillLibrary(
     skillRoots(workspace, home, builtinSkillsDir()),
     workspace,
     trust,
-    COMMANDS.map((c) => c.name),
+    reserved,
   );
   return {
     tool: createSkillTool(library),

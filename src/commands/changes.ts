@@ -1,5 +1,5 @@
 /**
- * `/changes` and `/undo [N|all|PATH] [--force]`: the change journal as slash commands. They
+ * `/changes` and `/undo [N|all|PATH|memory] [--force]`: the change journal as slash commands. They
  * work the same on the screen and as the `-p` prompt (`cogito -p "/undo all"`).
  */
 import type { ChangeEntry, Journal } from '../journal/journal.js';
@@ -155,7 +155,7 @@ export const CHANGE_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: 'undo',
-    usage: '/undo [N|all|PATH|memory] [--force]',
+    usage: '/undo [N|all|PATH|memory]',
     description: 'command.undo',
     run: undo,
   },

@@ -414,7 +414,7 @@ export const en = {
   'status.filesChanged': '{count} {count|file|files} changed',
   'command.changes': 'What the agent changed in this session, newest first, by turn',
   'command.undo':
-    "Undo the last turn's changes (N turns, all, or one path; --force over your edits)",
+    "Undo the last turn's changes (N turns, all, one path, or the last memory change; --force over your edits)",
   'changes.title':
     'Changes in this session, newest first ({count} {count|file|files} changed; /undo reverts):',
   'changes.none': 'The agent has not changed any file in this session.',
@@ -434,7 +434,7 @@ export const en = {
   'undo.noPath': 'Nothing to undo for "{path}": the agent has no change of it left to revert.',
   'undo.noJournal': 'Changes are not journaled in this run, so there is nothing to undo.',
   'undo.usage':
-    "Usage: /undo [N|all|PATH] [--force]. N counts turns (1 or more); PATH undoes that file's latest change.",
+    "Usage: /undo [N|all|PATH|memory] [--force]. N counts turns (1 or more); PATH undoes that file's latest change; memory the folder memory's last change.",
   'undo.refused':
     'Nothing was undone: these changed after the agent changed them:\n{list}\nTo undo anyway and lose those edits: /undo {args} --force',
   'undo.refusedBackup':

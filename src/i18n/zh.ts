@@ -381,7 +381,8 @@ export const zh = {
   'status.commandsRunning': '{count} 个命令在运行',
   'status.filesChanged': '已改 {count} 个文件',
   'command.changes': '本会话中代理做过的改动，最新在前，按轮分组',
-  'command.undo': '撤销上一轮的改动（N 轮、all 全部或某个路径；--force 覆盖你的修改）',
+  'command.undo':
+    '撤销上一轮的改动（N 轮、all 全部、某个路径或最近一次记忆改动；--force 覆盖你的修改）',
   'changes.title': '本会话的改动，最新在前（共改了 {count} 个文件；/undo 撤销）：',
   'changes.none': '本会话中代理还没有改动任何文件。',
   'changes.autonomous': '自主',
@@ -400,7 +401,7 @@ export const zh = {
   'undo.noPath': '“{path}”没有可撤销的改动。',
   'undo.noJournal': '本次运行没有记录改动，所以没有可撤销的。',
   'undo.usage':
-    '用法：/undo [N|all|路径] [--force]。N 是轮数（至少 1）；路径撤销该文件最近一次改动。',
+    '用法：/undo [N|all|路径|memory] [--force]。N 是轮数（至少 1）；路径撤销该文件最近一次改动；memory 撤销记忆的最近一次改动。',
   'undo.refused':
     '什么都没有撤销：以下内容在代理改动之后又被改过：\n{list}\n仍要撤销并丢弃这些修改：/undo {args} --force',
   'undo.refusedBackup':

@@ -12,7 +12,7 @@ import { fail, ok } from './types.js';
 export function createRememberTool(memory: FolderMemory): Tool {
   return {
     name: 'remember',
-    description: `Keep one lasting fact about this folder or the user's wishes for future sessions (e.g. "Summaries go in notes/"), one short sentence, at most ${MEMORY_LIMITS.maxFactChars} characters. Never a secret. Outside the user's turn it waits for the user's approval.`,
+    description: `Keep one lasting fact about this folder or the user's wishes for future sessions (e.g. "Reports here are written in French"), one short sentence, at most ${MEMORY_LIMITS.maxFactChars} characters. Never a secret. Outside the user's turn it waits for the user's approval.`,
     // It changes nothing in the workspace; what it keeps is shown, capped and undoable, and
     // outside the user's turn it only proposes.
     kind: 'read',

@@ -21,7 +21,7 @@ const LAYERS = [
     reminders: ['core', 'i18n'],
     // the folder memory: facts kept between sessions, their inbox and undo log
     knowledge: ['core'],
-    personas: ['config'],
+    personas: ['config', 'core'],
     providers: ['config', 'core'],
     // documents read into Markdown (PDF, Office, e-mail, images…), off the main thread
     documents: ['core'],

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { parseFrontMatter } from './frontmatter.js';
+import { parseFrontMatter } from '../core/frontMatter.js';
 
 /** A character Cogito can play: its header and the prompt text that sets its voice. */
 export interface Persona {

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseSkillFrontMatter } from './frontmatter.js';
+import { parseFrontMatter } from '../core/frontMatter.js';
 
 /** Where a skill comes from, in the order a name clash is settled (the first wins). */
 export type SkillSource = 'workspace' | 'home' | 'cogito';
@@ -154,7 +154,7 @@ function readSkill(
       );
     return undefined;
   }
-  const parsed = parseSkillFrontMatter(text);
+  const parsed = parseFrontMatter(text);
   if (!parsed.ok) {
     warnings.push(
       `Skill ${fileShown} is ignored: it ${parsed.problem}. Start it with ---, then name: and description: lines, then ---.`,

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { buildCatalogue, type Catalogue } from './catalogue.js';
 import { contentHash, discoverSkills, type Skill, type SkillRoot } from './discover.js';
-import { parseSkillFrontMatter } from './frontmatter.js';
+import { parseFrontMatter } from '../core/frontMatter.js';
 import type { SkillTrust } from './trust.js';
 
 /** A skill's SKILL.md as it is now. */
@@ -56,7 +56,7 @@ export class SkillLibrary {
     } catch (err) {
       return { problem: `${skill.shown} cannot be read now (${(err as Error).message})` };
     }
-    const parsed = parseSkillFrontMatter(text);
+    const parsed = parseFrontMatter(text);
     const body = parsed.ok ? parsed.body : text;
     return { skill, text, body, hash: contentHash(text) };
   }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { builtinPersonasDir } from '../../src/config/paths.js';
-import { parseFrontMatter } from '../../src/personas/frontmatter.js';
+import { parseFrontMatter } from '../../src/core/frontMatter.js';
 import { findPersona, loadPersonas } from '../../src/personas/load.js';
 
 const BUILTIN_IDS = [

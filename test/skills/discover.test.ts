@@ -7,7 +7,7 @@ import { discoverSkills, skillRoots } from '../../src/skills/discover.js';
 import { expandSkillCommand } from '../../src/skills/command.js';
 import { SkillLibrary } from '../../src/skills/library.js';
 import { SkillTrust } from '../../src/skills/trust.js';
-import { parseSkillFrontMatter } from '../../src/skills/frontmatter.js';
+import { parseFrontMatter } from '../../src/core/frontMatter.js';
 
 let tmp: string;
 let ws: string;
@@ -129,9 +129,9 @@ describe('finding skills', () => {
   });
 
   it('parses front matter without throwing on odd input', () => {
-    expect(parseSkillFrontMatter('---\nname: a\n').ok).toBe(false);
-    expect(parseSkillFrontMatter('---\n  orphan\n---\n').ok).toBe(false);
-    const r = parseSkillFrontMatter('---\nname: "a"\ndescription: |\n  one\n  two\n---\nbody');
+    expect(parseFrontMatter('---\nname: a\n').ok).toBe(false);
+    expect(parseFrontMatter('---\n  orphan\n---\n').ok).toBe(false);
+    const r = parseFrontMatter('---\nname: "a"\ndescription: |\n  one\n  two\n---\nbody');
     expect(r.ok && r.fields).toEqual({ name: 'a', description: 'one\ntwo' });
   });
 });

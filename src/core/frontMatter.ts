@@ -1,15 +1,15 @@
 /**
- * The front matter of a SKILL.md: the YAML between two `---` lines at the top. Skills in the
- * wild use a little more YAML than persona headers do (a folded `description: >` block, a
+ * The front matter of a SKILL.md or a persona file: the YAML between two `---` lines at the
+ * top. Skills in the wild use a little more YAML than persona headers do (a folded `description: >` block, a
  * nested `metadata:` map, `allowed-tools` lists), so this reader takes top-level `key: value`
  * lines, block scalars (`>` and `|`) and indented continuation lines, and skips nested maps
  * and lists it does not need. Anything else is reported with its line, never thrown.
  */
 
-export type SkillFrontMatter =
+export type FrontMatter =
   { ok: true; fields: Record<string, string>; body: string } | { ok: false; problem: string };
 
-export function parseSkillFrontMatter(text: string): SkillFrontMatter {
+export function parseFrontMatter(text: string): FrontMatter {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   let start = 0;
   while (start < lines.length && (lines[start] ?? '').trim() === '') start++;

@@ -156,12 +156,10 @@ export class Compactor {
   ): Promise<{ ok: true; text: string } | { ok: false; reason: string }> {
     let text = '';
     let failure: string | undefined;
-    for await (const ev of this.deps
-      .provider()
-      .stream({
-        messages: buildSummaryRequest(older, undefined, this.deps.flush !== undefined),
-        signal,
-      })) {
+    for await (const ev of this.deps.provider().stream({
+      messages: buildSummaryRequest(older, undefined, this.deps.flush !== undefined),
+      signal,
+    })) {
       if (ev.type === 'text_delta') text += ev.text;
       if (ev.type === 'done' && ev.reason !== 'stop' && ev.reason !== 'length') {
         failure =

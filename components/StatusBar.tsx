@@ -92,6 +92,7 @@ type StatusFields = Pick<
   | 'sessionCachedTokens'
   | 'toolsRunning'
   | 'nextTurnAt'
+  | 'retryAt'
   | 'pauseReason'
   | 'preparing'
   | 'activity'
@@ -116,6 +117,7 @@ const pickFields = (st: AgentStoreState): StatusFields => ({
   sessionCachedTokens: st.sessionCachedTokens,
   toolsRunning: st.toolsRunning,
   nextTurnAt: st.nextTurnAt,
+  retryAt: st.retryAt,
   pauseReason: st.pauseReason,
   preparing: st.preparing,
   activity: st.activity,
@@ -191,8 +193,12 @@ export function StatusBar(p: StatusBarProps): React.JSX.Element {
   // The spinner turns here, not at the root, so its ticks re-render this bar only.
   const spinner = useSpinner(s.streaming);
   const sep = ' │ ';
-  // The countdown ticks once a second while resting, and not at all otherwise.
-  const now = useNow(s.machine === 'THINKING' && s.nextTurnAt !== undefined && !s.streaming);
+  // The countdown ticks once a second while resting or waiting to retry, not at all otherwise.
+  const now = useNow(
+    s.machine === 'THINKING' &&
+      (s.nextTurnAt !== undefined || s.retryAt !== undefined) &&
+      !s.streaming,
+  );
   const state = `● ${stateLabel(s, now, lang)}${s.streaming ? ` ${spinner}` : ''}`;
   const segs: Segment[] = [
     { text: state, keep: 100, color: STATE_COLOR[s.machine] },

@@ -14,6 +14,8 @@ export interface LabelFacts {
   /** When the scheduler looks next (epoch ms), if it is waiting. */
   nextTurnAt: number | undefined;
   pauseReason: string | undefined;
+  /** When a failed request is tried again, while its back-off runs. */
+  retryAt?: number | undefined;
   /** What the request in preparation waits for (MCP servers connecting). */
   preparing?: string | undefined;
   /** The agent's own word on what it does (resting free, the open question). */
@@ -31,6 +33,7 @@ export function untilText(ms: number): string {
 
 /**
  * What the agent is doing, in words: `Thinking` only while a request or a tool is in flight,
+ * `Retrying · next try in 3s` while a failed request waits its back-off,
  * `Resting · next look in 4m` while the scheduler waits, `Resting · wakes on a change` while
  * the timed looks cost nothing, `Thinking · connecting MCP: fx…` while the first request
  * waits for MCP servers, `Your turn` (`Your turn · waiting for your answer since 09:12`
@@ -57,6 +60,9 @@ export function stateLabel(f: LabelFacts, now: number, lang: Lang): string {
     case 'THINKING': {
       if (f.preparing !== undefined) return `${t(lang, 'state.THINKING')} · ${f.preparing}`;
       const inFlight = f.streaming || f.toolsRunning > 0;
+      // A retry's back-off is still the same turn at work, not a rest and not the user's turn.
+      if (!inFlight && f.retryAt !== undefined)
+        return t(lang, 'state.retrying', { in: untilText(f.retryAt - now) });
       if (!inFlight && f.activity?.state === 'resting') {
         const at = f.activity.nextLookAt;
         if (at === undefined) return t(lang, 'state.restingOnChange');
@@ -88,6 +94,7 @@ export function barFacts(s: BarFacts): BarFacts {
     streaming: s.streaming,
     toolsRunning: s.toolsRunning,
     nextTurnAt: s.nextTurnAt,
+    retryAt: s.retryAt,
     pauseReason: s.pauseReason,
     preparing: s.preparing,
     activity: s.activity,

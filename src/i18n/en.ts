@@ -449,6 +449,7 @@ export const en = {
     'paused before sending: the next request (~{estimate} tokens) would pass the hourly token budget ({used} of {limit} used in the last hour). It refills at {at}; raise tokenBudgetPerHour to go on now.',
   'pause.budgetDay':
     'paused before sending: the next request (~{estimate} tokens) would pass the daily token budget ({used} of {limit} used in the last 24 hours). It refills at {at}; raise tokenBudgetPerDay to go on now.',
+  'state.retrying': 'Retrying · next try in {in}',
   'state.resting': 'Resting · next look in {in}',
   'state.restingOnChange': 'Resting · wakes on a change',
   'state.waitingAnswer': 'Your turn · waiting for your answer since {time}',

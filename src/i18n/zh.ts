@@ -416,6 +416,7 @@ export const zh = {
     '发送前已暂停：下一个请求（约 {estimate} 个 token）会超出每小时 token 预算（最近一小时已用 {used}/{limit}）。{at} 恢复额度；如需立即继续，请调高 tokenBudgetPerHour。',
   'pause.budgetDay':
     '发送前已暂停：下一个请求（约 {estimate} 个 token）会超出每日 token 预算（最近 24 小时已用 {used}/{limit}）。{at} 恢复额度；如需立即继续，请调高 tokenBudgetPerDay。',
+  'state.retrying': '重试中 · {in}后再试',
   'state.resting': '休息中 · {in}后再看',
   'state.restingOnChange': '休息中 · 有变化时醒来',
   'state.waitingAnswer': '等你发言 · 自 {time} 起等你回答',

@@ -52,6 +52,8 @@ export interface AgentViewState {
   /** All tokens used this session (prompt + completion). */
   sessionTokens: number;
   nextTurnAt: number | undefined;
+  /** When a failed request is tried again (epoch ms), while its back-off runs. */
+  retryAt: number | undefined;
   /** What the request in preparation waits for ("connecting MCP: fx…"), for the status bar. */
   preparing: string | undefined;
   model: string;
@@ -118,6 +120,7 @@ export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewS
     contextTokens: 0,
     sessionTokens: 0,
     nextTurnAt: undefined,
+    retryAt: undefined,
     preparing: undefined,
     model: '',
     persona: '',
@@ -192,9 +195,10 @@ const reduceTurn: Reducer<TurnEvent> = (state, event) => {
         liveReasoning: '',
         ...NO_LIVE,
         nextTurnAt: undefined,
+        retryAt: undefined,
       };
     case 'request_start':
-      return { streaming: true, contextTokens: event.promptTokens };
+      return { streaming: true, contextTokens: event.promptTokens, retryAt: undefined };
     case 'reasoning_delta':
       return { liveReasoning: state.liveReasoning + event.text };
     case 'message_start':
@@ -224,6 +228,7 @@ const reduceTurn: Reducer<TurnEvent> = (state, event) => {
         ...(event.cycle !== undefined ? { cycle: event.cycle } : {}),
         streaming: false,
         toolsRunning: 0,
+        retryAt: undefined,
         // A reply that was only [WAIT] is not stored: nothing of it stays on screen either.
         ...NO_LIVE,
         traces: [...state.traces.slice(-(MAX_TRACES - 1)), event.trace],
@@ -289,7 +294,12 @@ const reduceStatus: Reducer<StatusEvent> = (state, event, now) => {
       return addNotice(state, event.level, event.text, now);
     case 'retrying':
       // The failed try's text goes: the retry streams the reply again.
-      return { ...addNotice(state, 'warn', event.text, now), ...NO_LIVE, streaming: false };
+      return {
+        ...addNotice(state, 'warn', event.text, now),
+        ...NO_LIVE,
+        streaming: false,
+        retryAt: now + event.delayMs,
+      };
     case 'scheduled':
       return { nextTurnAt: event.at };
     case 'preparing':

@@ -28,6 +28,16 @@ describe('stateLabel', () => {
     ],
     ['approval', { machine: 'AWAITING_APPROVAL' }, 'Needs approval'],
     [
+      "a failed request's back-off, after a resting look: the turn is still at work",
+      {
+        retryAt: NOW + 2500,
+        nextTurnAt: NOW + 60_000,
+        activity: { state: 'resting', since: NOW - 5000, nextLookAt: NOW + 60_000 },
+      },
+      'Retrying · next try in 3s',
+    ],
+    ['the retry streams: thinking again', { retryAt: NOW + 2500, streaming: true }, 'Thinking'],
+    [
       'resting free: wakes on a change',
       { nextTurnAt: NOW + 2000, activity: { state: 'resting', since: NOW } },
       'Resting · wakes on a change',

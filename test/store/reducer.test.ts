@@ -49,6 +49,10 @@ describe('the store reduces agent events', () => {
       level: 'warn',
       text: 'dropped; retrying in 2s (try 2 of 5)',
     });
+    // The back-off is shown as such until the retry's request goes out.
+    expect(s.retryAt).toBeGreaterThanOrEqual(Date.now() + 1000);
+    apply({ type: 'request_start', turnId: 1, promptTokens: 900 });
+    expect(store.getState().retryAt).toBeUndefined();
     const trace = { turnId: 1, trigger: 'timer' as const, startedAt: 0, durationMs: 1 };
     const end = { ...trace, phases: [], steps: 1, outcome: 'error' as const };
     apply({ type: 'turn_end', turnId: 1, outcome: 'error', wait: false, trace: end, cycle: 2 });

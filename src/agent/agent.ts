@@ -62,6 +62,11 @@ export class Agent {
   private readonly safety: SessionSafety;
   private started = false;
   private watcher: WorkspaceWatcher | undefined;
+  /**
+   * The watcher has finished its first scan. Until then a new file is taken into its snapshot
+   * unreported, so a free rest cannot yet promise to wake on a change.
+   */
+  private watcherReady = false;
   /** Pacing, budgets, reminders, per-turn notes and pending workspace changes. */
   private readonly alwaysOn: AlwaysOn;
   /** Paths the agent's own write tools touch, so the watcher ignores them. */
@@ -258,7 +263,7 @@ export class Agent {
     const question = this.alwaysOn.question;
     return {
       machine: this.state,
-      freeRest: this.alwaysOn.resting,
+      freeRest: this.alwaysOn.resting && (this.watcherReady || !this.deps.watch),
       reminderAt: this.alwaysOn.nextDueAt(),
       pauseReason: this.deps.store.getState().pauseReason,
       question: question.facts,
@@ -322,6 +327,13 @@ export class Agent {
         onNotice: (message) => this.notice(message, 'warn'),
         lang: this.settings.lang,
       });
+      void this.watcher.ready.then(
+        () => {
+          this.watcherReady = true;
+          this.activity.refresh();
+        },
+        () => undefined,
+      );
     }
   }
 

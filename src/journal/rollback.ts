@@ -117,9 +117,9 @@ async function rollBack(
 }
 
 /**
- * The atomic writers write a temporary file beside the target and rename it over: the
- * checked writer `.<name>.<hex>.cogito-tmp`, write-file-atomic `<name>.<number>`. A kill in
- * between leaves that file. Removes the ones made since the change began.
+ * The checked writer writes a temporary file beside the target, `.<name>.<hex>.cogito-tmp`,
+ * and renames it over; a kill in between leaves that file. Removes the ones made since the
+ * change began (only that exact shape: a user's `<name>.1` is never taken for one).
  */
 async function removeAtomicLeftovers(place: Place, since: number): Promise<boolean> {
   const base = place.rel.split('/').pop()!;
@@ -135,7 +135,6 @@ async function removeAtomicLeftovers(place: Place, since: number): Promise<boole
 }
 
 function isAtomicLeftover(name: string, base: string): boolean {
-  if (name.startsWith(`${base}.`) && /^\d+$/.test(name.slice(base.length + 1))) return true;
   return (
     name.startsWith(`.${base}.`) && /^[0-9a-f]+\.cogito-tmp$/.test(name.slice(base.length + 2))
   );

@@ -155,3 +155,20 @@ describe('hand-made records in changes.jsonl', () => {
     expect(report.refused?.join('\n')).toMatch(/backup of "tool\.sh" no longer matches its hash/);
   });
 });
+
+describe('crash rollback and the temporary files of an atomic write', () => {
+  it("removes the checked writer's leftover, never a user's file that only looks numbered", async () => {
+    fx = await journalFixture((ws) => fs.writeFileSync(path.join(ws, 'notes.md'), 'old\n'));
+    await crashAfter('edit', ['notes.md', 'old', 'new']);
+    // What a kill inside the write leaves, and a file of the user's made in the same second.
+    const leftover = path.join(fx.ws, '.notes.md.0a1b2c.cogito-tmp');
+    fs.writeFileSync(leftover, 'half');
+    fs.writeFileSync(path.join(fx.ws, 'notes.md.1'), 'a numbered copy of mine\n');
+    await finishCrashRecord(noHistory, fx.reopen(), fx.workspace);
+    expect(fs.readFileSync(path.join(fx.ws, 'notes.md'), 'utf8')).toBe('old\n');
+    expect(fs.existsSync(leftover)).toBe(false);
+    expect(fs.readFileSync(path.join(fx.ws, 'notes.md.1'), 'utf8')).toBe(
+      'a numbered copy of mine\n',
+    );
+  });
+});

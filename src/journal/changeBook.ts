@@ -25,7 +25,11 @@ export interface ChangeEntry extends ChangeStart {
 export class ChangeBook {
   private readonly entries: ChangeEntry[] = [];
   private readonly byId = new Map<string, ChangeEntry>();
-  /** Backups removed by the size cap (one hash per backup removed). */
+  /**
+   * Backups removed by the size cap: one hash per backup removed, and a backup is removed only
+   * after `undo.maxBytes` of newer ones were stored, so this grows by a few dozen bytes per
+   * file version beyond that cap (see docs/MEMORY-BOUNDS.md).
+   */
   readonly evicted = new Set<string>();
 
   constructor(private readonly window = Infinity) {}

@@ -5,7 +5,9 @@
 import { useMemo } from 'react';
 import type { Lang } from '../src/i18n/messages.js';
 import { t } from '../src/i18n/messages.js';
-import type { AgentStore } from '../src/store/agentStore.js';
+import type { AgentStore, AgentStoreState } from '../src/store/agentStore.js';
+import type { ToolLogEntry } from '../src/api/events.js';
+import { toolLogFromHistory } from '../src/store/restoredView.js';
 import { useThrottledStore } from './hooks/useThrottledStore.js';
 import { plainText } from './i18n.js';
 import { helpRows } from './keys/hints.js';
@@ -86,8 +88,10 @@ export function useOverlayRows(
   complete: (prefix: string) => readonly string[],
 ): OverlayRows | undefined {
   const { overlay, detailId } = open;
-  const entry = useThrottledStore(store, (s) =>
-    overlay === 'detail' ? s.toolLog.find((e) => e.callId === detailId) : undefined,
+  const entry = useThrottledStore(
+    store,
+    (s) => (overlay === 'detail' ? detailEntry(s, detailId) : undefined),
+    sameEntry,
   );
   const help = overlay === 'help';
   return useMemo(() => {
@@ -104,4 +108,24 @@ export function useOverlayRows(
       };
     return { title: detailTitle(entry, lang), rows: detailRows(entry, width, lang) };
   }, [help, overlay, entry, width, lang, complete]);
+}
+
+/** The call the detail shows: in the store's log, or read back from the history (scrolled back). */
+function detailEntry(s: AgentStoreState, id: string | undefined): ToolLogEntry | undefined {
+  return (
+    s.toolLog.find((e) => e.callId === id) ??
+    toolLogFromHistory(s.messages).find((e) => e.callId === id)
+  );
+}
+
+/** A call read back again is a new object with the same content: no new frame for it. */
+function sameEntry(a: ToolLogEntry | undefined, b: ToolLogEntry | undefined): boolean {
+  return (
+    a === b ||
+    (a !== undefined &&
+      b !== undefined &&
+      a.callId === b.callId &&
+      a.status === b.status &&
+      a.full === b.full)
+  );
 }

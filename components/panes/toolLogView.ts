@@ -28,8 +28,11 @@ export function useToolLogView(
   selected: string | undefined,
   /** The first entry shown while one is selected. */
   top: number,
+  /** Entries read back from the history, shown before the store's log (see `useOlderTools`). */
+  older: readonly ToolLogEntry[] = [],
 ): ToolLogView {
-  const log = useThrottledStore(store, (s) => s.toolLog);
+  const kept = useThrottledStore(store, (s) => s.toolLog);
+  const log = useMemo(() => (older.length > 0 ? [...older, ...kept] : kept), [older, kept]);
   return useMemo(() => {
     const sel = selected === undefined ? -1 : log.findIndex((e) => e.callId === selected);
     const h = Math.max(0, height);

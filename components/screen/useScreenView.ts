@@ -16,6 +16,7 @@ import { useOverlayRows, type OverlayRows } from '../overlayView.js';
 import { useReasoningView, type ReasoningView } from '../panes/reasoningView.js';
 import { useReplyView, type PaneView } from '../panes/replyView.js';
 import { useToolLogView, type ToolLogView } from '../panes/toolLogView.js';
+import { useOlderTools } from '../panes/olderTools.js';
 import type { Row } from '../panes/rows.js';
 import type { ScrollView, UiView } from '../ui/uiReducer.js';
 import type { Scroller, UiState } from '../ui/uiState.js';
@@ -71,9 +72,16 @@ export function useScreenView(
     { width: w, height: layout.reasoning },
     ui.scroll.reasoning,
   );
-  const tools = useToolLogView(store, layout.tools, ui.toolSel, ui.toolTop);
+  const browsing = ui.toolSel !== undefined;
+  const older = useOlderTools(store, browsing, browsing ? ui.toolReach : 0);
+  const tools = useToolLogView(store, layout.tools, ui.toolSel, ui.toolTop, older.entries);
   const open = useOverlayRows(store, ui, w, lang, complete);
-  const toolIds = useThrottledStore(store, (s) => s.toolLog.map((e) => e.callId), sameIds);
+  const keptIds = useThrottledStore(store, (s) => s.toolLog.map((e) => e.callId), sameIds);
+  const toolIds = useMemo(
+    () =>
+      older.entries.length > 0 ? [...older.entries.map((e) => e.callId), ...keptIds] : keptIds,
+    [older.entries, keptIds],
+  );
   const body = Math.max(0, layout.panes - 1);
   const max = open ? Math.max(0, open.rows.length - body) : 0;
   const offset = Math.min(overlayOffset(ui), max);
@@ -95,6 +103,7 @@ export function useScreenView(
   const view: UiView = {
     layout,
     toolIds,
+    toolOlder: older.left,
     scroll: {
       reply: at('reply', reply.offset, reply.max),
       reasoning: at('reasoning', reasoning.offset, reasoning.max),

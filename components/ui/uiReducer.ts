@@ -106,8 +106,10 @@ export interface ScrollView {
 /** What the last frame measured, for the actions that depend on it. */
 export interface UiView {
   layout: Layout;
-  /** The tool log's call ids, oldest first. */
+  /** The tool log's call ids, oldest first (those read back from the history first). */
   toolIds: readonly string[];
+  /** Entries the history holds from before the first of `toolIds` (read back on a scroll). */
+  toolOlder: number;
   scroll: Record<Scroller, ScrollView>;
 }
 
@@ -136,13 +138,29 @@ function wheelTarget(ui: UiState, layout: Layout, row: number): Scroller | 'tool
   return at === 'overlay' ? target(ui) : at;
 }
 
+/** Entries read back from the history for each step past the oldest one shown. */
+export const TOOL_PAGE = 100;
+
+/**
+ * Moves the tool-log selection (↑ is +1). A move past the oldest entry shown reads older ones
+ * back from the history (a page; Home all of them): the next frame shows them above, and
+ * Home again selects the first call of the session.
+ */
 function scrollTools(ui: UiState, view: UiView, by: number | 'top' | 'bottom'): UiState {
   const ids = view.toolIds;
   const height = view.layout.tools;
+  if (by === 'bottom') return { ...ui, toolSel: undefined, toolReach: 0 };
+  const reach = ui.toolSel === undefined ? 0 : ui.toolReach;
+  const cur = ui.toolSel === undefined ? ids.length - 1 : ids.indexOf(ui.toolSel);
+  // Home reads back all there is (the view clamps it; with nothing selected yet the view
+  // has not counted them); a step reads a page.
+  const past = by === 'top' ? Infinity : by - cur;
+  const more =
+    by === 'top' ? Infinity : past > 0 ? Math.min(view.toolOlder, Math.max(TOOL_PAGE, past)) : 0;
+  const next = { ...ui, toolReach: reach + more };
   if (by === 'top')
-    return moveToolSelection({ ...ui, toolSel: ids[0], toolTop: 0 }, ids, 0, height);
-  if (by === 'bottom') return { ...ui, toolSel: undefined };
-  return moveToolSelection(ui, ids, -by, height);
+    return moveToolSelection({ ...next, toolSel: ids[0], toolTop: 0 }, ids, 0, height);
+  return moveToolSelection(next, ids, -by, height);
 }
 
 /** Scrolling: reply and reasoning count from the bottom (↑ is +1), overlays from the top. */

@@ -43,6 +43,11 @@ export interface UiState {
   toolSel: string | undefined;
   /** First visible entry of the tool log while an entry is selected. */
   toolTop: number;
+  /**
+   * Entries read back from the history, shown before the store's log while an entry is
+   * selected (scrolled past the oldest the store keeps); 0 again when following the newest.
+   */
+  toolReach: number;
   /** The call shown in the detail overlay. */
   detailId: string | undefined;
   /** Candidates from the last Tab completion, shown in the hint line until the next edit. */
@@ -89,6 +94,7 @@ export function initialUiState(): UiState {
     },
     toolSel: undefined,
     toolTop: 0,
+    toolReach: 0,
     detailId: undefined,
     completions: [],
     lastCtrlC: undefined,

@@ -54,6 +54,7 @@ export interface TakenInput {
 }
 
 export class InputQueue {
+  /** Messages waiting for their turn: each leaves when its turn takes it (typed by the user). */
   private readonly pending: Pending[] = [];
   private nextId = 1;
 

@@ -6,6 +6,7 @@
  * A turn that ends before any boundary hands them to the input queue, so none is lost.
  */
 export class Steers {
+  /** What the user typed while a turn ran: handed on at the next boundary (emptied each turn). */
   private readonly texts: string[] = [];
 
   /** Whether a message waits for the next tool boundary. */

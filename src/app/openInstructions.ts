@@ -36,17 +36,7 @@ export async function openInstructions(deps: {
     ...(homeScope ? { home: homeScope } : {}),
     names: config.instructions.files,
     maxBytes: config.instructions.maxBytes,
-    changedByCogito: () => changedPaths(deps.journal()),
+    changedByCogito: () => deps.journal().changedPaths(),
     secrets: deps.secrets,
   });
-}
-
-/** The paths this session's changes left changed (not undone), each with its latest change's id. */
-export function changedPaths(journal: Journal): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const e of journal.entries()) {
-    if (e.state !== 'done') continue;
-    for (const p of e.paths) out.set(p.path, e.id);
-  }
-  return out;
 }

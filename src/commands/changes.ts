@@ -66,7 +66,8 @@ function describeChange(e: ChangeEntry, lang: Lang, evicted: ReadonlySet<string>
 }
 
 function changesText(journal: Journal, lang: Lang): string {
-  const all = journal.entries().filter((e) => e.state === 'done' || e.state === 'undone');
+  // Every change, older ones read back from the file: /changes lists the whole session.
+  const all = journal.all().filter((e) => e.state === 'done' || e.state === 'undone');
   if (all.length === 0) return t(lang, 'changes.none');
   const groups = new Map<string, ChangeEntry[]>();
   for (const e of all) groups.set(e.turn, [...(groups.get(e.turn) ?? []), e]);
@@ -98,7 +99,7 @@ async function undo({ ctx, args }: CommandCall): Promise<AfterCommand> {
   if (memory && args.trim().toLowerCase() === 'memory') return (say(memory.undo()), 'listen');
   const memoryAt = memory?.lastChangeAt();
   if (memory && memoryAt !== undefined && args.trim() === '') {
-    const fileAt = journal ? turnsNewestFirst(journal)[0]?.[0]?.at : undefined;
+    const fileAt = journal ? turnsNewestFirst(journal, 1)[0]?.[0]?.at : undefined;
     if (fileAt === undefined || memoryAt >= fileAt) return (say(memory.undo()), 'listen');
   }
   if (!journal) return (say(t(lang, 'undo.noJournal')), 'listen');

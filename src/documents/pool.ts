@@ -300,6 +300,7 @@ function abortError(name: string): DocumentError {
   return new DocumentError('aborted', `Stopped reading ${name}: the turn was interrupted.`);
 }
 
+/** One per distinct set of limits (normally one): never grows with the session. */
 const pools = new Map<string, ExtractionPool>();
 
 /** The pool for these limits (one child per distinct set; normally just the default). */

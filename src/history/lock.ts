@@ -33,7 +33,10 @@ export interface Holder {
   startToken?: string;
 }
 
-/** Lock files this process holds, so a lock naming our own pid can be told from a stale one. */
+/**
+ * Lock files this process holds, so a lock naming our own pid can be told from a stale one
+ * (a few: the session's and the home's; each leaves when released).
+ */
 const held = new Set<string>();
 
 /**

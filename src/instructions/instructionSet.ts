@@ -42,6 +42,8 @@ export class InstructionSet {
   private files: InstructionFile[] = [];
   private stamp: string | undefined;
   private section = '';
+  // Memory: the maps below hold one entry per instruction file or workspace folder a tool
+  // touched, so they grow with the workspace's folders, never with the number of turns.
   /** The text applied last, per file, kept while a change of Cogito's waits to be seen. */
   private readonly applied = new Map<string, string>();
   /** Per path, the change the user has seen (by running /context). */

@@ -7,14 +7,20 @@ import { Listeners } from '../core/listeners.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BlobStore } from './blobStore.js';
-import type { ChangeStart, JournalRecord, PathBefore } from './records.js';
-import { parseJournalLine } from './journalLine.js';
+import type { ChangeStart, JournalRecord } from './records.js';
 import { realFs } from '../core/fsPort.js';
 import { keepAsideAndRewrite, readJsonLines } from '../core/jsonLines.js';
 import type { FlatTree } from './snapshot.js';
+import { ChangeBook, JOURNAL_FILE, replayLines, type ChangeEntry } from './changeBook.js';
+import { ChangeSummary } from './changeSummary.js';
 
-/** The journal's file name inside a session folder. */
-export const JOURNAL_FILE = 'changes.jsonl';
+export { JOURNAL_FILE, type ChangeEntry };
+
+/**
+ * Changes kept in memory: more than `/undo`'s usual reach and a screen of `/changes`. Older
+ * ones stay in the file and are read back when asked for (`all`).
+ */
+export const JOURNAL_WINDOW = 256;
 
 /** The undo limits from the config (`undo.maxBytes`, `undo.maxFileBytes`). */
 export interface UndoLimits {
@@ -24,22 +30,17 @@ export interface UndoLimits {
   maxFileBytes: number;
 }
 
-/** A change as the journal knows it now. */
-export interface ChangeEntry extends ChangeStart {
-  state: 'pending' | 'done' | 'none' | 'undone';
-  /** Main paths (plus the trash place of a delete), with their trees after the change. */
-  paths: readonly (PathBefore & { after?: FlatTree })[];
-  made: readonly string[];
-  trash?: string;
-  note?: 'no_change' | 'rolled_back';
-}
-
-/** Reads and appends one session's journal. */
+/**
+ * Reads and appends one session's journal. Memory holds the newest `window` changes and a
+ * summary of all of them; the file holds every change, and older ones are read back from it.
+ */
 export class Journal {
-  private readonly list: ChangeEntry[] = [];
-  private readonly byId = new Map<string, ChangeEntry>();
-  /** Backups removed by the size cap. */
-  readonly evicted = new Set<string>();
+  private book: ChangeBook;
+  private summary = new ChangeSummary();
+  /** The summary no longer matches (an undo, a record about a change outside the window). */
+  private stale = false;
+  /** Changes in the whole journal, in memory or not. */
+  private total = 0;
   /** Lines of the file refused when it was read, each naming the line and why (reported). */
   readonly skipped: string[] = [];
   private fd: number | undefined;
@@ -52,17 +53,26 @@ export class Journal {
     readonly file: string,
     readonly blobs: BlobStore,
     readonly limits: UndoLimits,
-  ) {}
+    private readonly window: number,
+  ) {
+    this.book = new ChangeBook(window);
+  }
 
   /**
    * Opens the journal of the session in `sessionDir`, its backups in `blobDir`.
-   * A torn last line (a kill mid-write) is skipped.
+   * A torn last line (a kill mid-write) is skipped. `window`: changes kept in memory.
    */
-  static open(sessionDir: string, blobDir: string, limits: UndoLimits): Journal {
+  static open(
+    sessionDir: string,
+    blobDir: string,
+    limits: UndoLimits,
+    window = JOURNAL_WINDOW,
+  ): Journal {
     const journal = new Journal(
       path.join(sessionDir, JOURNAL_FILE),
       BlobStore.open(blobDir),
       limits,
+      Math.max(1, window),
     );
     const read = readJsonLines(realFs, journal.file);
     if (read.kind === 'unreadable') {
@@ -70,26 +80,21 @@ export class Journal {
       return journal;
     }
     const lines = read.kind === 'lines' ? read.lines : [];
-    const kept: string[] = [];
-    for (const [i, line] of lines.entries()) {
-      if (line.trim() === '') continue;
-      const parsed = parseJournalLine(line);
-      if ('record' in parsed) {
-        const refused = journal.consistency(parsed.record);
-        if (refused === undefined) {
-          journal.apply(parsed.record);
-          kept.push(line);
-        } else journal.skipped.push(`${JOURNAL_FILE} line ${i + 1}: ${refused}; skipped`);
-      } else if ('problem' in parsed) {
-        journal.skipped.push(`${JOURNAL_FILE} line ${i + 1}: ${parsed.problem}; skipped`);
-      } else if (i < lines.length - 1) {
-        // A torn last line is a kill mid-write; a torn line with more after it is damage.
-        journal.skipped.push(`${JOURNAL_FILE} line ${i + 1}: not valid JSON; skipped`);
-      }
-    }
+    const { book, kept, skipped } = replayLines(lines);
+    journal.skipped.push(...skipped);
+    journal.adopt(book);
     const torn = read.kind === 'lines' && read.torn && lines.at(-1)!.trim() !== '';
     if (journal.skipped.length > 0 || torn) journal.repair(kept, undefined);
     return journal;
+  }
+
+  /** Takes the whole journal read from the file: its summary, and its newest changes. */
+  private adopt(full: ChangeBook): void {
+    const all = full.list();
+    this.total = all.length;
+    this.seq = Math.max(this.seq, this.total);
+    this.summary = ChangeSummary.of(all, (h) => this.blobs.has(h));
+    this.book = full.trimmed(this.window);
   }
 
   /**
@@ -110,13 +115,41 @@ export class Journal {
     }
   }
 
-  /** Every change, oldest first. */
+  /** The newest changes, those in memory, oldest first (see `all` for every change). */
   entries(): readonly ChangeEntry[] {
-    return this.list;
+    return this.book.list();
   }
 
+  /** How many changes memory holds (at most the window). */
+  inMemory(): number {
+    return this.book.list().length;
+  }
+
+  /** Whether memory holds every change of the journal (nothing to read back). */
+  complete(): boolean {
+    return this.book.list().length === this.total;
+  }
+
+  /**
+   * Every change, oldest first: the in-memory ones when they are all, else the whole file read
+   * back (a fresh copy each call, dropped by the caller). If the file cannot be read any more,
+   * the changes in memory.
+   */
+  all(): readonly ChangeEntry[] {
+    if (this.complete()) return this.book.list();
+    const read = readJsonLines(realFs, this.file);
+    if (read.kind !== 'lines') return this.book.list();
+    return replayLines(read.lines).book.list();
+  }
+
+  /** Backups removed by the size cap. */
+  get evicted(): ReadonlySet<string> {
+    return this.book.evicted;
+  }
+
+  /** A change in memory by its id. */
   get(id: string): ChangeEntry | undefined {
-    return this.byId.get(id);
+    return this.book.get(id);
   }
 
   /** A fresh id for a change, unique in this journal. */
@@ -130,13 +163,22 @@ export class Journal {
    * path (a move its destination, a delete the deleted path, mkdir the folder it asked for).
    */
   filesChanged(): number {
-    const paths = new Set<string>();
-    for (const e of this.list) {
-      if (e.state !== 'done') continue;
-      const main = e.paths[0]?.path ?? e.made[e.made.length - 1];
-      if (main !== undefined) paths.add(main);
+    return this.current().mainPaths.size;
+  }
+
+  /** The paths this session's changes left changed (not undone), each with its latest change. */
+  changedPaths(): ReadonlyMap<string, string> {
+    return this.current().changed;
+  }
+
+  /** The summary, rebuilt from the whole journal after an undo (rare). */
+  private current(): ChangeSummary {
+    if (this.stale) {
+      const full = this.all();
+      this.summary = ChangeSummary.of(full, (h) => this.blobs.has(h));
+      this.stale = false;
     }
-    return paths.size;
+    return this.summary;
   }
 
   /** Called after every change to the journal (the status bar's count). */
@@ -198,14 +240,7 @@ export class Journal {
   }
 
   private backupsOldestFirst(): string[] {
-    const seen = new Set<string>();
-    for (const e of this.list) {
-      for (const p of e.paths) {
-        if (!p.backup) continue;
-        for (const node of Object.values(p.before)) if (node.k === 'f') seen.add(node.h);
-      }
-    }
-    return [...seen];
+    return [...this.current().backups];
   }
 
   private write(record: JournalRecord): void {
@@ -222,75 +257,33 @@ export class Journal {
     this.listeners.emit();
   }
 
-  /**
-   * Why a checked record does not fit the journal read so far (a second `begin` for an id,
-   * a `done` that names paths its change never had), or undefined when it fits.
-   */
-  private consistency(record: JournalRecord): string | undefined {
-    if (record.t === 'begin') {
-      return this.byId.has(record.e.id) ? `change ${record.e.id} begins twice` : undefined;
-    }
-    if (record.t !== 'done') return undefined;
-    const e = this.byId.get(record.id);
-    if (!e) return `it closes change ${record.id}, which never began`;
-    if (e.state !== 'pending') return `change ${record.id} is closed twice`;
-    const known = new Set(e.paths.map((p) => p.path));
-    for (const p of Object.keys(record.after)) {
-      if (!known.has(p) && p !== record.trash)
-        return `it names ${JSON.stringify(p)}, which change ${record.id} never touched`;
-    }
-    const may = new Set(e.made);
-    const odd = record.made.find((m) => !may.has(m));
-    if (odd !== undefined)
-      return `it says change ${record.id} made ${JSON.stringify(odd)}, which it never planned`;
-    if (record.trash !== undefined && e.op !== 'delete')
-      return `only a delete puts things in the trash`;
-    return undefined;
-  }
-
+  /** Applies a record written now to the changes in memory and to the summary. */
   private apply(record: JournalRecord): void {
+    const before = record.t === 'none' ? this.book.get(record.id)?.state : undefined;
+    this.book.apply(record);
     switch (record.t) {
       case 'begin': {
-        const entry: ChangeEntry = { ...record.e, state: 'pending', paths: [...record.e.paths] };
-        this.list.push(entry);
-        this.byId.set(entry.id, entry);
-        this.seq = Math.max(this.seq, this.list.length);
+        this.total += 1;
+        this.seq = Math.max(this.seq, this.total);
+        const e = this.book.get(record.e.id);
+        if (e) this.summary.began(e);
         break;
       }
       case 'done': {
-        const e = this.byId.get(record.id);
-        if (!e) return;
-        const paths: (PathBefore & { after?: FlatTree })[] = e.paths.map((p) => ({
-          ...p,
-          after: record.after[p.path] ?? {},
-        }));
-        if (record.trash !== undefined) {
-          paths.push({
-            path: record.trash,
-            before: {},
-            backup: false,
-            after: record.after[record.trash] ?? {},
-          });
-          e.trash = record.trash;
-        }
-        e.paths = paths;
-        e.made = record.made;
-        e.state = 'done';
+        const e = this.book.get(record.id);
+        if (e) this.summary.done(e);
+        else this.stale = true;
         break;
       }
-      case 'none': {
-        const e = this.byId.get(record.id);
-        if (e) Object.assign(e, { state: 'none', note: record.note });
+      case 'none':
+        // Closing a pending change changes no sum; anything else is worked out again.
+        if (before !== 'pending') this.stale = true;
         break;
-      }
       case 'undone':
-        for (const id of record.ids) {
-          const e = this.byId.get(id);
-          if (e) e.state = 'undone';
-        }
+        this.stale = true;
         break;
       case 'evicted':
-        for (const h of record.hashes) this.evicted.add(h);
+        for (const h of record.hashes) this.summary.backups.delete(h);
         break;
     }
   }

@@ -27,7 +27,8 @@ export async function rollBackUnfinished(
 ): Promise<RollbackReport> {
   const report: RollbackReport = { rolled: new Set(), refused: [...journal.skipped] };
   const places = placesIn(workspace);
-  for (const entry of journal.entries()) {
+  // Read back whole: a change left pending may be older than the ones kept in memory.
+  for (const entry of journal.all()) {
     if (entry.state !== 'pending') continue;
     let changed: boolean;
     try {

@@ -20,10 +20,23 @@ export type UndoOutcome =
   | { kind: 'refused'; conflicts: Conflict[]; noBackup: string[] }
   | { kind: 'undone'; entries: readonly ChangeEntry[]; problems: string[] };
 
-/** Done changes grouped by the reply they came from, newest group first. */
-export function turnsNewestFirst(journal: Journal): ChangeEntry[][] {
+/**
+ * Done changes grouped by the reply they came from, newest group first: at least `count`
+ * groups (all there are when fewer). The changes in memory answer when they hold enough whole
+ * turns; otherwise the journal is read back from its file.
+ */
+export function turnsNewestFirst(journal: Journal, count = Infinity): ChangeEntry[][] {
+  const recent = journal.entries();
+  if (journal.complete()) return groupByTurn(recent);
+  // The oldest turn in memory may have begun before the window: it is not whole.
+  const cut = recent[0]?.turn;
+  const whole = groupByTurn(recent.filter((e) => e.turn !== cut));
+  return whole.length >= count ? whole : groupByTurn(journal.all());
+}
+
+function groupByTurn(entries: readonly ChangeEntry[]): ChangeEntry[][] {
   const groups = new Map<string, ChangeEntry[]>();
-  for (const e of journal.entries()) {
+  for (const e of entries) {
     if (e.state !== 'done') continue;
     const g = groups.get(e.turn) ?? [];
     g.push(e);
@@ -77,9 +90,11 @@ async function pick(
   workspace: Workspace,
   target: UndoTarget,
 ): Promise<ChangeEntry[] | { message: string }> {
-  const turns = turnsNewestFirst(journal);
-  if (target.kind === 'all') return turns.flatMap((g) => [...g].reverse());
-  if (target.kind === 'turns') return turns.slice(0, target.count).flatMap((g) => [...g].reverse());
+  if (target.kind === 'all') return turnsNewestFirst(journal).flatMap((g) => [...g].reverse());
+  if (target.kind === 'turns') {
+    const turns = turnsNewestFirst(journal, target.count);
+    return turns.slice(0, target.count).flatMap((g) => [...g].reverse());
+  }
   const r = await workspace.resolve(target.input);
   if (!r.ok) return { message: r.error.message };
   // The journal records where a change really landed (real folders): match that form too.
@@ -88,10 +103,12 @@ async function pick(
     await journalRel(workspace, r.path.abs, false),
     await journalRel(workspace, r.path.abs, true),
   ]);
-  const done = journal.entries().filter((e) => e.state === 'done');
-  for (let i = done.length - 1; i >= 0; i--) {
-    const e = done[i]!;
-    if (e.paths.some((p) => names.has(p.path)) || e.made.some((m) => names.has(m))) return [e];
-  }
-  return [];
+  const touches = (e: ChangeEntry): boolean =>
+    e.state === 'done' &&
+    (e.paths.some((p) => names.has(p.path)) || e.made.some((m) => names.has(m)));
+  // The newest change of the path: in memory most often, else read back from the file.
+  const found = journal.entries().findLast(touches);
+  if (found || journal.complete()) return found ? [found] : [];
+  const old = journal.all().findLast(touches);
+  return old ? [old] : [];
 }

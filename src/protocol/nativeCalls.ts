@@ -299,6 +299,7 @@ export class NativeReader {
   }
 }
 
+/** Keyed by the fixed opener patterns of the dialects: never grows with the session. */
 const globals = new Map<RegExp, RegExp>();
 
 /** The global twin of a sticky opener, for finding the next one. */

@@ -99,8 +99,11 @@ export const MAX_TRACES = 50;
 /** The ledger records the screen keeps. */
 export const MAX_LEDGER = 500;
 export const MAX_NOTICES = 100;
-/** The tool log keeps this many entries; older ones stay in the history, not on screen. */
-export const MAX_TOOL_LOG = 5000;
+/**
+ * The tool log keeps this many entries, a few screens of the pane; older ones stay in the
+ * history and are read back from it when the user scrolls past them (`toolLogBefore`).
+ */
+export const MAX_TOOL_LOG = 300;
 
 export function initialViewState(init: Partial<AgentViewState> = {}): AgentViewState {
   return {

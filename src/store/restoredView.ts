@@ -40,6 +40,28 @@ export function toolLogFromHistory(messages: readonly HistoryMessage[]): ToolLog
   return out;
 }
 
+/**
+ * The log entries the history holds from before `first` (the oldest entry the store still
+ * keeps), the newest `count` of them, oldest first, and how many older remain beyond those.
+ * The same rebuild a restart uses, so an entry reads the same scrolled back as after a resume.
+ */
+export function toolLogBefore(
+  messages: readonly HistoryMessage[],
+  first: ToolLogEntry | undefined,
+  count: number,
+): { entries: ToolLogEntry[]; left: number } {
+  const all = toolLogFromHistory(messages);
+  let end = all.length;
+  if (first !== undefined) {
+    end = all.findIndex((e) => e.callId === first.callId);
+    // A result saved without the id its call had: the entries saved before the call began.
+    if (end === -1) end = all.findIndex((e) => e.startedAt >= first.startedAt);
+    if (end === -1) end = all.length;
+  }
+  const start = Math.max(0, end - Math.max(0, count));
+  return { entries: all.slice(start, end), left: start };
+}
+
 const STATUSES: ReadonlySet<string> = new Set(['ok', 'error', 'denied', 'skipped']);
 const isArg = (v: unknown): v is PartArg =>
   v === null || ['string', 'number', 'boolean'].includes(typeof v);

@@ -25,6 +25,7 @@ function viewOf(ui: UiState, over: Partial<UiView['scroll']> = {}, toolIds: stri
   return {
     layout,
     toolIds,
+    toolOlder: 0,
     scroll: {
       reply: at(0, Infinity, 'reply'),
       reasoning: at(0, 0, 'reasoning'),

@@ -42,10 +42,11 @@ async function writeAtomic(abs: string, data: string | Uint8Array): Promise<void
 
 export const LIMITS = { maxBytes: 500 * 1024 * 1024, maxFileBytes: 50 * 1024 * 1024 };
 
-/** Builds the fixture; `seed` fills the workspace first. */
+/** Builds the fixture; `seed` fills the workspace first; `window`: changes kept in memory. */
 export async function journalFixture(
   seed: (ws: string) => void = () => {},
   limits = LIMITS,
+  window?: number,
 ): Promise<JournalFixture> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cogito-journal-'));
   const ws = path.join(base, 'ws');
@@ -57,7 +58,7 @@ export async function journalFixture(
   const fx: JournalFixture = {
     ws,
     workspace,
-    journal: Journal.open(session, blobs, limits),
+    journal: Journal.open(session, blobs, limits, window),
     registry: new ToolRegistry(withJournal(createFileTools({ writeAtomic }), () => fx.journal)),
     async call(name, args, turn = 'turn-1', trigger = 'user') {
       const signal = new AbortController().signal;
@@ -66,7 +67,7 @@ export async function journalFixture(
     },
     reopen() {
       fx.journal.close();
-      fx.journal = Journal.open(session, blobs, limits);
+      fx.journal = Journal.open(session, blobs, limits, window);
       return fx.journal;
     },
     cleanup() {

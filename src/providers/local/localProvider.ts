@@ -258,6 +258,7 @@ export function createLocalProvider(opts: LocalProviderOptions): LocalProvider {
   };
 }
 
+/** One per local model file configured: never grows with the session. */
 const shared = new Map<string, LocalProvider>();
 
 /**

@@ -55,6 +55,7 @@ const TMP_BYTES = 512 * 1024 * 1024;
 const OFF_SETTING =
   'or, to run commands without a sandbox (each one asked about first), set "run": { "sandbox": "off" } in config.json';
 
+/** One per bwrap path configured (normally one): never grows with the session. */
 const checks = new Map<string, Promise<SandboxCheck>>();
 
 /**

@@ -110,7 +110,7 @@ describe('finishing the crash record', () => {
     expect(messages.at(-1)!.content).toMatch(/finished, but Cogito was stopped by a crash/);
   });
 
-  it("removes the atomic writer's temporary file a kill left beside the file", async () => {
+  it("removes the checked writer's temporary file a kill left beside the file", async () => {
     fx = await journalFixture(seedMixed);
     const before = await treeOf(fx.ws);
     const hanging = hangsAfter('edit');
@@ -118,7 +118,7 @@ describe('finishing the crash record', () => {
     const signal = new AbortController().signal;
     void tool!.run(['notes.txt', 'first', 'FIRST'], { workspace: fx.workspace, signal });
     await hanging.made;
-    fs.writeFileSync(path.join(fx.ws, 'notes.txt.3240938393'), 'half written');
+    fs.writeFileSync(path.join(fx.ws, '.notes.txt.3240938393.cogito-tmp'), 'half written');
     await finishCrashRecord(memoryHistory([]), fx.reopen(), fx.workspace);
     expect(await treeOf(fx.ws)).toEqual(before);
   });

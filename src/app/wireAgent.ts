@@ -69,6 +69,8 @@ export interface WireAgentDeps {
   memory?: FolderMemory;
   /** The skills: their catalogue for the prompt, and what the commands see of them. */
   skills?: { catalogue: string; view: SkillsView };
+  /** The host's editor hand-over (/memory edit); absent without a terminal to hand over. */
+  editFile?: CommandDeps['editFile'];
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -240,6 +242,7 @@ function commandDeps(
       : {}),
     ...(parts.memory ? { memory: parts.memory } : {}),
     ...(parts.skills ? { skills: parts.skills.view } : {}),
+    ...(parts.editFile ? { editFile: parts.editFile } : {}),
     saveSettings: async (patch) => {
       const saved = await updateConfigFile(parts.home, patch);
       if (saved.ok) return { file: saved.file };

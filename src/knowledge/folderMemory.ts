@@ -186,6 +186,34 @@ export class FolderMemory {
     return `Rejected: ${gone.text}`;
   }
 
+  /**
+   * Before `/memory edit` opens the file: writes it (heading and comment, no facts) when it
+   * does not exist yet, so the editor opens it in its format. Returns the facts as they are.
+   */
+  beforeEdit(): MemoryEntry[] {
+    const entries = this.entries();
+    if (readStateText(this.fs, this.paths.memory).kind === 'missing')
+      this.write(this.paths.memory, entries);
+    return entries;
+  }
+
+  /**
+   * After the user edited the file by hand (`/memory edit`): the change goes on the undo
+   * log like any other, and the message says what changed ("Memory: 5 entries (was 4)").
+   */
+  afterEdit(before: MemoryEntry[]): string {
+    const after = this.entries();
+    if (JSON.stringify(before) === JSON.stringify(after))
+      return `Memory unchanged: ${entryCount(after.length)}.`;
+    this.log({ at: this.now(), what: 'edited the memory file', memory: { before, after } });
+    const bytes = entriesBytes(after);
+    const over =
+      after.length > MEMORY_LIMITS.maxEntries || bytes > MEMORY_LIMITS.maxBytes
+        ? ` It is over the caps (${MEMORY_LIMITS.maxEntries} entries, ${MEMORY_LIMITS.maxBytes} bytes; now ${bytes} bytes): forget some with /memory forget N.`
+        : '';
+    return `Memory: ${entryCount(after.length)} (was ${before.length}); the model sees it from the next session on. /undo takes the edit back.${over}`;
+  }
+
   /** When the newest change that can be undone was made, or undefined when there is none. */
   lastChangeAt(): number | undefined {
     return this.readLog().at(-1)?.at;
@@ -239,6 +267,10 @@ export class FolderMemory {
     };
     this.write(this.paths.memory, memory);
     if (inbox !== undefined) this.write(this.paths.inbox, inbox);
+    this.log(record);
+  }
+
+  private log(record: UndoRecord): void {
     this.writeLog([...this.readLog(), record].slice(-MAX_UNDO));
   }
 
@@ -307,6 +339,10 @@ export function memorySection(entries: readonly MemoryEntry[]): string {
   return `# Memory of this folder
 Facts kept from earlier sessions in this workspace (the user sees and edits them with /memory). Follow them; if one looks wrong or stale, tell the user.
 ${lines.join('\n')}`;
+}
+
+function entryCount(n: number): string {
+  return `${n} ${n === 1 ? 'entry' : 'entries'}`;
 }
 
 function outOfRange(n: number, count: number, what: string, cmd: string): string {

@@ -124,6 +124,7 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
     ...(parts.alwaysOn?.idleSkip === false ? { idleSkip: false } : {}),
     ...(parts.alwaysOn?.timers ? { timers: parts.alwaysOn.timers } : {}),
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
+    ...(memory ? { memoryNudge: () => memory.tidyNudge() } : {}),
     ...(parts.restore ? { restore: parts.restore } : {}),
     ...(parts.toolsReady ? { toolsReady: parts.toolsReady } : {}),
     ...(parts.quit ? { quit: parts.quit } : {}),

@@ -12,6 +12,7 @@ import {
   type MemoryEntry,
 } from '../knowledge/memoryFile.js';
 import type { FolderMemory } from '../knowledge/folderMemory.js';
+import { describeProposal, type Proposal } from '../knowledge/memoryProposals.js';
 import type { AfterCommand, CommandContext } from './context.js';
 import type { CommandCall, SlashCommand } from './table.js';
 
@@ -22,10 +23,17 @@ function numbered(entries: readonly MemoryEntry[]): string[] {
   return entries.map((e, i) => `  ${i + 1}. ${entryLine(e).slice(2)}`);
 }
 
+/** One proposal: an addition as its line; a tidy as `drop 3: …`, `merge 2,5 → …`. */
+function proposalLine(p: Proposal, facts: readonly MemoryEntry[]): string {
+  if (p.kind === 'add') return entryLine(p.entry).slice(2);
+  const when = p.date === '' ? '' : `${p.date} · `;
+  return `${when}${p.source} · ${describeProposal(p, facts)}`;
+}
+
 /** The list: facts with the caps, then the inbox. */
 export function memoryListText(memory: FolderMemory): string {
   const facts = memory.entries();
-  const inbox = memory.inbox();
+  const inbox = memory.proposals();
   const head = `Memory of this folder: ${facts.length} of ${MEMORY_LIMITS.maxEntries} entries, ${entriesBytes(facts)} of ${MEMORY_LIMITS.maxBytes} bytes (${memory.paths.memory}).`;
   const lines = [head];
   if (facts.length === 0)
@@ -38,7 +46,7 @@ export function memoryListText(memory: FolderMemory): string {
   if (inbox.length > 0) {
     lines.push(
       `Inbox: ${inbox.length} proposal(s) not in memory until you accept them (/memory accept N|all, /memory reject N|all):`,
-      ...numbered(inbox),
+      ...inbox.map((p, i) => `  ${i + 1}. ${proposalLine(p, facts)}`),
     );
   }
   return lines.join('\n');

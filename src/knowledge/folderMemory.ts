@@ -10,9 +10,13 @@
  *   compaction, which rewrites the request's start anyway): the system prompt stays
  *   byte-identical between turns, so the prompt cache keeps hitting. A fact remembered
  *   mid-session reaches the model in the tool result at once, and the prompt next time.
- * - Every applied change (remember, forget, accept) is one entry of the undo log; `/undo`
- *   takes back the newest one when it is newer than the last file change. A change is undone
- *   only when the files still hold what it wrote (a hand edit since is never overwritten).
+ * - A tidy (merge or drop entries: `tidy`) follows the same rule; in the inbox it names the
+ *   entries by their text (memoryProposals.ts), so an accept after a hand edit never drops
+ *   the wrong one. An idle cycle is asked to tidy near the caps (`tidyNudge`).
+ * - Every applied change (remember, tidy, forget, accept, an edit through `/memory edit`)
+ *   is one entry of the undo log; `/undo` takes back the newest one when it is newer than
+ *   the last file change. A change is undone only when the files still hold what it wrote
+ *   (a hand edit since is never overwritten).
  * - Caps: entries, bytes and one fact's length (MEMORY_LIMITS); a secret is never stored.
  *
  * Every operation reads the files again first, so a hand edit or another Cogito's change

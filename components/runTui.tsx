@@ -34,6 +34,7 @@ import { runAttached } from './runAttached.js';
 import type { TuiRun } from './tuiRun.js';
 import { startFlagsOf, startInBackground, whenTurnDone, type StartBackground } from './handOver.js';
 import { invokedAs } from '../src/core/invokedAs.js';
+import { editFile } from '../src/core/editor.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
@@ -285,6 +286,12 @@ async function runApp(
     confirmSession: (foreign) => confirmForeign(run, foreign),
     exit: () => run.exit(0),
     detach: () => detach(),
+    // /memory edit: the screen steps aside for the editor, then draws itself again.
+    editFile: (file) =>
+      editFile(file, {
+        env: run.env,
+        lend: (meanwhile) => (run.entered ? run.screen().lend(meanwhile) : meanwhile()),
+      }),
   });
   if (!made.ok) {
     if (run.entered) run.screen().end(made.exitCode);

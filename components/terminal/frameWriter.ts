@@ -112,6 +112,17 @@ export class FrameWriter extends EventEmitter {
     this.last = undefined;
   }
 
+  /**
+   * Paints the last frame whole, now: the screen was blank behind Ink's back (another program
+   * had the terminal), and nothing in the tree may have changed to make Ink draw again.
+   */
+  repaint(): void {
+    const last = this.last;
+    if (last === undefined) return;
+    this.size = `${this.columns}x${this.rows}`;
+    this.target.write(BSU + HIDE_CURSOR + CLEAR + diffRows(undefined, last) + ESU);
+  }
+
   /** Stops following the real terminal's size. */
   close(): void {
     this.target.off('resize', this.onResize);

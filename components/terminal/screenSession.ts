@@ -12,7 +12,13 @@ import { CLEAR_SCREEN, createTerminalGuard } from './terminalGuard.js';
 import { inkDoor, installFastOutput, type InkDoor } from './inkInternals.js';
 import { boundInkTextCaches } from './inkTextCaches.js';
 import { sweepRenderMeasures } from './renderMeasures.js';
-import { createFocusState, FocusReportContext, type FocusState } from './focusReporting.js';
+import {
+  createFocusState,
+  FOCUS_REPORTING_OFF,
+  FOCUS_REPORTING_ON,
+  FocusReportContext,
+  type FocusState,
+} from './focusReporting.js';
 
 type Emitter = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 
@@ -45,6 +51,12 @@ export interface ScreenSession {
   between(): void;
   /** Ctrl+L: wipes the terminal; the next frame is painted whole. */
   clearScreen(): void;
+  /**
+   * Lends the terminal to another program (an editor) for the time `meanwhile` runs, which must
+   * be synchronous (nothing is drawn): raw mode, mouse and focus reporting off, the
+   * normal screen back; then the alternate screen again and the last frame painted whole.
+   */
+  lend<T>(meanwhile: () => T): T;
   /** Mouse reporting on or off (the setting and Ctrl+S); off again whatever ends the session. */
   setMouse(on: boolean): void;
   /** Unmounts, leaves the alternate screen (once), stops listening, then prints any error. */
@@ -94,6 +106,19 @@ export function openScreenSession(io: ScreenSessionDeps): ScreenSession {
       if (endedWith !== undefined) return;
       io.stdout.write(CLEAR_SCREEN);
       frames.invalidate();
+    },
+    lend(meanwhile) {
+      if (endedWith !== undefined) return meanwhile();
+      const focusing = focus.attached;
+      if (focusing) io.stdout.write(FOCUS_REPORTING_OFF);
+      terminal.stepAside();
+      try {
+        return meanwhile();
+      } finally {
+        terminal.comeBack();
+        if (focusing) io.stdout.write(FOCUS_REPORTING_ON);
+        frames.repaint();
+      }
     },
     setMouse(on) {
       // Mouse reports are taken out of the keys from Ink's raw input (useKeys.ts): on an Ink

@@ -48,6 +48,13 @@ export interface TerminalGuard {
   holdRawMode(): void;
   /** Mouse reporting on or off while in the screen (restore always turns it off). */
   setMouse(on: boolean): void;
+  /**
+   * Steps aside for another program (an editor): raw mode off, mouse reporting and bracketed
+   * paste off, the normal screen back with the cursor shown. `comeBack` undoes it all.
+   */
+  stepAside(): void;
+  /** Back in the alternate screen with the modes `stepAside` turned off; the screen is blank. */
+  comeBack(): void;
   readonly mouse: boolean;
   readonly entered: boolean;
   readonly restored: boolean;
@@ -57,41 +64,59 @@ export function createTerminalGuard(out: Writable, input?: RawModeInput): Termin
   let entered = false;
   let restored = false;
   let mouse = false;
+  let paste = true;
+  let aside = false;
+  const setRaw = (on: boolean): void => {
+    try {
+      if (input?.isTTY) input.setRawMode?.(on);
+    } catch {
+      // A closed input cannot echo either; the screen still has to come back.
+    }
+  };
   return {
     enter(opts) {
       if (entered || restored) return;
       entered = true;
-      out.write(ENTER_ALT_SCREEN + (opts?.paste === false ? '' : PASTE_ON));
+      paste = opts?.paste !== false;
+      out.write(ENTER_ALT_SCREEN + (paste ? PASTE_ON : ''));
+    },
+    stepAside() {
+      if (!entered || restored || aside) return;
+      aside = true;
+      setRaw(false);
+      out.write(
+        (mouse ? MOUSE_OFF : '') + (paste ? PASTE_OFF : '') + LEAVE_ALT_SCREEN + SHOW_CURSOR,
+      );
+    },
+    comeBack() {
+      if (!aside || restored) return;
+      aside = false;
+      out.write(ENTER_ALT_SCREEN + (paste ? PASTE_ON : '') + (mouse ? MOUSE_ON : ''));
+      setRaw(true);
     },
     restore() {
       if (restored) return;
       restored = true;
       // Shutting down before the screen was entered: nothing to undo, and no entering later.
       if (!entered) return;
-      try {
-        if (input?.isTTY) input.setRawMode?.(false);
-      } catch {
-        // The input may already be closed; the screen still has to come back.
-      }
+      setRaw(false);
+      // Stepped aside, the normal screen is back already: leaving it again would overwrite
+      // the user's last line.
       // Left on, the shell would receive escape codes for every click and wheel turn.
-      out.write((mouse ? MOUSE_OFF : '') + PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR);
+      if (!aside) out.write((mouse ? MOUSE_OFF : '') + PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR);
       mouse = false;
     },
     setMouse(on) {
       if (!entered || restored || on === mouse) return;
       mouse = on;
-      out.write(on ? MOUSE_ON : MOUSE_OFF);
+      if (!aside) out.write(on ? MOUSE_ON : MOUSE_OFF);
     },
     get mouse() {
       return mouse;
     },
     holdRawMode() {
-      if (!entered || restored) return;
-      try {
-        if (input?.isTTY) input.setRawMode?.(true);
-      } catch {
-        // A closed input cannot echo either.
-      }
+      if (!entered || restored || aside) return;
+      setRaw(true);
     },
     get entered() {
       return entered;

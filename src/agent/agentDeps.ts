@@ -161,6 +161,11 @@ export interface AgentDeps {
   idleSkip?: boolean;
   /** The reminders the `remind` tool writes to (the `schedule` wake-up). */
   reminders?: Reminders;
+  /**
+   * A line for an autonomous turn's note asking the model to tidy the folder memory (it is
+   * near its caps), or undefined; in the note, so the system prompt stays byte-identical.
+   */
+  memoryNudge?(): string | undefined;
 }
 
 /**

@@ -80,6 +80,8 @@ export interface AlwaysOnDeps {
   fingerprint?(): Promise<string>;
   /** Shared with the `remind` tool; a fresh set when absent. */
   reminders?: Reminders;
+  /** The folder memory's ask to tidy, added to autonomous notes when it says something. */
+  memoryNudge?(): string | undefined;
 }
 
 /**
@@ -197,12 +199,15 @@ export class AlwaysOn {
     this.changes = emptyChanges();
     if (changeCount(changes) > 0) this.changeWakes.seen();
     const question = this.questionNote(trigger);
+    const userLast = trigger === 'user' || history.at(-1)?.role === 'user';
+    const tidy = userLast ? undefined : this.deps.memoryNudge?.();
     const note = wakeNote({
       trigger,
       cycle,
       now: this.deps.now(),
-      userLast: trigger === 'user' || history.at(-1)?.role === 'user',
+      userLast,
       changes,
+      ...(tidy ? { tidy } : {}),
       reminders: due.map(
         (r) => `${r.what} (set for ${new Date(r.at).toISOString().slice(0, 16)}Z)`,
       ),

@@ -19,6 +19,8 @@ export interface AlwaysOnWiringDeps {
   idleSkip?: boolean;
   /** watch.ignore: patterns the fingerprint leaves out too. */
   watch?: { ignore?: readonly string[] };
+  /** The folder memory's ask to tidy, for autonomous notes (see AgentDeps). */
+  memoryNudge?(): string | undefined;
 }
 
 /** The agent's settings as far as pacing and budgets read them. */
@@ -41,6 +43,7 @@ export function createAlwaysOn(
     timers,
     budget: settings(),
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
+    ...(parts.memoryNudge ? { memoryNudge: parts.memoryNudge } : {}),
     settings: () => {
       const s = settings();
       return {

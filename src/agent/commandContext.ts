@@ -38,6 +38,8 @@ export interface CommandDeps {
   memory?: FolderMemory;
   /** The skills (/skills, `/name args`); absent when the app runs without them. */
   skills?: CommandContext['skills'];
+  /** The host's editor hand-over (/memory edit); absent without a terminal to hand over. */
+  editFile?: CommandContext['editFile'];
 }
 
 /** The context for one command call (the language is the one in use at that moment). */
@@ -105,5 +107,6 @@ export function commandContext(agent: AgentVerbs, env: CommandDeps): CommandCont
     ...(env.instructions ? { instructions: env.instructions } : {}),
     ...(env.memory ? { memory: env.memory } : {}),
     ...(env.skills ? { skills: env.skills } : {}),
+    ...(env.editFile ? { editFile: env.editFile } : {}),
   };
 }

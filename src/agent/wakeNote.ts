@@ -15,6 +15,8 @@ export interface WakeFacts {
   userLast: boolean;
   /** The question asked with [WAIT]: still open (a look while it watches) or answered now. */
   question?: QuestionNote;
+  /** An autonomous turn's ask to tidy the folder memory (it is near its caps). */
+  tidy?: string;
 }
 
 /** What a note says of the agent's open question. */
@@ -64,6 +66,7 @@ export function wakeNote(f: WakeFacts): string | undefined {
   if (f.changes && !isEmptyChanges(f.changes)) {
     parts.push(`Changed in the workspace since you last looked: ${describeChanges(f.changes)}.`);
   }
+  if (f.tidy && !f.userLast) parts.push(f.tidy);
   return `(${parts.join(' ')})`;
 }
 

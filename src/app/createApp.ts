@@ -44,6 +44,7 @@ import { FolderMemory } from '../knowledge/folderMemory.js';
 import { sessionChoices, type SessionChoice } from '../history/sessionChoices.js';
 import type { Tool, ToolKind } from '../tools/types.js';
 import { invokedAs } from '../core/invokedAs.js';
+import type { EditorOutcome } from '../core/editor.js';
 import { openInstructions } from './openInstructions.js';
 import { withInstructions } from '../instructions/withInstructions.js';
 import type { InstructionSet } from '../instructions/instructionSet.js';
@@ -95,6 +96,11 @@ export interface AppOptions {
   exit?(): void;
   /** What /detach does: the screen hands the session to a background agent (runTui). */
   detach?(): void;
+  /**
+   * Opens a file in the user's editor with the terminal handed over (/memory edit): the
+   * full-screen app's own; absent (print mode), the command names the file instead.
+   */
+  editFile?(file: string): EditorOutcome;
   /**
    * The file system the state files (history, meta.json, reminders) are written through
    * (default: `node:fs`). Tests inject faults here: a full disk, a read-only folder.
@@ -246,6 +252,7 @@ async function startApp(
     memory,
     ...(quit ? { quit } : {}),
     ...(detach ? { detach } : {}),
+    ...(opts.editFile ? { editFile: opts.editFile } : {}),
     spentBefore: recentSpend(store.sessionsDir, Date.now() - DAY_MS),
     alwaysOn:
       opts.background === false

@@ -69,6 +69,8 @@ export interface WireAgentDeps {
   memory?: FolderMemory;
   /** The skills: their catalogue for the prompt, and what the commands see of them. */
   skills?: { catalogue: string; view: SkillsView };
+  /** The host's editor hand-over (/memory edit); absent without a terminal to hand over. */
+  editFile?: CommandDeps['editFile'];
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -122,6 +124,7 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
     ...(parts.alwaysOn?.idleSkip === false ? { idleSkip: false } : {}),
     ...(parts.alwaysOn?.timers ? { timers: parts.alwaysOn.timers } : {}),
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
+    ...(memory ? { memoryNudge: () => memory.tidyNudge() } : {}),
     ...(parts.restore ? { restore: parts.restore } : {}),
     ...(parts.toolsReady ? { toolsReady: parts.toolsReady } : {}),
     ...(parts.quit ? { quit: parts.quit } : {}),
@@ -240,6 +243,7 @@ function commandDeps(
       : {}),
     ...(parts.memory ? { memory: parts.memory } : {}),
     ...(parts.skills ? { skills: parts.skills.view } : {}),
+    ...(parts.editFile ? { editFile: parts.editFile } : {}),
     saveSettings: async (patch) => {
       const saved = await updateConfigFile(parts.home, patch);
       if (saved.ok) return { file: saved.file };

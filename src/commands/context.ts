@@ -10,6 +10,7 @@ import type { HistoryMessage } from '../core/messages.js';
 import type { Session, SessionInfo } from '../history/index.js';
 import type { Lang } from '../i18n/messages.js';
 import type { Journal } from '../journal/journal.js';
+import type { EditorOutcome } from '../core/editor.js';
 import type { FolderMemory } from '../knowledge/folderMemory.js';
 import type { CycleRecord } from '../api/ledger.js';
 import type { McpServerStatus } from '../mcp/status.js';
@@ -128,6 +129,12 @@ export interface CommandContext {
   readonly memory?: FolderMemory;
   /** The skills (/skills, `/name args`); absent when the app runs without them. */
   readonly skills?: SkillsView;
+  /**
+   * Opens `file` in the user's editor, the terminal handed over until it exits, then draws
+   * the screen again (/memory edit). Absent where no terminal can be handed over: print
+   * mode, an attached screen, a background agent.
+   */
+  editFile?(file: string): EditorOutcome;
 }
 
 /** What /context and /init use of the instruction files (src/instructions). */

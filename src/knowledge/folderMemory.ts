@@ -10,9 +10,13 @@
  *   compaction, which rewrites the request's start anyway): the system prompt stays
  *   byte-identical between turns, so the prompt cache keeps hitting. A fact remembered
  *   mid-session reaches the model in the tool result at once, and the prompt next time.
- * - Every applied change (remember, forget, accept) is one entry of the undo log; `/undo`
- *   takes back the newest one when it is newer than the last file change. A change is undone
- *   only when the files still hold what it wrote (a hand edit since is never overwritten).
+ * - A tidy (merge or drop entries: `tidy`) follows the same rule; in the inbox it names the
+ *   entries by their text (memoryProposals.ts), so an accept after a hand edit never drops
+ *   the wrong one. An idle cycle is asked to tidy near the caps (`tidyNudge`).
+ * - Every applied change (remember, tidy, forget, accept, an edit through `/memory edit`)
+ *   is one entry of the undo log; `/undo` takes back the newest one when it is newer than
+ *   the last file change. A change is undone only when the files still hold what it wrote
+ *   (a hand edit since is never overwritten).
  * - Caps: entries, bytes and one fact's length (MEMORY_LIMITS); a secret is never stored.
  *
  * Every operation reads the files again first, so a hand edit or another Cogito's change
@@ -32,6 +36,17 @@ import {
   type MemoryPaths,
   type MemorySource,
 } from './memoryFile.js';
+import {
+  applyTidy,
+  describeProposal,
+  findEntry,
+  proposalEntry,
+  proposalOf,
+  sameText,
+  tidyWhat,
+  type Proposal,
+  type TidyProposal,
+} from './memoryProposals.js';
 import { secretIn } from './secretCheck.js';
 
 /** One applied change, as the undo log keeps it: both files' entries before and after. */
@@ -47,6 +62,13 @@ export type RememberOutcome =
   | { kind: 'applied'; entry: MemoryEntry; count: number }
   | { kind: 'inbox'; entry: MemoryEntry; count: number }
   | { kind: 'refused'; message: string };
+
+/** What a tidy (merge or drop) did. */
+export type TidyOutcome =
+  { kind: 'applied' | 'inbox'; what: string; count: number } | { kind: 'refused'; message: string };
+
+/** The share of a cap past which an idle cycle is asked to tidy. */
+const TIDY_AT = 0.8;
 
 /** The undo log's length: older changes can no longer be undone. */
 const MAX_UNDO = 30;
@@ -70,6 +92,8 @@ export class FolderMemory {
   /** Files found damaged that could not be kept aside: never written over this run. */
   private readonly frozen = new Set<string>();
   private snap = '';
+  /** The entries as the prompt's snapshot numbers them (what the model's numbers mean). */
+  private snapEntries: MemoryEntry[] = [];
 
   constructor(deps: FolderMemoryDeps) {
     this.paths = memoryPaths(deps.dataDir, deps.workspace);
@@ -90,6 +114,11 @@ export class FolderMemory {
     return this.readEntries(this.paths.inbox);
   }
 
+  /** The inbox read as proposals: facts to add, entries to merge or drop. */
+  proposals(): Proposal[] {
+    return this.inbox().map(proposalOf);
+  }
+
   /** The prompt's memory section as the session started (empty when there is nothing). */
   promptSection(): string {
     return this.snap;
@@ -97,7 +126,8 @@ export class FolderMemory {
 
   /** Takes the snapshot again: a new session, or after a compaction. */
   refresh(): void {
-    this.snap = memorySection(this.entries());
+    this.snapEntries = this.entries();
+    this.snap = memorySection(this.snapEntries);
   }
 
   /**
@@ -119,11 +149,7 @@ export class FolderMemory {
     if (memory.some(same)) return { kind: 'refused', message: `Already remembered: ${text}` };
     if (!opts.apply) {
       if (inbox.some(same)) return { kind: 'refused', message: `Already proposed: ${text}` };
-      if (inbox.length >= MEMORY_LIMITS.maxInbox)
-        return {
-          kind: 'refused',
-          message: `The memory inbox is full (${MEMORY_LIMITS.maxInbox} proposals): the user must accept or reject some with /memory first.`,
-        };
+      if (inbox.length >= MEMORY_LIMITS.maxInbox) return { kind: 'refused', message: inboxFull() };
       this.write(this.paths.inbox, [...inbox, entry]);
       return { kind: 'inbox', entry, count: inbox.length + 1 };
     }
@@ -131,6 +157,72 @@ export class FolderMemory {
     if (full !== undefined) return { kind: 'refused', message: full };
     this.apply(`remembered "${text}"`, [...memory, entry]);
     return { kind: 'applied', entry, count: memory.length + 1 };
+  }
+
+  /**
+   * Tidies the memory: the entries numbered `replaces` in the prompt's list are merged into
+   * `text`, or dropped without it. Applied when `apply` (the user's turn), else proposed in
+   * the inbox, naming the entries by their text. Refused when a number is not in the list,
+   * an entry is gone since the session started, or the new text is refused like a fact.
+   */
+  tidy(
+    req: { replaces: number[]; text?: string; reason?: string },
+    opts: { apply: boolean; source: MemorySource; redact?: (text: string) => string },
+  ): TidyOutcome {
+    const listed = this.snapEntries;
+    const bad = req.replaces.find((n) => listed[n - 1] === undefined);
+    if (bad !== undefined)
+      return {
+        kind: 'refused',
+        message:
+          listed.length === 0
+            ? 'The memory list in your instructions is empty: there is nothing to merge or drop.'
+            : `There is no entry ${bad} in the memory list of your instructions (1 to ${listed.length}).`,
+      };
+    const text = req.text?.replace(/\s+/g, ' ').trim();
+    if (text) {
+      const refused = this.check(text, opts.redact);
+      if (refused !== undefined) return { kind: 'refused', message: refused };
+    }
+    const reason = req.reason?.replace(/\s+/g, ' ').trim();
+    const p: TidyProposal = {
+      kind: 'tidy',
+      date: localDate(this.now()),
+      source: opts.source,
+      replaces: req.replaces.map((n) => listed[n - 1]!.text),
+      ...(text ? { text } : {}),
+      ...(reason ? { reason } : {}),
+    };
+    const memory = this.entries();
+    if (text && findEntry(memory, text) >= 0 && !p.replaces.some((t) => sameText(t, text)))
+      return { kind: 'refused', message: `Already remembered: ${text}` };
+    const applied = applyTidy(memory, p, this.now());
+    if ('problem' in applied) return { kind: 'refused', message: applied.problem };
+    if (!opts.apply) {
+      const inbox = this.inbox();
+      const entry = proposalEntry(p);
+      if (inbox.some((e) => e.text === entry.text))
+        return { kind: 'refused', message: 'Already proposed.' };
+      if (inbox.length >= MEMORY_LIMITS.maxInbox) return { kind: 'refused', message: inboxFull() };
+      this.write(this.paths.inbox, [...inbox, entry]);
+      return { kind: 'inbox', what: describeProposal(p, memory), count: inbox.length + 1 };
+    }
+    this.apply(tidyWhat(p), applied.memory);
+    return { kind: 'applied', what: tidyWhat(p), count: applied.memory.length };
+  }
+
+  /**
+   * The line an idle cycle's note adds when the memory is near a cap (and no tidy waits for
+   * the user already): undefined otherwise.
+   */
+  tidyNudge(): string | undefined {
+    const memory = this.entries();
+    const bytes = entriesBytes(memory);
+    const near =
+      memory.length >= MEMORY_LIMITS.maxEntries * TIDY_AT ||
+      bytes >= MEMORY_LIMITS.maxBytes * TIDY_AT;
+    if (!near || this.proposals().some((p) => p.kind === 'tidy')) return undefined;
+    return `The folder memory is near its caps (${memory.length} of ${MEMORY_LIMITS.maxEntries} entries, ${bytes} of ${MEMORY_LIMITS.maxBytes} bytes): if entries are stale or repeat each other, propose merging or dropping them with remember (the user approves).`;
   }
 
   /** `/memory forget N`: removes fact N (1-based); the message for the user. */
@@ -145,7 +237,11 @@ export class FolderMemory {
     return `Forgotten: ${gone.text} (/undo takes it back).`;
   }
 
-  /** `/memory accept N|all`: moves proposals into the memory, within the caps. */
+  /**
+   * `/memory accept N|all`: applies proposals, within the caps, as one change for /undo. A
+   * tidy whose entries are gone is not applied (and stays, with the reason); for one
+   * proposal that means nothing changes.
+   */
   accept(which: number | 'all'): string {
     const inbox = this.inbox();
     const picked = which === 'all' ? inbox : [inbox[which - 1]].filter(isEntry);
@@ -155,18 +251,34 @@ export class FolderMemory {
         : outOfRange(which, inbox.length, 'inbox', '/memory');
     let memory = this.entries();
     const taken: MemoryEntry[] = [];
+    const done: string[] = [];
+    const notes: string[] = [];
     for (const e of picked) {
-      if (this.fullFor(memory, e) !== undefined) break;
-      const dated: MemoryEntry = { ...e, date: e.date || localDate(this.now()) };
-      memory = [...memory, dated];
+      const p = proposalOf(e);
+      if (p.kind === 'tidy') {
+        const applied = applyTidy(memory, p, this.now());
+        if ('problem' in applied) {
+          notes.push(applied.problem);
+          continue;
+        }
+        memory = applied.memory;
+        done.push(tidyWhat(p));
+      } else {
+        const full = this.fullFor(memory, e);
+        if (full !== undefined) {
+          notes.push(taken.length === 0 ? full : 'The rest stay in the inbox: the memory is full.');
+          break;
+        }
+        memory = [...memory, { ...e, date: e.date || localDate(this.now()) }];
+        done.push(e.text);
+      }
       taken.push(e);
     }
-    if (taken.length === 0) return this.fullFor(memory, picked[0]!)!;
+    if (taken.length === 0) return notes.join(' ');
     const rest = inbox.filter((e) => !taken.includes(e));
     this.apply(`accepted ${taken.length} proposal(s)`, memory, rest);
-    const left = picked.length - taken.length;
-    const note = left > 0 ? ` ${left} left in the inbox: the memory is full.` : '';
-    return `Accepted into memory: ${taken.map((e) => e.text).join('; ')}.${note}`;
+    const note = notes.length > 0 ? ` ${notes.join(' ')}` : '';
+    return `Accepted into memory: ${done.join('; ')}.${note}`;
   }
 
   /** `/memory reject N|all`: drops proposals (they were never applied: nothing to undo). */
@@ -183,7 +295,36 @@ export class FolderMemory {
       this.paths.inbox,
       inbox.filter((_, i) => i !== which - 1),
     );
-    return `Rejected: ${gone.text}`;
+    const p = proposalOf(gone);
+    return `Rejected: ${p.kind === 'add' ? gone.text : describeProposal(p, this.entries())}`;
+  }
+
+  /**
+   * Before `/memory edit` opens the file: writes it (heading and comment, no facts) when it
+   * does not exist yet, so the editor opens it in its format. Returns the facts as they are.
+   */
+  beforeEdit(): MemoryEntry[] {
+    const entries = this.entries();
+    if (readStateText(this.fs, this.paths.memory).kind === 'missing')
+      this.write(this.paths.memory, entries);
+    return entries;
+  }
+
+  /**
+   * After the user edited the file by hand (`/memory edit`): the change goes on the undo
+   * log like any other, and the message says what changed ("Memory: 5 entries (was 4)").
+   */
+  afterEdit(before: MemoryEntry[]): string {
+    const after = this.entries();
+    if (JSON.stringify(before) === JSON.stringify(after))
+      return `Memory unchanged: ${entryCount(after.length)}.`;
+    this.log({ at: this.now(), what: 'edited the memory file', memory: { before, after } });
+    const bytes = entriesBytes(after);
+    const over =
+      after.length > MEMORY_LIMITS.maxEntries || bytes > MEMORY_LIMITS.maxBytes
+        ? ` It is over the caps (${MEMORY_LIMITS.maxEntries} entries, ${MEMORY_LIMITS.maxBytes} bytes; now ${bytes} bytes): forget some with /memory forget N.`
+        : '';
+    return `Memory: ${entryCount(after.length)} (was ${before.length}); the model sees it from the next session on. /undo takes the edit back.${over}`;
   }
 
   /** When the newest change that can be undone was made, or undefined when there is none. */
@@ -239,6 +380,10 @@ export class FolderMemory {
     };
     this.write(this.paths.memory, memory);
     if (inbox !== undefined) this.write(this.paths.inbox, inbox);
+    this.log(record);
+  }
+
+  private log(record: UndoRecord): void {
     this.writeLog([...this.readLog(), record].slice(-MAX_UNDO));
   }
 
@@ -303,10 +448,19 @@ export class FolderMemory {
 /** The system prompt's section for `entries` (empty when there are none). */
 export function memorySection(entries: readonly MemoryEntry[]): string {
   if (entries.length === 0) return '';
-  const lines = entries.map((e) => `- ${e.date === '' ? '' : `${e.date}: `}${e.text}`);
+  // Numbered: remember's `replaces` names entries by these numbers.
+  const lines = entries.map((e, i) => `${i + 1}. ${e.date === '' ? '' : `${e.date}: `}${e.text}`);
   return `# Memory of this folder
 Facts kept from earlier sessions in this workspace (the user sees and edits them with /memory). Follow them; if one looks wrong or stale, tell the user.
 ${lines.join('\n')}`;
+}
+
+function inboxFull(): string {
+  return `The memory inbox is full (${MEMORY_LIMITS.maxInbox} proposals): the user must accept or reject some with /memory first.`;
+}
+
+function entryCount(n: number): string {
+  return `${n} ${n === 1 ? 'entry' : 'entries'}`;
 }
 
 function outOfRange(n: number, count: number, what: string, cmd: string): string {

@@ -104,6 +104,13 @@ describe('folder memory', () => {
     expect(memoryText()).not.toContain('Drafts go in drafts/');
   }, 90_000);
 
+  it('/memory edit in print mode names the file to open, with the reason', async () => {
+    const r = await run(['-p', '/memory edit']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('This screen cannot hand over the terminal: open it in your editor');
+    expect(r.err).toMatch(/one fact a line: \S+[\\/]data[\\/]memory[\\/][0-9a-f]{16}\.md/);
+  }, 30_000);
+
   it('a secret-looking fact is refused and never written', async () => {
     server.push(
       { kind: 'stream', content: remember('The database password is hunter2x') },

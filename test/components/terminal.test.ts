@@ -88,6 +88,28 @@ describe('the terminal guard', () => {
     expect(input.raw).toBe(false);
   });
 
+  test('steps aside for an editor with its modes off, and comes back with them on', () => {
+    const out = sink();
+    const input = rawInput();
+    const g = createTerminalGuard(out, input);
+    g.enter();
+    g.setMouse(true);
+    g.stepAside();
+    g.stepAside();
+    expect(out.writes.slice(2)).toEqual([MOUSE_OFF + PASTE_OFF + LEAVE_ALT_SCREEN + SHOW_CURSOR]);
+    expect(input.raw).toBe(false);
+    g.holdRawMode(); // the editor has the keys: nothing takes raw mode back meanwhile
+    expect(input.raw).toBe(false);
+    g.comeBack();
+    g.comeBack();
+    expect(out.writes.slice(3)).toEqual([ENTER_ALT_SCREEN + PASTE_ON + MOUSE_ON]);
+    expect(input.raw).toBe(true);
+    // Restored while aside (never, in practice): the normal screen is not left twice.
+    g.stepAside();
+    g.restore();
+    expect(out.writes).toHaveLength(5);
+  });
+
   test('restoring without having entered writes nothing', () => {
     const out = sink();
     const g = createTerminalGuard(out);

@@ -61,6 +61,11 @@ export class Agent {
   /** Redactor, read index and data boundary for this agent's whole session. */
   private readonly safety: SessionSafety;
   private started = false;
+  /**
+   * Warnings found while the agent is built (a damaged ledger), told at start(): whoever
+   * listens (a screen, print mode's stderr) has subscribed by then.
+   */
+  private readonly earlyWarnings: string[] = [];
   private watcher: WorkspaceWatcher | undefined;
   /** Pacing, budgets, reminders, per-turn notes and pending workspace changes. */
   private readonly alwaysOn: AlwaysOn;
@@ -164,7 +169,8 @@ export class Agent {
     if (deps.feeds)
       wireFeeds(deps.feeds, {
         emit: (e) => this.emitter.emit(e),
-        notice: (text) => this.notice(text, 'warn'),
+        notice: (text) =>
+          this.started ? this.notice(text, 'warn') : void this.earlyWarnings.push(text),
         subscribe: (listener) => this.subscribe(listener),
         historyChanged: () => this.historyChanged(true),
       });
@@ -300,6 +306,7 @@ export class Agent {
     this.started = true;
     this.emitter.emit({ type: 'history_loaded', messages: this.turnDeps.history.messages() });
     this.emitter.emit({ ...this.settingsEvent(), model: this.turnDeps.provider.model });
+    for (const text of this.earlyWarnings.splice(0)) this.notice(text, 'warn');
     this.activity.refresh();
     this.scheduler.start(0);
     // Messages the last run acknowledged and never answered (it was killed or stopped).

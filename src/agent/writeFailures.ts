@@ -50,8 +50,6 @@ export class WriteFailures {
 
   private pauseNow(problem: string): void {
     const reason = t(this.deps.lang(), 'pause.stateWrite', { error: problem });
-    // Waiting for the user has no pause of its own making: pause, then say why.
-    if (this.deps.state() === 'AWAITING_INPUT') this.deps.move('PAUSE');
     if (can(this.deps.state(), 'AUTO_PAUSE')) this.deps.move('AUTO_PAUSE', reason);
     this.deps.notice(reason);
   }

@@ -10,10 +10,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app/createApp.js';
 import { main } from '../../src/cli/main.js';
 import type { HistoryFs } from '../../src/core/fsPort.js';
 import { useAppDirs } from '../helpers/appDirs.js';
 import type { ScriptedServer } from '../helpers/scriptedServer.js';
+import { waitForStore } from '../helpers/waitFor.js';
 
 function sink(): { stream: PassThrough; text(): string } {
   const stream = new PassThrough();
@@ -145,4 +147,33 @@ describe('a state file that cannot be written pauses the agent', () => {
       expect(await remindersOf(home)).toBe(before);
     },
   );
+
+  it('an agent run: the ledger fails as a turn ends, the agent pauses with the reason', async () => {
+    const disk = diskThatFails('ENOSPC', (f) => f.endsWith('ledger.jsonl'));
+    const made = await createApp({
+      flags: { home, workspace: ws, thinkIntervalMs: 0 },
+      env,
+      initialState: 'AWAITING_INPUT',
+      background: false,
+      fs: disk.fs,
+    });
+    if (!made.ok) throw new Error(made.message);
+    const { app } = made;
+    try {
+      disk.full.on = true;
+      server.push({ kind: 'stream', content: 'Hello there. [WAIT]' });
+      app.agent.send({ type: 'submit', text: 'hi' });
+      const paused = await waitForStore(
+        app.agent.store,
+        (s) => s.machine === 'PAUSED',
+        'the agent to pause',
+        15_000,
+      );
+      expect(paused.pauseReason).toMatch(/^paused: the cycle ledger could not be written/);
+      expect(paused.pauseReason).toContain('ENOSPC');
+      expect(paused.pauseReason).toContain('Free disk space');
+    } finally {
+      await app.close();
+    }
+  });
 });

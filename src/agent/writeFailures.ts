@@ -50,6 +50,9 @@ export class WriteFailures {
 
   private pauseNow(problem: string): void {
     const reason = t(this.deps.lang(), 'pause.stateWrite', { error: problem });
+    // Waiting for the user is no state a limit pauses from (a user's interrupt there stands
+    // against a turn's late verdict): pause first, then say why, in the same moment.
+    if (this.deps.state() === 'AWAITING_INPUT') this.deps.move('PAUSE');
     if (can(this.deps.state(), 'AUTO_PAUSE')) this.deps.move('AUTO_PAUSE', reason);
     this.deps.notice(reason);
   }

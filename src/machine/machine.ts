@@ -47,8 +47,6 @@ export const TRANSITIONS: Table = Object.freeze({
   AWAITING_INPUT: Object.freeze({
     SUBMIT: 'THINKING',
     PAUSE: 'PAUSED',
-    // A state file that could not be written as the turn ended (the ledger) pauses by itself.
-    AUTO_PAUSE: 'PAUSED',
     RESUME: 'THINKING',
   }),
   PAUSED: Object.freeze({

@@ -89,8 +89,7 @@ describe('agent machine: what the user can count on', () => {
   });
 
   it('a limit stops autonomy wherever the model may be running, and the agent ends paused', () => {
-    // AWAITING_INPUT too: a state file that could not be written as a turn ended.
-    for (const s of ['THINKING', 'PAUSED', 'AWAITING_APPROVAL', 'AWAITING_INPUT'] as const) {
+    for (const s of ['THINKING', 'PAUSED', 'AWAITING_APPROVAL'] as const) {
       expect(target(s, 'AUTO_PAUSE')).toBe('PAUSED');
     }
   });

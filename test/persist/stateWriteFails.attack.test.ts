@@ -165,8 +165,8 @@ describe('a state file that cannot be written pauses the agent', () => {
       app.agent.send({ type: 'submit', text: 'hi' });
       const paused = await waitForStore(
         app.agent.store,
-        (s) => s.machine === 'PAUSED',
-        'the agent to pause',
+        (s) => s.machine === 'PAUSED' && s.pauseReason !== undefined,
+        'the agent to pause with a reason',
         15_000,
       );
       expect(paused.pauseReason).toMatch(/^paused: the cycle ledger could not be written/);

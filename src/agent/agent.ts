@@ -22,6 +22,7 @@ import { seedBudget, wireFeeds } from './feeds.js';
 import { t } from '../i18n/messages.js';
 import { ActivityTracker, type ActivityFacts } from './activity.js';
 import { WaitWatch } from './waitWatch.js';
+import { WriteFailures } from './writeFailures.js';
 import { frozenSettings, patchedSettings, type SettingsPatch } from './settings.js';
 import { invokedAs } from '../core/invokedAs.js';
 
@@ -61,6 +62,13 @@ export class Agent {
   /** Redactor, read index and data boundary for this agent's whole session. */
   private readonly safety: SessionSafety;
   private started = false;
+  /** State files that could not be written pause the agent (writeFailures.ts). */
+  private readonly writeFailures: WriteFailures;
+  /**
+   * Warnings found while the agent is built (a damaged ledger), told at start(): whoever
+   * listens (a screen, print mode's stderr) has subscribed by then.
+   */
+  private readonly earlyWarnings: string[] = [];
   private watcher: WorkspaceWatcher | undefined;
   /**
    * The watcher has finished its first scan. Until then a new file is taken into its snapshot
@@ -102,6 +110,14 @@ export class Agent {
       () => timers.now(),
       (activity) => this.emitter.emit({ type: 'activity', activity }),
     );
+    this.writeFailures = new WriteFailures({
+      state: () => this.state,
+      move: (e, reason) => this.move(e, reason),
+      notice: (text) => this.notice(text, 'warn'),
+      lang: () => this.settings.lang,
+    });
+    // First of all listeners: a write that fails as a turn ends pauses before others hear it.
+    this.emitter.subscribe(this.writeFailures.see);
     // The wait watch and the activity hear only the events they act on, after every listener.
     this.emitter.follow(['turn_start', 'turn_end', 'history_loaded'], (e) => this.waitWatch.see(e));
     this.emitter.follow(['turn_start', 'turn_end', 'scheduled', 'state_changed'], (e) =>
@@ -143,6 +159,7 @@ export class Agent {
       compact: this.compact,
       toolsReady: deps.toolsReady,
       timers,
+      writeFailures: this.writeFailures,
     };
     this.controls = new AgentControls({
       state: () => this.state,
@@ -169,7 +186,9 @@ export class Agent {
     if (deps.feeds)
       wireFeeds(deps.feeds, {
         emit: (e) => this.emitter.emit(e),
-        notice: (text) => this.notice(text, 'warn'),
+        notice: (text) =>
+          this.started ? this.notice(text, 'warn') : void this.earlyWarnings.push(text),
+        writeFailed: (problem) => this.writeFailed(problem),
         subscribe: (listener) => this.subscribe(listener),
         historyChanged: () => this.historyChanged(true),
       });
@@ -233,6 +252,14 @@ export class Agent {
 
   get busy(): boolean {
     return this.scheduler.isRunning;
+  }
+
+  /**
+   * A state file (the reminders, the ledger) could not be written: the agent pauses with
+   * `problem` as the reason instead of going on as if it were saved.
+   */
+  writeFailed(problem: string): void {
+    this.writeFailures.report(problem);
   }
 
   /** Events out: every event the agent emits, in order; returns the unsubscribe. */
@@ -305,6 +332,7 @@ export class Agent {
     this.started = true;
     this.emitter.emit({ type: 'history_loaded', messages: this.turnDeps.history.messages() });
     this.emitter.emit({ ...this.settingsEvent(), model: this.turnDeps.provider.model });
+    for (const text of this.earlyWarnings.splice(0)) this.notice(text, 'warn');
     this.activity.refresh();
     this.scheduler.start(0);
     // Messages the last run acknowledged and never answered (it was killed or stopped).

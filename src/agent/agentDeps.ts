@@ -80,8 +80,14 @@ export interface SessionFeeds {
   /** Background commands running now (`run` with background: true); `onChange` hears each start and end. */
   commands?: { count(): number; onChange(listener: () => void): unknown };
   ledger?: {
-    /** Opens the current session's ledger (at start, after a switch): its records so far. */
-    open(warn: (message: string) => void): readonly CycleRecord[];
+    /**
+     * Opens the current session's ledger (at start, after a switch): its records so far.
+     * `warn` hears what was found damaged, `failed` a write that failed (the agent pauses).
+     */
+    open(
+      warn: (message: string) => void,
+      failed?: (problem: string) => void,
+    ): readonly CycleRecord[];
     /** Writes one record to the open ledger. */
     append(record: CycleRecord): void;
     /** The recorder: hears the agent's events and hands each turn's record to `write`. */

@@ -11,6 +11,8 @@ import type { AgentEvent, AgentListener } from '../api/events.js';
 export interface FeedReporter {
   emit(event: AgentEvent): void;
   notice(text: string): void;
+  /** A write of the ledger failed: the agent pauses with the reason. */
+  writeFailed(problem: string): void;
   subscribe(listener: AgentListener): unknown;
   /** The history points at another session: the screen rebuilds what it shows of one. */
   historyChanged(): void;
@@ -51,7 +53,13 @@ export function wireFeeds(feeds: SessionFeeds, to: FeedReporter): void {
   }
   const openLedger = (): void => {
     if (!ledger) return;
-    to.emit({ type: 'ledger_loaded', records: ledger.open((message) => to.notice(message)) });
+    to.emit({
+      type: 'ledger_loaded',
+      records: ledger.open(
+        (message) => to.notice(message),
+        (problem) => to.writeFailed(problem),
+      ),
+    });
   };
   if (ledger) {
     to.subscribe(

@@ -34,6 +34,8 @@ export interface TurnFacts {
   /** This step was the chain's wrap-up: the chain ends with it. */
   wrappedUp?: boolean;
   saveFailed?: string;
+  /** Another state file (the reminders…) could not be written: the step pauses with it. */
+  stateFailed?: string;
   /** Why BUILD did not send the request (outcome `blocked`). */
   blocked?: string;
   /** Each call with the result the model saw, to tell a cycle that found something new. */
@@ -104,6 +106,10 @@ export function respond(result: TurnFacts, g: RespondGuards): Response {
     const error = { kind: 'history_write', message: result.saveFailed };
     const reason = t(g.lang, 'pause.historyWrite', { error: result.saveFailed });
     return { ...endsHere(g), event: 'AUTO_PAUSE', reason, errors: [{ type: 'error', error }] };
+  }
+  if (result.stateFailed) {
+    const reason = t(g.lang, 'pause.stateWrite', { error: result.stateFailed });
+    return { ...endsHere(g), event: 'AUTO_PAUSE', reason };
   }
   if (result.outcome === 'error' && result.error) return respondToError(result, g);
   if (result.blocked !== undefined) {

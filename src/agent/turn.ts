@@ -81,6 +81,8 @@ export interface TurnDeps {
   readonly toolsReady?: ToolsReady | undefined;
   /** The clock a retry's back-off waits on (the agent's timers; absent: the real ones). */
   readonly timers?: Timers | undefined;
+  /** The other state files' failed writes (writeFailures.ts): RESPOND pauses for them. */
+  readonly writeFailures?: { take(): string | undefined } | undefined;
 }
 
 /**
@@ -230,7 +232,7 @@ function begin(trigger: TurnTrigger, d: TurnDeps, mem: TurnMemory): Turn {
     cycle: mem.cycle,
     signal: controller.signal,
     failures: d.scheduler.consecutiveFailures,
-    saver: new TurnSaver(d.history, (e) => d.bus.emit(e), turnId),
+    saver: new TurnSaver(d.history, (e) => d.bus.emit(e), turnId, d.writeFailures),
     phases: [],
     startedAt: Date.now(),
     t0: performance.now(),
@@ -441,7 +443,7 @@ function factsOf(tr: Turn): TurnFacts {
     ),
     ...(error ? { error } : {}),
     ...(tr.s.failedTries !== undefined ? { failedTries: tr.s.failedTries } : {}),
-    ...(tr.saver.failed ? { saveFailed: tr.saver.failed } : {}),
+    ...tr.saver.failures(),
     ...(blocked !== undefined ? { blocked } : {}),
     results: (ran?.outcomes ?? []).map((o) => `${o.call}\n${o.ok ? 'ok' : 'error'}\n${o.body}`),
     tokens: {

@@ -196,12 +196,15 @@ async function startApp(
   stack.defer('the MCP servers', () => mcp.stop());
   // The folder's reminders, kept in the home: a problem is a start-up warning, later a notice.
   let warn = (message: string): void => void warnings.push(message);
+  // A write that fails pauses the agent; before it exists (never: nothing is written yet) a warning.
+  let writeFailed = (problem: string): void => warn(problem);
   const lang = resolveLanguage(config.language, env);
   // A script's run (-p) leaves the folder's reminders to the user's screen or background
   // agent: one that fell due while Cogito was closed is not the script's to use up.
   const reminders = openReminders(appPaths(home).data, workspace.root, (m) => warn(m), lang, {
     leaveSaved: opts.holder === 'print',
     ...(opts.fs ? { fs: opts.fs } : {}),
+    writeFailed: (problem) => writeFailed(problem),
   });
   const { instructions, memory, skills } = await openFolderKnowledge(
     { config, home, workspace, journals, ...(opts.fs ? { fs: opts.fs } : {}) },
@@ -230,6 +233,7 @@ async function startApp(
     background: runTools.background,
     instructions,
     skills: { catalogue: skills.catalogue, view: skills.view },
+    ...(opts.fs ? { fs: opts.fs } : {}),
     workspace,
     sessions: store,
     session,
@@ -261,6 +265,7 @@ async function startApp(
   });
   const { agent } = wired;
   warn = (text) => void agent.send({ type: 'notice', level: 'warn', text });
+  writeFailed = (problem) => agent.writeFailed(problem);
   currentSession = () => wired.current.get();
   // /new and /resume: the next conversation knows none of the old one's background ids.
   wired.current.onSwitch(() => void runTools.background.stopAll());

@@ -26,6 +26,7 @@ import type { McpServerStatus } from '../mcp/status.js';
 import type { Timers } from '../scheduler/scheduler.js';
 import type { Reminders } from '../reminders/reminders.js';
 import { Ledger } from '../ledger/ledger.js';
+import type { HistoryFs } from '../core/fsPort.js';
 import type { FolderMemory } from '../knowledge/folderMemory.js';
 import { CycleRecorder } from '../ledger/recorder.js';
 import type { InstructionSet } from '../instructions/instructionSet.js';
@@ -71,6 +72,8 @@ export interface WireAgentDeps {
   skills?: { catalogue: string; view: SkillsView };
   /** The host's editor hand-over (/memory edit); absent without a terminal to hand over. */
   editFile?: CommandDeps['editFile'];
+  /** The file-system port of the session's state files (tests inject write faults). */
+  fs?: HistoryFs;
 }
 
 /** The wired agent and the one holder of the current session, which the app reads too. */
@@ -272,8 +275,8 @@ function sessionFeeds(current: CurrentSession, parts: WireAgentDeps): SessionFee
       : {}),
     ...(parts.background ? { commands: parts.background } : {}),
     ledger: {
-      open: (warn) => {
-        ledger = Ledger.inDir(current.get().dir, warn);
+      open: (warn, failed) => {
+        ledger = Ledger.inDir(current.get().dir, warn, parts.fs, failed);
         return ledger.records();
       },
       append: (record) => ledger?.append(record),

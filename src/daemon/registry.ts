@@ -49,9 +49,13 @@ export function readEntry(home: string, workspace: string): RegistryEntry | unde
 
 /**
  * Every well-formed entry of the home. A damaged one (junk, a folder) is kept aside as
- * `<name>.corrupt-<time>.json` and removed from the list; copies kept aside are skipped.
+ * `<name>.corrupt-<time>.json` and removed from the list, and `warn` is told where the copy
+ * is (or why none could be made); copies kept aside are skipped.
  */
-export function listEntries(home: string): RegistryEntry[] {
+export function listEntries(
+  home: string,
+  warn: (message: string) => void = () => undefined,
+): RegistryEntry[] {
   let names: string[];
   try {
     names = fs
@@ -65,7 +69,7 @@ export function listEntries(home: string): RegistryEntry[] {
     const file = path.join(runDir(home), name);
     const entry = readFile(file);
     if (entry) entries.push(entry);
-    else keepAsideQuietly(file);
+    else warn(keepAsideQuietly(file));
   }
   return entries.sort((a, b) => a.workspace.localeCompare(b.workspace));
 }
@@ -132,12 +136,17 @@ function exists(file: string): boolean {
  * A damaged entry names no agent anyone can reach: keep it aside for a look and take it out
  * of the way. Its agent, if one still runs, writes its entry again on its next start.
  */
-function keepAsideQuietly(file: string): void {
+function keepAsideQuietly(file: string): string {
   try {
-    keepAside(realFs, file);
+    const aside = keepAside(realFs, file);
     if (exists(file) && !fs.statSync(file).isDirectory()) removeQuietly(file);
-  } catch {
+    return `The agent registry entry ${file} was damaged; it was kept as ${aside}.`;
+  } catch (err) {
     // Cannot copy it: leave it as it is (it is skipped when listed).
+    return (
+      `The agent registry entry ${file} is damaged and no copy could be made ` +
+      `(${err instanceof Error ? err.message : String(err)}); it is left as it is. Move it away.`
+    );
   }
 }
 

@@ -68,7 +68,9 @@ export async function runStatus(
     env: io.env,
     ...(io.cwd ? { cwd: io.cwd } : {}),
   });
-  const rows = await Promise.all(listEntries(home).map((e) => statusOf(home, e)));
+  const rows = await Promise.all(
+    listEntries(home, (m) => io.stderr.write(`warning: ${m}\n`)).map((e) => statusOf(home, e)),
+  );
   if (opts.json) {
     io.stdout.write(`${jsonForTerminal(rows)}\n`);
     return 0;

@@ -30,7 +30,7 @@ export async function runStop(
   let entries: RegistryEntry[];
   if (opts.all) {
     home = resolveHome({ flag: opts.home, env: io.env, ...(io.cwd ? { cwd: io.cwd } : {}) }).home;
-    entries = listEntries(home);
+    entries = listEntries(home, (m) => io.stderr.write(`warning: ${m}\n`));
   } else {
     const folder = resolveFolder(opts, io);
     if (!folder.ok) {

@@ -50,9 +50,15 @@ export function takeLockNotices(): string[] {
   return notices.splice(0);
 }
 
-/** A lock that cannot be a live one: a folder, or content that is not a lock at all. */
+/**
+ * A lock that is not as Cogito wrote it: a folder, content that is not a lock at all, or a
+ * lock cut short or with bytes after its last line (a lock is linked into place whole, every
+ * line ended, so neither comes from Cogito). Empty is not damage: nothing is lost by it.
+ */
 function damaged(file: string, content: string): boolean {
-  return isFolder(file) || content.trim() !== '';
+  if (isFolder(file)) return true;
+  if (content === '') return false;
+  return !parseHolder(content) || !content.endsWith('\n') || /[\0\uFFFD]/.test(content);
 }
 
 function isFolder(file: string): boolean {
@@ -207,7 +213,7 @@ function acquireLockFile(
     if (holder && isAlive(holder)) {
       return { ok: false, message: describe(holder, workspace), holder };
     }
-    if (!holder && damaged(file, found)) {
+    if (damaged(file, found)) {
       // Junk or a folder where the lock belongs (never a half-written lock: it is linked
       // into place whole): kept aside as <name>.corrupt-<time>.lock for a look, then replaced.
       try {

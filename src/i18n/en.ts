@@ -113,6 +113,7 @@ export const en = {
   'pause.nearIdentical': 'paused by the loop guard: the last {count} replies were nearly identical',
   'pause.permanent': 'paused: {error}',
   'pause.historyWrite': 'paused: the history could not be saved ({error})',
+  'pause.stateWrite': 'paused: {error}',
   'command.export': 'Write a readable transcript of this session: /export md',
   'cmd.helpTitle': 'Commands:',
   'cmd.helpTalk':

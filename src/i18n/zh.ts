@@ -104,6 +104,7 @@ export const zh = {
   'pause.nearIdentical': '已暂停（循环保护）：最近 {count} 次回复几乎相同',
   'pause.permanent': '已暂停：{error}',
   'pause.historyWrite': '已暂停：历史记录无法保存（{error}）',
+  'pause.stateWrite': '已暂停：{error}',
   'command.export': '导出本会话的可读记录：/export md',
   'cmd.helpTitle': '命令：',
   'cmd.helpTalk':

@@ -24,13 +24,20 @@ export class Ledger {
     private readonly onError: (message: string) => void = () => {},
     private readonly fs: HistoryFs = realFs,
     now: number = Date.now(),
+    /** A record that could not be written (each time); absent: `onError`, once. */
+    private readonly onWriteFailed?: (problem: string) => void,
   ) {
     if (file) this.list = this.load(file, now).slice(-KEEP);
   }
 
   /** The ledger of the session in `dir`. */
-  static inDir(dir: string, onError?: (message: string) => void, fs?: HistoryFs): Ledger {
-    return new Ledger(path.join(dir, LEDGER_FILE), onError, fs);
+  static inDir(
+    dir: string,
+    onError?: (message: string) => void,
+    fs?: HistoryFs,
+    onWriteFailed?: (problem: string) => void,
+  ): Ledger {
+    return new Ledger(path.join(dir, LEDGER_FILE), onError, fs, Date.now(), onWriteFailed);
   }
 
   /**
@@ -66,11 +73,11 @@ export class Ledger {
       this.fs.mkdirSync(path.dirname(this.file), { recursive: true });
       appendLineSync(this.fs, this.file, JSON.stringify(record));
     } catch (err) {
-      if (!this.warned) {
+      const problem = `the cycle ledger could not be written to ${this.file} (${(err as Error).message}); what was saved stays as it is and this run's records are kept in memory. Free disk space or check the folder's permissions.`;
+      if (this.onWriteFailed) this.onWriteFailed(problem);
+      else if (!this.warned) {
         this.warned = true;
-        this.onError(
-          `the cycle ledger could not be written to ${this.file} (${(err as Error).message}); what was saved stays as it is and this run's records are kept in memory. Free disk space or check the folder's permissions.`,
-        );
+        this.onError(problem);
       }
     }
   }

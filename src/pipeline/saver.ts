@@ -46,7 +46,18 @@ export class TurnSaver {
     private readonly emit: (event: AgentEvent) => void,
     /** The turn's id, for the tool log's entries of calls that never ran. */
     private readonly turnId = 0,
+    /** The other state files' failed writes (the reminders…), taken once per step. */
+    private readonly others?: { take(): string | undefined },
   ) {}
+
+  /** What the step could not save, as RESPOND's facts: the history, another state file. */
+  failures(): { saveFailed?: string; stateFailed?: string } {
+    const other = this.others?.take();
+    return {
+      ...(this.failed ? { saveFailed: this.failed } : {}),
+      ...(other === undefined ? {} : { stateFailed: other }),
+    };
+  }
 
   /**
    * The user's messages (with the ids the input queue gave them); a write failure is reported

@@ -95,7 +95,8 @@ function isReminder(r: unknown): r is Reminder {
  * A damaged file is kept aside as `<name>.corrupt-<time>.json` before anything new is written
  * (the warning names the copy) and the readable reminders go on; when no copy can be made the
  * file is left untouched and the list lives in memory for this run. A problem writing goes to
- * `warn` (once) and the run goes on with the list in memory.
+ * `writeFailed` (the agent pauses with it; without one, `warn` once), the last good file
+ * stays, and the list lives on in memory.
  * `leaveSaved` (print mode): the saved ones are never taken, see `Reminders`.
  */
 export function openReminders(
@@ -103,7 +104,13 @@ export function openReminders(
   workspace: string,
   warn: (message: string) => void,
   lang: Lang = 'en',
-  opts: { leaveSaved?: boolean; fs?: HistoryFs; now?: () => number } = {},
+  opts: {
+    leaveSaved?: boolean;
+    fs?: HistoryFs;
+    now?: () => number;
+    /** A save that failed (each time; the agent pauses); absent: `warn`, once. */
+    writeFailed?: (problem: string) => void;
+  } = {},
 ): Reminders {
   const { fs = realFs, now = Date.now } = opts;
   const file = reminderFilePath(dataDir, workspace);
@@ -138,9 +145,11 @@ export function openReminders(
         try {
           writeReminderFile(file, workspace, list, fs);
         } catch (err) {
+          const problem = t(lang, 'notice.remindersUnsaved', { file, why: (err as Error).message });
+          if (opts.writeFailed) return opts.writeFailed(problem);
           if (warned) return;
           warned = true;
-          warn(t(lang, 'notice.remindersUnsaved', { file, why: (err as Error).message }));
+          warn(problem);
         }
       },
     },

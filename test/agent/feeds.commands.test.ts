@@ -19,6 +19,7 @@ describe('wireFeeds: commands', () => {
       {
         emit: (e) => events.push(e),
         notice: () => undefined,
+        writeFailed: () => undefined,
         subscribe: () => undefined,
         historyChanged: () => undefined,
       },

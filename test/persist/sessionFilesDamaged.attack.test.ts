@@ -115,9 +115,8 @@ describe('a damaged session state file is kept aside, and the session goes on', 
         } else {
           expect(copies, `a copy of the damaged ${name}`).toHaveLength(1);
           const aside = path.join(dir, copies[0]!);
-          // The ledger's warning is a screen notice that print mode does not show yet.
-          if (name !== 'ledger.jsonl')
-            expect(second.stderr, 'the warning names the copy').toContain(aside);
+          // Every file's warning, the ledger's too, reaches -p's stderr.
+          expect(second.stderr, 'the warning names the copy').toContain(aside);
           if (original === 'folder') {
             expect((await stat(aside)).isDirectory()).toBe(true);
             expect(await readFile(path.join(aside, 'inside.txt'), 'utf8')).toBe('keep me');

@@ -8,6 +8,7 @@
  */
 import { completeCommand } from '../src/commands/complete.js';
 import type { SessionChoice } from '../src/history/sessionChoices.js';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import React from 'react';
 import type { AppOptions } from '../src/app/createApp.js';
@@ -35,6 +36,8 @@ import type { BackgroundAgent } from '../src/daemon/attach.js';
 import type { TuiRun } from './tuiRun.js';
 import { startFlagsOf, startInBackground, whenTurnDone, type StartBackground } from './handOver.js';
 import { invokedAs } from '../src/core/invokedAs.js';
+import { appPaths, resolveHome } from '../src/config/paths.js';
+import { anyRegistered } from '../src/daemon/places.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
@@ -115,6 +118,10 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
 }
 
 async function realPrepare(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<SetupPlan> {
+  // The usual start: config.json is there and --setup not given, so no wizard (needsSetup),
+  // decided without reading the configuration and its schemas before the first frame.
+  const { home } = resolveHome({ flag: flags.home, env });
+  if (!flags.setup && existsSync(appPaths(home).config)) return { run: false };
   return (await import('../src/setup/prepare.js')).prepareSetup({ flags, env });
 }
 
@@ -221,6 +228,8 @@ async function findAgent(
 ): Promise<BackgroundAgent | undefined> {
   if (deps.findBackgroundAgent) return deps.findBackgroundAgent(flags, env);
   if (deps.createApp) return undefined;
+  // No agent registered in this home at all (the usual case): none to look for.
+  if (!anyRegistered(resolveHome({ flag: flags.home, env }).home)) return undefined;
   const { findBackgroundAgent } = await import('../src/daemon/attach.js');
   return findBackgroundAgent(flags, { env });
 }

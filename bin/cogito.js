@@ -7,7 +7,7 @@
 //   rebuilds it first, saying so, when not (scripts/checkoutBuild.mjs); only a build that
 //   fails runs the TypeScript sources through tsx, with a line saying why the start is slow.
 //   COGITO_FROM_SOURCE=1 always runs the sources.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import process from 'node:process';
@@ -21,7 +21,24 @@ if (typeof module.enableCompileCache === 'function') module.enableCompileCache()
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'dist', 'cogito.mjs');
 
-if (!existsSync(path.join(root, '.git'))) {
+/** `cogito --version` alone: package.json's version (as src/cli/main.ts prints it), or undefined. */
+function versionOnly(argv) {
+  if (argv.length !== 1 || (argv[0] !== '--version' && argv[0] !== '-v')) return undefined;
+  try {
+    const { version } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The version needs neither the bundle nor a check that it is fresh (a checkout stats every
+// source file for that): answered here, it takes about what `node -e 0` takes.
+const version = versionOnly(process.argv.slice(2));
+
+if (version !== undefined) {
+  process.stdout.write(`cogito ${version}\n`);
+} else if (!existsSync(path.join(root, '.git'))) {
   if (!existsSync(entry)) {
     process.stderr.write(
       `cogito: this installed copy has no build (${entry} is missing). ` +

@@ -1,7 +1,7 @@
 import React, { useEffect } from 'react';
 import { useApp } from 'ink';
 import type { Lang } from '../src/i18n/messages.js';
-import { completeCommand } from '../src/commands/runner.js';
+import { completeCommand } from '../src/commands/complete.js';
 import type { AgentController, AgentLoop } from './controller.js';
 import { useWindowSize } from './hooks/useWindowSize.js';
 import { LangContext } from './i18n.js';

@@ -11,8 +11,8 @@ import { toolLogFromHistory } from '../src/store/restoredView.js';
 import { useThrottledStore } from './hooks/useThrottledStore.js';
 import { plainText } from './i18n.js';
 import { helpRows } from './keys/hints.js';
-import { COMMANDS } from '../src/commands/builtin.js';
-import { commandRows } from '../src/commands/table.js';
+import { commandRows, type SlashCommand } from '../src/commands/table.js';
+import { useCommandTable } from './hooks/useCommandTable.js';
 import type { Overlay } from './keys/types.js';
 import type { Row } from './panes/rows.js';
 import { detailRows, detailTitle } from './panes/toolRows.js';
@@ -73,9 +73,13 @@ export function helpOverlayRows(
 }
 
 /** The command table's rows for the commands the input line completes (all of them). */
-function commandHelp(lang: Lang, complete: (prefix: string) => readonly string[]): CommandHelp[] {
+function commandHelp(
+  commands: readonly SlashCommand[],
+  lang: Lang,
+  complete: (prefix: string) => readonly string[],
+): CommandHelp[] {
   const known = new Set(complete(''));
-  return commandRows(COMMANDS, lang).filter((r) => known.has(r.usage.split(' ')[0]!));
+  return commandRows(commands, lang).filter((r) => known.has(r.usage.split(' ')[0]!));
 }
 
 /** The rows of the open scrolling overlay, if one is open. */
@@ -94,11 +98,13 @@ export function useOverlayRows(
     sameEntry,
   );
   const help = overlay === 'help';
+  // The keys show at once; the commands join them when their table has loaded.
+  const commands = useCommandTable(help);
   return useMemo(() => {
     if (help)
       return {
         title: t(lang, 'help.title'),
-        rows: helpOverlayRows(lang, width, commandHelp(lang, complete)),
+        rows: helpOverlayRows(lang, width, commandHelp(commands ?? [], lang, complete)),
       };
     if (overlay !== 'detail') return undefined;
     if (!entry)
@@ -107,7 +113,7 @@ export function useOverlayRows(
         rows: [{ text: t(lang, 'tool.noCalls'), tone: 'dim' }],
       };
     return { title: detailTitle(entry, lang), rows: detailRows(entry, width, lang) };
-  }, [help, overlay, entry, width, lang, complete]);
+  }, [help, overlay, entry, width, lang, complete, commands]);
 }
 
 /** The call the detail shows: in the store's log, or read back from the history (scrolled back). */

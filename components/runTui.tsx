@@ -6,8 +6,10 @@
  * closed when the run ends however it ends; quitting is one `exit` handed to both the
  * screen and the app.
  */
-import { completeCommand } from '../src/commands/runner.js';
+import { completeCommand } from '../src/commands/complete.js';
 import type { SessionChoice } from '../src/history/sessionChoices.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import React from 'react';
 import type { AppOptions } from '../src/app/createApp.js';
 import { DisposerStack, stopFailureLine, type StopFailure } from '../src/app/disposers.js';
@@ -16,25 +18,27 @@ import type { CliFlags } from '../src/cli/args.js';
 import { resolveLanguage, t, type Lang } from '../src/i18n/messages.js';
 import type { SetupPlan } from '../src/setup/prepare.js';
 import type { SetupServices } from '../src/setup/services.js';
-import { App } from './App.js';
+import { App, type AppProps } from './App.js';
+import { createLateAgent, type LateAgent } from './lateAgent.js';
 import { ConfirmSession } from './ConfirmSession.js';
 import type { AgentController, AgentLoop } from './controller.js';
-import { SetupWizard, type SetupOutcome } from './setup/SetupWizard.js';
+import type { SetupOutcome } from './setup/SetupWizard.js';
 import {
   openScreenSession,
   type ScreenSession,
   type ScreenSessionDeps,
+  type Shown,
 } from './terminal/screenSession.js';
 import { inkDoor, inkNotice, type InkDoor } from './terminal/inkInternals.js';
 import type { NotifySettings } from '../src/config/notifySchema.js';
 import type { AgentListener } from '../src/api/events.js';
-import { notifyOnScreen } from './screenNotifier.js';
 import type { BackgroundAgent } from '../src/daemon/attach.js';
-import { runAttached } from './runAttached.js';
 import type { TuiRun } from './tuiRun.js';
 import { startFlagsOf, startInBackground, whenTurnDone, type StartBackground } from './handOver.js';
 import { invokedAs } from '../src/core/invokedAs.js';
 import { editFile } from '../src/core/editor.js';
+import { appPaths, resolveHome } from '../src/config/paths.js';
+import { anyRegistered } from '../src/daemon/places.js';
 
 /** What the screen needs of the built app (the real `App` from createApp satisfies it). */
 export interface TuiApp {
@@ -115,6 +119,10 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
 }
 
 async function realPrepare(flags: CliFlags, env: NodeJS.ProcessEnv): Promise<SetupPlan> {
+  // The usual start: config.json is there and --setup not given, so no wizard (needsSetup),
+  // decided without reading the configuration and its schemas before the first frame.
+  const { home } = resolveHome({ flag: flags.home, env });
+  if (!flags.setup && existsSync(appPaths(home).config)) return { run: false };
   return (await import('../src/setup/prepare.js')).prepareSetup({ flags, env });
 }
 
@@ -172,6 +180,7 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
   const background = await findAgent(flags, deps, env);
   if (background) {
     const run = startRun(flags, deps, resolveLanguage(background.language, env));
+    const { runAttached } = await import('./runAttached.js');
     try {
       return await runAttached(
         run,
@@ -220,6 +229,8 @@ async function findAgent(
 ): Promise<BackgroundAgent | undefined> {
   if (deps.findBackgroundAgent) return deps.findBackgroundAgent(flags, env);
   if (deps.createApp) return undefined;
+  // No agent registered in this home at all (the usual case): none to look for.
+  if (!anyRegistered(resolveHome({ flag: flags.home, env }).home)) return undefined;
   const { findBackgroundAgent } = await import('../src/daemon/attach.js');
   return findBackgroundAgent(flags, { env });
 }
@@ -235,6 +246,9 @@ async function runWizard(
     return 2;
   }
   const services = deps.setupServices ? deps.setupServices(plan) : await realServices(plan);
+  // Only a first run shows it: the usual start does not load the wizard's steps (nor openai,
+  // which its model check uses).
+  const { SetupWizard } = await import('./setup/SetupWizard.js');
   const session = run.screen();
   const shown = await session.show<SetupOutcome>((finish) => (
     <SetupWizard
@@ -280,6 +294,7 @@ async function runApp(
     (async (opts: AppOptions) => (await import('../src/app/createApp.js')).createApp(opts));
   // /detach reaches the screen through the app before the app exists: a late-bound port.
   let detach = (): void => undefined;
+  const early = drawsEarly(run, flags) ? showEarly(run, flags, () => detach()) : undefined;
   const made = await create({
     flags,
     env: run.env,
@@ -321,16 +336,82 @@ async function runApp(
   if (ink) app.agent.send({ type: 'notice', level: 'warn', text: ink });
   if (plan.run)
     app.agent.send({ type: 'notice', text: t(run.lang, 'setup.saved', { file: plan.file }) });
-  return showApp(run, app, () => detach());
+  return showApp(run, app, () => detach(), early);
+}
+
+/**
+ * Whether the screen is drawn before the app is made: on a terminal, unless `--session` names
+ * a session that may be another folder's (the app's start may then ask the user on the screen
+ * whether to continue it there, ConfirmSession, which needs the screen to itself).
+ */
+function drawsEarly(run: TuiRun, flags: CliFlags): boolean {
+  return run.isTerminal() && flags.session === undefined;
+}
+
+/** The screen drawn while the app starts: its agent is late, its props come with the app. */
+interface EarlyScreen {
+  late: LateAgent;
+  /** Hands the app's props and agent to the screen already shown. */
+  ready(props: AppProps, agent: TuiApp['agent']): void;
+  shown: Promise<Shown<never>>;
+}
+
+/**
+ * Draws the ready screen at once, with a late agent that says what is still starting and
+ * keeps what the user sends meanwhile (components/lateAgent.ts).
+ */
+function showEarly(run: TuiRun, flags: CliFlags, onDetach: () => void): EarlyScreen {
+  const session = run.screen();
+  const late = createLateAgent(t(run.lang, 'tui.starting'));
+  let resolve: (props: AppProps) => void = () => undefined;
+  const props = new Promise<AppProps>((r) => (resolve = r));
+  const ready = (next: AppProps, agent: TuiApp['agent']): void => {
+    resolve(next);
+    void props.then(() => late.attach(agent));
+  };
+  const first: AppProps = {
+    controller: late,
+    loop: late,
+    workspace: path.resolve(flags.workspace ?? process.cwd()),
+    lang: run.lang,
+    onExit: () => run.exit(0),
+    onDetach,
+    onRedraw: () => session.clearScreen(),
+    // Off until the `mouse` setting is read: a terminal whose user turned it off never sees
+    // reporting turned on.
+    mouse: false,
+    onMouse: (on) => session.setMouse(on),
+  };
+  const shown = session.show<never>(() => <LateApp first={first} props={props} />);
+  return { late, ready, shown };
+}
+
+/** The app's root with the props of the moment: the early ones, then the app's. */
+function LateApp(p: { first: AppProps; props: Promise<AppProps> }): React.JSX.Element {
+  const [props, setProps] = React.useState(p.first);
+  React.useEffect(() => {
+    let live = true;
+    void p.props.then((next) => live && setProps(next));
+    return () => {
+      live = false;
+    };
+  }, [p.props]);
+  return <App {...props} />;
 }
 
 /** The agent's screen, until the one exit (or a signal, or a crash) ends the session. */
-async function showApp(run: TuiRun, app: TuiApp, onDetach: () => void): Promise<number> {
+async function showApp(
+  run: TuiRun,
+  app: TuiApp,
+  onDetach: () => void,
+  early: EarlyScreen | undefined,
+): Promise<number> {
   // Quit before the screen was up (the app's start-up asked): nothing to show.
   if (run.exitedWith !== undefined) return run.exitedWith;
   const session = run.screen();
   const { agent, config } = app;
   if (agent.subscribe) {
+    const { notifyOnScreen } = await import('./screenNotifier.js');
     const notified = { subscribe: agent.subscribe.bind(agent), send: agent.send.bind(agent) };
     const { stdout, env } = run;
     const { notify, workspace } = config;
@@ -344,29 +425,36 @@ async function showApp(run: TuiRun, app: TuiApp, onDetach: () => void): Promise<
     });
     run.root.defer('the notifications', stop);
   }
-  const shown = await session.show<never>(() => (
-    <App
-      controller={app.agent}
-      loop={app.agent}
-      workspace={app.config.workspace}
-      lang={run.lang}
-      onExit={() => run.exit(0)}
-      onDetach={onDetach}
-      onRedraw={() => session.clearScreen()}
-      {...(app.listSessions ? { listSessions: () => app.listSessions!() } : {})}
-      {...(app.findPaths ? { findPaths: (q: string) => app.findPaths!(q) } : {})}
-      {...(app.skillNames?.length
-        ? { complete: (prefix: string) => completeCommand(prefix, app.skillNames) }
-        : {})}
-      mouse={app.config.mouse !== false}
-      {...(app.config.awayAfterMs !== undefined ? { awayAfterMs: app.config.awayAfterMs } : {})}
-      onMouse={(on, toggled) => {
-        session.setMouse(on);
-        if (toggled)
-          app.agent.send({ type: 'notice', text: t(run.lang, on ? 'mouse.on' : 'mouse.off') });
-      }}
-    />
-  ));
+  const props: AppProps = {
+    controller: early?.late ?? app.agent,
+    loop: early?.late ?? app.agent,
+    workspace: app.config.workspace,
+    lang: run.lang,
+    onExit: () => run.exit(0),
+    onDetach,
+    onRedraw: () => session.clearScreen(),
+    ...(app.listSessions ? { listSessions: () => app.listSessions!() } : {}),
+    ...(app.findPaths ? { findPaths: (q: string) => app.findPaths!(q) } : {}),
+    ...(app.skillNames?.length
+      ? { complete: (prefix: string) => completeCommand(prefix, app.skillNames) }
+      : {}),
+    mouse: app.config.mouse !== false,
+    ...(app.config.awayAfterMs !== undefined ? { awayAfterMs: app.config.awayAfterMs } : {}),
+    onMouse: (on, toggled) => {
+      session.setMouse(on);
+      if (toggled)
+        app.agent.send({ type: 'notice', text: t(run.lang, on ? 'mouse.on' : 'mouse.off') });
+    },
+  };
+  let shown: Shown<never>;
+  if (early) {
+    // The app's props and its agent's store reach the screen in one render: the first frame
+    // that shows the agent also has its settings (the mouse, completion, the sessions).
+    early.ready(props, app.agent);
+    shown = await early.shown;
+  } else {
+    shown = await session.show<never>(() => <App {...props} />);
+  }
   // The screen is gone: say how to come back to this conversation.
   const id = app.currentSessionId?.();
   if (id) run.stderr.write(`${t(run.lang, 'tui.resumeHint', { id, cmd: invokedAs() })}\n`);

@@ -12,13 +12,23 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /**
+ * The Node that runs the program: `--node=PATH` on a benchmark's command line or
+ * `COGITO_BENCH_NODE=PATH` (e.g. a Node 24 binary, to measure it on a machine whose own Node
+ * is 20), else the one running the benchmark.
+ */
+export const NODE =
+  process.argv.find((arg) => arg.startsWith('--node='))?.slice('--node='.length) ??
+  process.env.COGITO_BENCH_NODE ??
+  process.execPath;
+
+/**
  * The installed command: `node bin/cogito.js` (the build in dist/ when it is up to date, else
  * the TypeScript sources through tsx's loader).
  * `COGITO_BENCH_ENTRY=path/to/entry.mjs` swaps the entry file, to measure an experiment
  * (e.g. a bundled build) with the same benchmarks; recorded results always use bin/cogito.js.
  */
 export const COGITO = [
-  process.execPath,
+  NODE,
   path.resolve(ROOT, process.env.COGITO_BENCH_ENTRY ?? path.join('bin', 'cogito.js')),
 ];
 

@@ -2,17 +2,7 @@ import { t } from '../i18n/messages.js';
 import { COMMANDS } from './builtin.js';
 import type { CommandContext, CommandOutcome } from './context.js';
 
-/**
- * Command names that start with `prefix` (for Tab completion), e.g. "/pe" → ["/persona"];
- * skills run as commands (`skills`) follow the built-ins.
- */
-export function completeCommand(prefix: string, skills: readonly string[] = []): string[] {
-  const p = prefix.startsWith('/') ? prefix.slice(1).toLowerCase() : prefix.toLowerCase();
-  const builtIn = COMMANDS.map((c) => c.name);
-  return [...builtIn, ...skills.filter((s) => !builtIn.includes(s))]
-    .filter((n) => n.startsWith(p))
-    .map((n) => `/${n}`);
-}
+export { completeCommand } from './complete.js';
 
 /** Runs a command line against a context; the outcome tells the caller what comes next. */
 type CommandRunner = (

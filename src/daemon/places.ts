@@ -24,6 +24,19 @@ export function runDir(home: string): string {
   return path.join(appPaths(home).data, 'run');
 }
 
+/**
+ * Whether any background agent of this home may be registered: false when the registry
+ * holds no entry at all, which the screen checks before reading the configuration (its
+ * schemas cost the first frame ~30 ms) to find the folder's agent.
+ */
+export function anyRegistered(home: string): boolean {
+  try {
+    return fs.readdirSync(runDir(home)).some((name) => name.endsWith('.json'));
+  } catch {
+    return false;
+  }
+}
+
 /** The registry entry of `workspace`'s agent. */
 export function registryFile(home: string, workspace: string): string {
   return path.join(runDir(home), `${agentKey(workspace)}.json`);

@@ -318,6 +318,7 @@ export const en = {
   'tool.changes': 'Changes (unified diff)',
   'tool.result': 'Result',
   'quit.again': 'Press Ctrl+C again to quit',
+  'tui.starting': 'starting: configuration, session, tools… (what you type is kept)',
   'tui.notATerminal':
     'The full-screen app needs a terminal. For scripts and pipes use print mode: {cmd} -p "PROMPT"',
   // Setup wizard screens (components/setup/).

@@ -294,6 +294,7 @@ export const zh = {
   'tool.changes': '改动（统一差异格式）',
   'tool.result': '结果',
   'quit.again': '再按一次 Ctrl+C 退出',
+  'tui.starting': '正在启动：配置、会话、工具……（现在输入的内容会保留）',
   'tui.notATerminal': '全屏界面需要在终端中运行。脚本和管道请使用打印模式：{cmd} -p "PROMPT"',
   'setup.lang.en': 'English（英语）',
   'setup.lang.zh': '简体中文',

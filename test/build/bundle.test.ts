@@ -30,6 +30,33 @@ ${'<p>Green tea is steamed or pan-fired soon after picking, which keeps its leav
 <ul><li>Sencha</li><li>Longjing</li></ul></article>
 <footer>© tea</footer></body></html>`;
 
+/**
+ * The files a module of the bundle loads before it runs: itself and, transitively, what it
+ * imports statically (`import … from "./x.mjs"`; an `import()` is loaded on first use).
+ */
+async function staticClosure(file: string): Promise<string[]> {
+  const seen = new Set<string>();
+  const visit = async (f: string): Promise<void> => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    const src = await readFile(f, 'utf8');
+    for (const m of src.matchAll(/(?:^|[;\n}])\s*import\s*(?:[\w${},*\s]+from\s*)?"(\.[^"]+)"/g))
+      await visit(path.resolve(path.dirname(f), m[1]!));
+  };
+  await visit(file);
+  return [...seen];
+}
+
+/** The sources (project files and packages) that went into these bundle files. */
+async function sourcesOf(files: string[]): Promise<string[]> {
+  const all: string[] = [];
+  for (const f of files) {
+    const map = JSON.parse(await readFile(`${f}.map`, 'utf8')) as { sources: string[] };
+    all.push(...map.sources);
+  }
+  return all;
+}
+
 const PROBE = (root: string): string => `
 import { createCommandRunner } from ${JSON.stringify(path.join(root, 'src/tools/system/exec.ts'))};
 const signal = new AbortController().signal;
@@ -185,5 +212,29 @@ describe('the production build', () => {
     expect(done.stderr).toBe('');
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toEqual({ stdout: 'ran', exitCode: 0, env: 'production' });
+  });
+
+  it('loads for the first frame neither openai, zod, the command table nor the setup wizard', async () => {
+    const entry = path.join(out, 'cogito.mjs');
+    const entrySources = await sourcesOf(await staticClosure(entry));
+    // --version, --help and print mode's start: no screen, no provider client, no schemas.
+    for (const heavy of ['/react/', '/ink/', '/openai/', '/zod/'])
+      expect(entrySources.filter((s) => s.includes(heavy))).toEqual([]);
+    // The screen's chunk and what it imports statically: what runs before the first frame.
+    const screen = /import\("\.\/(chunks\/runTui-[\w-]+\.mjs)"\)/.exec(
+      await readFile(entry, 'utf8'),
+    )?.[1];
+    expect(screen).toBeDefined();
+    const screenSources = await sourcesOf(await staticClosure(path.join(out, screen!)));
+    expect(screenSources.some((s) => s.includes('/ink/'))).toBe(true);
+    for (const lazy of [
+      '/openai/',
+      '/zod/',
+      'src/commands/builtin.ts',
+      'components/setup/',
+      'src/app/createApp.ts',
+      'src/config/schema.ts',
+    ])
+      expect(screenSources.filter((s) => s.includes(lazy))).toEqual([]);
   });
 });

@@ -20,7 +20,8 @@ describe('the compile cache', () => {
 
   test.runIf(hasCache)('is written on Node 22.1+ (in the temporary folder)', async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'cogito-ccache-'));
-    const run = await runToEnd(process.execPath, [bin, '--version'], {
+    // --help loads the bundle (--version alone is answered by bin/cogito.js itself).
+    const run = await runToEnd(process.execPath, [bin, '--help'], {
       cwd: tmp,
       env: { ...process.env, TMPDIR: tmp, NODE_COMPILE_CACHE: undefined },
     });
@@ -31,12 +32,12 @@ describe('the compile cache', () => {
 
   test.runIf(!hasCache)('is left alone where Node has none (Node 20)', async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'cogito-ccache-'));
-    const run = await runToEnd(process.execPath, [bin, '--version'], {
+    const run = await runToEnd(process.execPath, [bin, '--help'], {
       cwd: tmp,
       env: { ...process.env, TMPDIR: tmp },
     });
     expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(/^cogito \d/);
+    expect(run.stdout).toMatch(/cogito/);
     expect(await readdir(tmp)).not.toContain('node-compile-cache');
   });
 });

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { YOGA_LOOP, patchYoga } from '../../scripts/yogaDecode.mjs';
+import { YOGA_FETCH, YOGA_LOOP, patchYoga } from '../../scripts/yogaDecode.mjs';
 
 const yogaFile = path.resolve('node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js');
 
@@ -30,6 +30,13 @@ describe("yoga's decode", () => {
     expect(patched).toContain("Buffer.from(a.slice(37),'base64')");
   });
 
+  test('the patched yoga never fetches its data URI (that loads undici at start)', () => {
+    expect(source).toContain(YOGA_FETCH);
+    const patched = patchYoga(source);
+    expect(patched).not.toContain(YOGA_FETCH);
+    expect(patched).not.toMatch(/function ya\(\)\{[^}]*fetch\(/);
+  });
+
   test('gives the same bytes as the loop, and a valid WebAssembly module', () => {
     const loop = decodeWith(YOGA_LOOP, uri);
     const fast = decodeWith("var d=new Uint8Array(Buffer.from(a.slice(37),'base64'))", uri);
@@ -39,5 +46,8 @@ describe("yoga's decode", () => {
 
   test('a changed package fails the build with what to do', () => {
     expect(() => patchYoga(source.replace(YOGA_LOOP, 'var d=0'))).toThrow(/update the pattern/);
+    expect(() => patchYoga(source.replace(YOGA_FETCH, 'function ya(){return '))).toThrow(
+      /fetch of its data URI/,
+    );
   });
 });

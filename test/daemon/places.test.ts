@@ -2,13 +2,15 @@
  * Where the socket goes: inside the home while the path fits `sun_path`, else a short private
  * folder (recorded in the registry); a short folder another user planted first is refused.
  */
-import { chmod, chown, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   MAX_SOCKET_PATH_BYTES,
+  anyRegistered,
   prepareSocketDir,
+  registryFile,
   runDir,
   socketPathFor,
 } from '../../src/daemon/places.js';
@@ -72,5 +74,21 @@ describe('the socket path', () => {
     );
     // Left as it was: judged, not changed.
     expect((await stat(planted)).mode & 0o777).toBe(0o777);
+  });
+});
+
+describe('whether any agent is registered (the screen skips the lookup when none is)', () => {
+  let tmp: string;
+  beforeEach(async () => {
+    tmp = await mkdtemp(path.join(os.tmpdir(), 'cogito-registered-'));
+  });
+  afterEach(() => rm(tmp, { recursive: true, force: true }));
+
+  it('is false with no run folder or an empty one, true once an entry is there', async () => {
+    expect(anyRegistered(tmp)).toBe(false);
+    await mkdir(runDir(tmp), { recursive: true });
+    expect(anyRegistered(tmp)).toBe(false);
+    await writeFile(registryFile(tmp, '/some/folder'), '{}');
+    expect(anyRegistered(tmp)).toBe(true);
   });
 });

@@ -6,7 +6,7 @@
  * the in-process screen's /detach hands its session to a background agent, /exit in an
  * attached screen stops the agent, and no process is left. The scripted server is the model.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,25 +15,14 @@ import { isAlive } from '../../src/core/processAlive.js';
 import { runCogito } from '../helpers/cogitoProcess.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { describeWithTmux } from '../helpers/tmuxGuard.js';
+import { shellQuote, tmuxWindows } from '../helpers/tmuxPane.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const socket = `cogito-attach-${process.pid}`;
-const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-const tmux = (...args: string[]): string =>
-  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = (w: string): string => tmux('capture-pane', '-p', '-t', w);
-const keys = (w: string, ...k: string[]): string => tmux('send-keys', '-t', w, ...k);
-
-function waitForScreen(w: string, predicate: (s: string) => boolean, what: string) {
-  let last = '';
-  return waitUntil(() => predicate((last = screen(w))) && last, what, {
-    // The machine may be loaded: a cold start through tsx takes seconds.
-    timeoutMs: 90_000,
-    intervalMs: 50,
-    detail: () => `Screen ${w}:\n${last}`,
-  });
-}
+const quote = shellQuote;
+// The machine may be loaded: a cold start through tsx takes seconds.
+const { tmux, screen, keys, waitForScreen } = tmuxWindows(socket, { timeoutMs: 90_000 });
 
 /**
  * Closes the digest with Esc and waits until it is gone: keys typed at once could reach the

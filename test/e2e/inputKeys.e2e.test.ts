@@ -9,13 +9,14 @@
  *   file's content while the conversation shows it as one collapsed line.
  * Skipped without tmux (test/helpers/tmuxGuard.ts).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { describeWithTmux } from '../helpers/tmuxGuard.js';
+import { shellQuote, tmuxWindows } from '../helpers/tmuxPane.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -24,25 +25,13 @@ const socket = `cogito-input-${process.pid}`;
 const AWAY_MS = 2500;
 const NOTE = 'NOTES-CONTENT-7731: the budget review is on Thursday.';
 
-const tmux = (...args: string[]): string =>
-  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-const screen = (name: string): string => tmux('capture-pane', '-p', '-t', name);
-const keys = (name: string, ...k: string[]): string => tmux('send-keys', '-t', name, ...k);
+const { tmux, keys, waitForScreen } = tmuxWindows(socket);
+const quote = shellQuote;
 const status = (s: string): string => s.split('\n')[0] ?? '';
 const inputLine = (s: string): string => {
   const lines = s.split('\n');
   return (lines[lines.findIndex((l) => / Input [─━]/.test(l)) + 1] ?? '').trimEnd();
 };
-
-function waitForScreen(name: string, ok: (s: string) => boolean, what: string): Promise<string> {
-  let last = '';
-  return waitUntil(() => ok((last = screen(name))) && last, what, {
-    timeoutMs: 30_000,
-    intervalMs: 50,
-    detail: () => `Screen ${name}:\n${last}`,
-  });
-}
 
 /** The user messages of every request so far, joined (what the model was sent). */
 const userText = (server: ScriptedServer): string =>

@@ -5,7 +5,7 @@
  * and says what changed; `/undo` takes the edit back. Skipped without tmux, failed under CI
  * without it (test/helpers/tmuxGuard.ts).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,26 +13,17 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { formatMemory, memoryPaths } from '../../src/knowledge/memoryFile.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { describeWithTmux } from '../helpers/tmuxGuard.js';
-import { waitUntil } from '../helpers/waitFor.js';
+import { shellQuote, tmuxPane } from '../helpers/tmuxPane.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const socket = `cogito-memedit-e2e-${process.pid}`;
-const tmux = (...args: string[]): string =>
-  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = (): string => tmux('capture-pane', '-p', '-t', 'app');
-const keys = (...k: string[]): string => tmux('send-keys', '-t', 'app', ...k);
-const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+const { tmux, keys, waitForScreen } = tmuxPane(socket, 'app', {
+  timeoutMs: 20_000,
+  intervalMs: 30,
+});
+const quote = shellQuote;
 /** The status bar is the first line of the screen. */
 const status = (s: string): string => s.split('\n')[0] ?? '';
-
-function waitForScreen(predicate: (s: string) => boolean, what: string): Promise<string> {
-  let last = '';
-  return waitUntil(() => predicate((last = screen())) && last, what, {
-    timeoutMs: 20_000,
-    intervalMs: 30,
-    detail: () => `Screen:\n${last}`,
-  });
-}
 
 describeWithTmux('/memory edit in tmux', () => {
   let server: ScriptedServer;

@@ -4,22 +4,20 @@
  * focus reports are typed as raw bytes. Skipped without tmux, failed under CI without it
  * (test/helpers/tmuxGuard.ts).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { describeWithTmux } from '../helpers/tmuxGuard.js';
+import { shellQuote, tmuxPane } from '../helpers/tmuxPane.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const socket = `cogito-notify-e2e-${process.pid}`;
-const tmux = (...args: string[]): string =>
-  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = (): string => tmux('capture-pane', '-p', '-t', 'app');
-const keys = (...k: string[]): string => tmux('send-keys', '-t', 'app', ...k);
-const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+const { tmux, screen, keys } = tmuxPane(socket, 'app');
+const quote = shellQuote;
 const osc9 = (text: string): string => `\x1b]9;${text}\x07`;
 
 describeWithTmux('notifications from the full-screen app in tmux', () => {

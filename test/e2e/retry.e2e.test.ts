@@ -4,33 +4,24 @@
  * the same request (it ends on the question, as the user's, no autonomous cue), the screen
  * says it retries, and the answer arrives. Skipped without tmux (test/helpers/tmuxGuard.ts).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { describeWithTmux } from '../helpers/tmuxGuard.js';
-import { waitUntil } from '../helpers/waitFor.js';
+import { shellQuote, tmuxPane } from '../helpers/tmuxPane.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const socket = `cogito-retry-e2e-${process.pid}`;
 const QUESTION = 'what does the plan say';
 
-const tmux = (...args: string[]): string =>
-  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = (): string => tmux('capture-pane', '-p', '-t', 'app');
-const keys = (...k: string[]): string => tmux('send-keys', '-t', 'app', ...k);
-const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function waitForScreen(predicate: (s: string) => boolean, what: string): Promise<string> {
-  let last = '';
-  return waitUntil(() => predicate((last = screen())) && last, what, {
-    timeoutMs: 30_000,
-    intervalMs: 50,
-    detail: () => `Screen:\n${last}`,
-  });
-}
+const { tmux, keys, waitForScreen } = tmuxPane(socket, 'app', {
+  timeoutMs: 30_000,
+  intervalMs: 50,
+});
+const quote = shellQuote;
 
 describeWithTmux('a cut-off reply to the user is retried as the user’s turn (tmux)', () => {
   let server: ScriptedServer;

@@ -5,7 +5,7 @@
  * the picker with the script's run under its own heading; `j` and Enter open it. Skipped
  * without tmux (test/helpers/tmuxGuard.ts).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,14 +13,13 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { runCogito } from '../helpers/cogitoProcess.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { describeWithTmux } from '../helpers/tmuxGuard.js';
-import { waitUntil } from '../helpers/waitFor.js';
+import { shellQuote, tmuxWindows } from '../helpers/tmuxPane.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const socket = `cogito-picker-${process.pid}`;
 
-const tmux = (...args: string[]): string =>
-  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+const { tmux, keys, waitForScreen } = tmuxWindows(socket, { timeoutMs: 20_000 });
+const quote = shellQuote;
 
 describeWithTmux('sessions, scripts and the picker in tmux', () => {
   let server: ScriptedServer;
@@ -29,16 +28,6 @@ describeWithTmux('sessions, scripts and the picker in tmux', () => {
   let ws: string;
   let socketPath = '';
 
-  const screen = (name: string): string => tmux('capture-pane', '-p', '-t', name);
-  const keys = (name: string, ...k: string[]): string => tmux('send-keys', '-t', name, ...k);
-  const waitForScreen = (name: string, ok: (s: string) => boolean, what: string) => {
-    let last = '';
-    return waitUntil(() => ok((last = screen(name))) && last, what, {
-      timeoutMs: 20_000,
-      intervalMs: 50,
-      detail: () => `Screen:\n${last}`,
-    });
-  };
   /** Starts the screen in a new tmux session `name`. */
   const startScreen = (name: string): void => {
     const vars = Object.entries({ ...env, TERM: 'xterm-256color', LANG: 'C.UTF-8', HOME: tmp });

@@ -7,7 +7,7 @@
  * (`.ci/run` sets CI and installs tmux), where a missing tmux is a failure
  * (test/helpers/tmuxGuard.ts).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { displayWidth } from '../../components/text/wrap.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { describeWithTmux } from '../helpers/tmuxGuard.js';
+import { shellQuote, tmuxPane } from '../helpers/tmuxPane.js';
 import { waitUntil } from '../helpers/waitFor.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -23,20 +24,11 @@ const SECRET = 'sk-e2e-never-shown-1234';
 const INTERVAL_MS = 300;
 const FILES = ['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt'];
 
-const tmux = (...args: string[]): string =>
-  execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const screen = (): string => tmux('capture-pane', '-p', '-t', 'app');
-const keys = (...k: string[]): string => tmux('send-keys', '-t', 'app', ...k);
-const quote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function waitForScreen(predicate: (s: string) => boolean, what: string): Promise<string> {
-  let last = '';
-  return waitUntil(() => predicate((last = screen())) && last, what, {
-    timeoutMs: 15_000,
-    intervalMs: 30,
-    detail: () => `Screen:\n${last}`,
-  });
-}
+const { tmux, keys, waitForScreen } = tmuxPane(socket, 'app', {
+  timeoutMs: 15_000,
+  intervalMs: 30,
+});
+const quote = shellQuote;
 
 /** The status bar is the first line of the screen. */
 const status = (s: string): string => s.split('\n')[0] ?? '';

@@ -12,7 +12,10 @@
  * median of three RSS readings a second apart, open fds, and the heap retained after a full
  * collection through the inspector (`lib/soakReadings.ts`, `lib/inspector.ts`).
  *
- *   npx tsx bench/soak.ts [--screen] [--requests 10000]
+ *   npx tsx bench/soak.ts [--screen [--unbounded]] [--requests 10000]
+ *
+ * --unbounded leaves Ink's text caches as Ink has them (COGITO_INK_CACHES=unbounded), for a
+ * before picture (results/soak-screen-unbounded.json).
  *
  * Targets: RSS at 2,000 within 1.2× of RSS at 200, at 10,000 within 1.3×; retained heap flat
  * within 10 MB from 200 on; open fds flat.
@@ -38,15 +41,20 @@ export const soak: Bench = {
     const requests = Number(argOf('--requests') ?? (quick ? 400 : 10_000));
     if (!Number.isInteger(requests) || requests < 201) throw new Error('--requests N, N > 200');
     const screen = process.argv.includes('--screen');
+    const unbounded = screen && process.argv.includes('--unbounded');
     // The bundle, as a user runs it: rebuilt here if stale, so the program never rebuilds.
     if ((await checkoutBuild(ROOT, { stderr: process.stderr })) === undefined)
       throw new Error('no production build (npm run build failed)');
     const run = screen
-      ? await runScreenSoak(requests, SOAK_CONFIG)
+      ? await runScreenSoak(
+          requests,
+          SOAK_CONFIG,
+          unbounded ? { COGITO_INK_CACHES: 'unbounded' } : {},
+        )
       : await runAgentSoak(requests, SOAK_CONFIG);
     const label = screen ? 'screen' : 'background agent';
     return {
-      name: screen ? 'soak-screen' : 'soak',
+      name: screen ? `soak-screen${unbounded ? '-unbounded' : ''}` : 'soak',
       title: `soak, ${screen ? 'the full screen (120×40)' : 'the background agent'}: ${run.requests} requests, ${run.turns} typed turns back to back`,
       metrics: soakMetrics(label, run.checkpoints, run.seconds),
       notes: [
@@ -61,7 +69,7 @@ export const soak: Bench = {
         requests: run.requests,
         turns: run.turns,
         seconds: run.seconds,
-        command: `npx tsx bench/soak.ts${screen ? ' --screen' : ''} --requests ${requests}`,
+        command: `npx tsx bench/soak.ts${screen ? ' --screen' : ''}${unbounded ? ' --unbounded' : ''} --requests ${requests}`,
         checkpoints: run.checkpoints,
       },
     };

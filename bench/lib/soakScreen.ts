@@ -34,6 +34,7 @@ export const userMessage = (n: number): string => `Note ${n} for the soak: one f
 export async function runScreenSoak(
   total: number,
   config: Record<string, unknown>,
+  extraEnv: Record<string, string> = {},
 ): Promise<SoakRun> {
   const server = await startScriptedServer();
   const home = makeHome(server.url, config, 'cogito-soak-screen-');
@@ -61,7 +62,7 @@ export async function runScreenSoak(
     // stderr to a file: the inspector's "Debugger attached" lines would land on the screen.
     const log = path.join(home.dir, 'stderr.log');
     app = new PtyApp(['sh', '-c', `exec "$0" "$@" 2>>'${log}'`, ...COGITO], {
-      env: home.env({ NODE_OPTIONS: `--inspect-port=127.0.0.1:${port}` }),
+      env: home.env({ ...extraEnv, NODE_OPTIONS: `--inspect-port=127.0.0.1:${port}` }),
       cwd: home.workspace,
       cols: 120,
       rows: 40,

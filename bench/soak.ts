@@ -12,10 +12,12 @@
  * median of three RSS readings a second apart, open fds, and the heap retained after a full
  * collection through the inspector (`lib/soakReadings.ts`, `lib/inspector.ts`).
  *
- *   npx tsx bench/soak.ts [--screen [--unbounded]] [--requests 10000]
+ *   npx tsx bench/soak.ts [--screen [--unbounded]] [--requests 10000] [--pause-ms 0]
  *
  * --unbounded leaves Ink's text caches as Ink has them (COGITO_INK_CACHES=unbounded), for a
- * before picture (results/soak-screen-unbounded.json).
+ * before picture (results/soak-screen-unbounded.json). --pause-ms P: a user's pause before each
+ * message (turns are no longer back to back; the program's idle collection can run), recorded
+ * apart (…-pause<P>.json): it is not the issue's measure.
  *
  * Targets: RSS at 2,000 within 1.2× of RSS at 200, at 10,000 within 1.3×; retained heap flat
  * within 10 MB from 200 on; open fds flat.
@@ -42,6 +44,7 @@ export const soak: Bench = {
     if (!Number.isInteger(requests) || requests < 201) throw new Error('--requests N, N > 200');
     const screen = process.argv.includes('--screen');
     const unbounded = screen && process.argv.includes('--unbounded');
+    const pauseMs = Number(argOf('--pause-ms') ?? 0);
     // The bundle, as a user runs it: rebuilt here if stale, so the program never rebuilds.
     if ((await checkoutBuild(ROOT, { stderr: process.stderr })) === undefined)
       throw new Error('no production build (npm run build failed)');
@@ -50,11 +53,12 @@ export const soak: Bench = {
           requests,
           SOAK_CONFIG,
           unbounded ? { COGITO_INK_CACHES: 'unbounded' } : {},
+          pauseMs,
         )
-      : await runAgentSoak(requests, SOAK_CONFIG);
+      : await runAgentSoak(requests, SOAK_CONFIG, pauseMs);
     const label = screen ? 'screen' : 'background agent';
     return {
-      name: screen ? `soak-screen${unbounded ? '-unbounded' : ''}` : 'soak',
+      name: `${screen ? 'soak-screen' : 'soak'}${unbounded ? '-unbounded' : ''}${pauseMs ? `-pause${pauseMs}` : ''}`,
       title: `soak, ${screen ? 'the full screen (120×40)' : 'the background agent'}: ${run.requests} requests, ${run.turns} typed turns back to back`,
       metrics: soakMetrics(label, run.checkpoints, run.seconds),
       notes: [
@@ -69,7 +73,8 @@ export const soak: Bench = {
         requests: run.requests,
         turns: run.turns,
         seconds: run.seconds,
-        command: `npx tsx bench/soak.ts${screen ? ' --screen' : ''}${unbounded ? ' --unbounded' : ''} --requests ${requests}`,
+        command: `npx tsx bench/soak.ts${screen ? ' --screen' : ''}${unbounded ? ' --unbounded' : ''} --requests ${requests}${pauseMs ? ` --pause-ms ${pauseMs}` : ''}`,
+        pauseMs,
         checkpoints: run.checkpoints,
       },
     };

@@ -35,6 +35,8 @@ function cogito(home: BenchHome, args: string[], env: NodeJS.ProcessEnv): Promis
 export async function runAgentSoak(
   total: number,
   config: Record<string, unknown>,
+  /** A user's pause before each message (0: sent at once, turns back to back). */
+  pauseMs = 0,
 ): Promise<SoakRun> {
   const server = await startScriptedServer();
   const home = makeHome(server.url, config, 'cogito-soak-agent-');
@@ -73,6 +75,7 @@ export async function runAgentSoak(
     pid = entry.pid;
     await activate(pid, port);
     while (!finished) {
+      if (pauseMs > 0 && turns > 0) await new Promise((r) => setTimeout(r, pauseMs));
       turns += 1;
       const code = await runSend(
         {

@@ -35,6 +35,8 @@ export async function runScreenSoak(
   total: number,
   config: Record<string, unknown>,
   extraEnv: Record<string, string> = {},
+  /** A user's pause before each message (0: typed at once, turns back to back). */
+  pauseMs = 0,
 ): Promise<SoakRun> {
   const server = await startScriptedServer();
   const home = makeHome(server.url, config, 'cogito-soak-screen-');
@@ -74,6 +76,7 @@ export async function runScreenSoak(
     const step = async (): Promise<void> => {
       await app!.waitFor((t) => t.includes('Your turn'), 'Your turn', { timeoutMs: 60_000 });
       if (turns === 0) await activate(app!.pid, port);
+      if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
       turns += 1;
       app!.chunks.length = 0;
       const text = userMessage(turns);

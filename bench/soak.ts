@@ -59,7 +59,7 @@ export const soak: Bench = {
     const label = screen ? 'screen' : 'background agent';
     return {
       name: `${screen ? 'soak-screen' : 'soak'}${unbounded ? '-unbounded' : ''}${pauseMs ? `-pause${pauseMs}` : ''}`,
-      title: `soak, ${screen ? 'the full screen (120×40)' : 'the background agent'}: ${run.requests} requests, ${run.turns} typed turns back to back`,
+      title: `soak, ${screen ? 'the full screen (120×40)' : 'the background agent'}: ${run.requests} requests, ${run.turns} typed turns ${pauseMs ? `${pauseMs} ms apart` : 'back to back'}`,
       metrics: soakMetrics(label, run.checkpoints, run.seconds),
       notes: [
         "The production build (dist/, rebuilt first if stale). Each turn: the user message, then reasoning (reasoning_content) + a Markdown reply (heading, list, code block, table) + [TOOL] create of a new file; then reasoning + a wrap-up ending in [WAIT]. Two requests a turn, plus the compactor's. No budgets or cycle cap; default think interval.",

@@ -1,27 +1,35 @@
 /**
- * soak: 2,000 turns back to back, each a Markdown reply and a tool call creating a file, then
- * a wrap-up (issue 27, point 5). RSS, heap, external, array buffers, open fds and sockets are
- * sampled every 100 turns.
- * - headless (results/soak.json): the real core as print mode builds it, one long-running
- *   agent in a child process (`lib/soakChild.ts`) started with --expose-gc, which also reads
- *   the heap after a full collection at turns 200, 1,000 and the last;
- * - --screen (results/soak-screen.json): the full-screen program (`node bin/cogito.js`) in a
- *   pseudo-terminal, sampled from /proc (`lib/soakScreen.ts`).
+ * soak: what a user lives over days, counted in model requests (issue 41). The production
+ * build, brought up to date first (the checkout's own rule, scripts/checkoutBuild.mjs); user
+ * turns typed back to back, each streaming reasoning, a Markdown reply (heading, list, code,
+ * table) and a `create` of a new file, then a wrap-up ending in [WAIT].
+ * - --screen (results/soak-screen.json): the full screen, `node bin/cogito.js` in a 120×40
+ *   pseudo-terminal, each message typed and Enter pressed once "Your turn" shows
+ *   (`lib/soakScreen.ts`);
+ * - default (results/soak.json): the background agent, `cogito start` in the folder, each
+ *   message sent as `cogito send --wait` sends it (`lib/soakAgent.ts`).
+ * At 200, 1,000, 2,000, 5,000, 10,000 requests (those below --requests) and the last: the
+ * median of three RSS readings a second apart, open fds, and the heap retained after a full
+ * collection through the inspector (`lib/soakReadings.ts`, `lib/inspector.ts`).
  *
- *   nice -n 10 npx tsx bench/soak.ts [--turns 2000] [--screen [--unbounded] [--minutes M]] [--quick]
+ *   npx tsx bench/soak.ts [--screen [--unbounded]] [--requests 10000] [--pause-ms 0]
  *
- * Target: RSS at the end within 1.3× of RSS after 200 turns; fds and sockets flat.
+ * --unbounded leaves Ink's text caches as Ink has them (COGITO_INK_CACHES=unbounded), for a
+ * before picture (results/soak-screen-unbounded.json). --pause-ms P: a user's pause before each
+ * message (turns are no longer back to back; the program's idle collection can run), recorded
+ * apart (…-pause<P>.json): it is not the issue's measure.
+ *
+ * Targets: RSS at 2,000 within 1.2× of RSS at 200, at 10,000 within 1.3×; retained heap flat
+ * within 10 MB from 200 on; open fds flat.
  */
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { startScriptedServer } from '../test/helpers/scriptedServer.js';
-import { ROOT, makeHome } from './lib/appEnv.js';
-import { mainFor, type Bench, type BenchResult, type Metric } from './lib/report.js';
-import { soakScript } from './lib/soakScript.js';
+import { checkoutBuild } from '../scripts/checkoutBuild.mjs';
+import { ROOT } from './lib/appEnv.js';
+import { mainFor, type Bench, type BenchResult } from './lib/report.js';
+import { runAgentSoak } from './lib/soakAgent.js';
 import { runScreenSoak } from './lib/soakScreen.js';
-import { soakMetrics, type SoakSample } from './lib/soakSummary.js';
+import { soakMetrics } from './lib/soakSummary.js';
 
-/** config.json for every soak: no budget or cycle cap (they would pause a 2,000-turn run). */
+/** config.json for every soak: no budget or cycle cap (they would pause a long run). */
 export const SOAK_CONFIG = { maxAutonomousCycles: 0, tokenBudgetPerDay: 0, tokenBudgetPerHour: 0 };
 
 function argOf(name: string): string | undefined {
@@ -29,104 +37,46 @@ function argOf(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-export interface HeadlessRun {
-  samples: SoakSample[];
-  snapshots: string[];
-  end: unknown;
-}
-
-/** The headless soak in a child process; `gc` starts it with --expose-gc. */
-export async function runHeadlessSoak(
-  turns: number,
-  opts: { gc?: boolean; snapshots?: string; snapshotDir?: string } = {},
-): Promise<HeadlessRun> {
-  const server = await startScriptedServer();
-  server.setDefault(soakScript(() => {}));
-  const home = makeHome(server.url, SOAK_CONFIG, 'cogito-soak-');
-  const samples: SoakSample[] = [];
-  const snapshots: string[] = [];
-  let end: unknown;
-  try {
-    const extra = opts.snapshots
-      ? ['--snapshots', opts.snapshots, '--snapshot-dir', opts.snapshotDir ?? home.dir]
-      : [];
-    // The run is started under `nice -n 10` as a whole; the child inherits it.
-    const child = spawn(
-      process.execPath,
-      [
-        ...(opts.gc ? ['--expose-gc'] : []),
-        '--import',
-        'tsx',
-        path.join(ROOT, 'bench', 'lib', 'soakChild.ts'),
-        home.home,
-        home.workspace,
-        server.url,
-        String(turns),
-        ...extra,
-      ],
-      { cwd: ROOT, env: home.env(), stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let buffered = '';
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()).slice(-4000));
-    child.stdout.on('data', (d: Buffer) => {
-      buffered += d.toString();
-      const lines = buffered.split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line.startsWith('{')) continue;
-        const msg = JSON.parse(line) as { sample?: SoakSample; snapshot?: string; end?: unknown };
-        if (msg.sample) {
-          samples.push(msg.sample);
-          process.stderr.write(`  turn ${msg.sample.turn}: ${msg.sample.rssMB} MB\n`);
-        }
-        if (msg.snapshot) snapshots.push(msg.snapshot);
-        if (msg.end) end = msg.end;
-      }
-    });
-    const code = await new Promise<number | null>((r) => child.on('close', r));
-    if (code !== 0) throw new Error(`soakChild failed (${code}): ${err.slice(-1500)}`);
-    return { samples, snapshots, end };
-  } finally {
-    await server.close();
-    if (!opts.snapshots) home.cleanup();
-  }
-}
-
 export const soak: Bench = {
   name: 'soak',
   async run({ quick }): Promise<BenchResult> {
-    const turns = Number(argOf('--turns') ?? (quick ? 300 : 2000));
+    const requests = Number(argOf('--requests') ?? (quick ? 400 : 10_000));
+    if (!Number.isInteger(requests) || requests < 201) throw new Error('--requests N, N > 200');
     const screen = process.argv.includes('--screen');
-    // Ink's text caches as Ink leaves them (COGITO_INK_CACHES=unbounded): the before picture.
-    const unbounded = process.argv.includes('--unbounded');
-    const details: Record<string, unknown> = {
-      turns,
-      command: `nice -n 10 npx tsx bench/soak.ts --turns ${turns}${screen ? ' --screen' : ''}${unbounded ? ' --unbounded' : ''}`,
-    };
-    let metrics: Metric[];
-    if (screen) {
-      const env: Record<string, string> = unbounded ? { COGITO_INK_CACHES: 'unbounded' } : {};
-      const minutes = Number(argOf('--minutes') ?? Infinity);
-      const tui = await runScreenSoak(turns, SOAK_CONFIG, 100, env, minutes * 60_000);
-      metrics = soakMetrics('screen', tui.samples);
-      details.screen = tui;
-    } else {
-      const run = await runHeadlessSoak(turns, { gc: true });
-      metrics = soakMetrics('headless', run.samples, true);
-      details.headless = run;
-    }
+    const unbounded = screen && process.argv.includes('--unbounded');
+    const pauseMs = Number(argOf('--pause-ms') ?? 0);
+    // The bundle, as a user runs it: rebuilt here if stale, so the program never rebuilds.
+    if ((await checkoutBuild(ROOT, { stderr: process.stderr })) === undefined)
+      throw new Error('no production build (npm run build failed)');
+    const run = screen
+      ? await runScreenSoak(
+          requests,
+          SOAK_CONFIG,
+          unbounded ? { COGITO_INK_CACHES: 'unbounded' } : {},
+          pauseMs,
+        )
+      : await runAgentSoak(requests, SOAK_CONFIG, pauseMs);
+    const label = screen ? 'screen' : 'background agent';
     return {
-      // The screen run is recorded beside the headless one (results/soak-screen.json).
-      name: screen ? `soak-screen${unbounded ? '-unbounded' : ''}` : 'soak',
-      title: `soak${screen ? ' with the screen' : ', headless'}: ${turns} turns back to back (Markdown reply + created file each)`,
-      metrics,
+      name: `${screen ? 'soak-screen' : 'soak'}${unbounded ? '-unbounded' : ''}${pauseMs ? `-pause${pauseMs}` : ''}`,
+      title: `soak, ${screen ? 'the full screen (120×40)' : 'the background agent'}: ${run.requests} requests, ${run.turns} typed turns ${pauseMs ? `${pauseMs} ms apart` : 'back to back'}`,
+      metrics: soakMetrics(label, run.checkpoints, run.seconds),
       notes: [
-        'Each turn: a Markdown reply (heading, list, code block, table) with [TOOL] create(...) of a new file, then a wrap-up reply; --think-interval 0, no budgets or cycle cap, compression as configured by default. The whole run at nice 10.',
-        'headless: createApp + runPrintMode in a child started with --expose-gc (bench/lib/soakChild.ts), sampled in-process every 100 turns (process.memoryUsage, /proc/self/fd); at 200, 1,000 and the last turn a full collection follows the reading (heapAfterGcMB), and the structure sizes are read (bench/lib/soakProbes.ts).',
-        'screen: node bin/cogito.js in a pseudo-terminal (100×30), sampled from /proc/<pid> when the n-th wrap-up is requested (bench/lib/soakScreen.ts).',
+        "The production build (dist/, rebuilt first if stale). Each turn: the user message, then reasoning (reasoning_content) + a Markdown reply (heading, list, code block, table) + [TOOL] create of a new file; then reasoning + a wrap-up ending in [WAIT]. Two requests a turn, plus the compactor's. No budgets or cycle cap; default think interval.",
+        screen
+          ? 'screen: node bin/cogito.js in a 120×40 pseudo-terminal; the next message is typed as soon as "Your turn" shows after the wrap-up.'
+          : 'background agent: cogito start in the folder (the detached daemon); each message sent with the code of cogito send --wait (a new socket connection per message).',
+        'Checkpoints read from outside while the turns go on: three RSS readings (/proc/<pid>/status) ~1 s apart, their median compared; open fds (/proc/<pid>/fd) likewise; then a full collection through the inspector (NODE_OPTIONS=--inspect-port, opened with SIGUSR1 at the start; HeapProfiler.collectGarbage) and the heap in use after it. The forced collection also lowers RSS for a while after it; the next checkpoint is hundreds of requests later.',
+        'Targets (issue 41): RSS at 2,000 ≤ 1.2× RSS at 200 (checkpoints up to 2,000 are held to 1.2×), at 10,000 ≤ 1.3× (5,000 too); retained heap within 10 MB of the one at 200; fds never above those at 200.',
       ],
-      details,
+      details: {
+        requests: run.requests,
+        turns: run.turns,
+        seconds: run.seconds,
+        command: `npx tsx bench/soak.ts${screen ? ' --screen' : ''}${unbounded ? ' --unbounded' : ''} --requests ${requests}${pauseMs ? ` --pause-ms ${pauseMs}` : ''}`,
+        pauseMs,
+        checkpoints: run.checkpoints,
+      },
     };
   },
 };

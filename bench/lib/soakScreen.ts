@@ -1,71 +1,105 @@
 /**
- * The soak with the screen: the full-screen program (`node bin/cogito.js`) in a pseudo-terminal,
- * running turns back to back against the scripted server. Sampled from /proc/<pid> (VmRSS, fds,
- * sockets) each time the n-th turn's wrap-up is requested, every `every` turns.
+ * The soak with the screen: the production build (`node bin/cogito.js`, run by bench/soak.ts
+ * after the bundle is brought up to date) in a 120×40 pseudo-terminal, a user turn typed as
+ * soon as the last one ends ("Your turn"), until the scripted server has answered `total`
+ * requests. Each turn streams reasoning, a Markdown reply and a `create`, then a wrap-up with
+ * [WAIT]. Checkpoints are read from /proc/<pid> and through the inspector (`soakReadings.ts`).
  */
+import os from 'node:os';
+import path from 'node:path';
 import { startScriptedServer } from '../../test/helpers/scriptedServer.js';
 import { COGITO, makeHome } from './appEnv.js';
-import { fdsOf } from './procStats.js';
+import { activate, freePort } from './inspector.js';
 import { PtyApp } from './ptyApp.js';
-import { mb, rssOf } from './rss.js';
+import {
+  checkpointTaker,
+  checkpointsFor,
+  readCheckpoint,
+  type Checkpoint,
+} from './soakReadings.js';
 import { soakScript } from './soakScript.js';
-import type { SoakSample } from './soakSummary.js';
 
-export interface ScreenRun {
-  samples: SoakSample[];
-  exitCode: number | undefined;
+export interface SoakRun {
+  checkpoints: Checkpoint[];
+  turns: number;
+  requests: number;
+  seconds: number;
 }
 
+export const load1 = (): number => Math.round(os.loadavg()[0]! * 100) / 100;
+
+/** The message typed for turn `n`. */
+export const userMessage = (n: number): string => `Note ${n} for the soak: one file, please.`;
+
 export async function runScreenSoak(
-  turns: number,
+  total: number,
   config: Record<string, unknown>,
-  every = 100,
   extraEnv: Record<string, string> = {},
-  /** Stop at the first sample after this many ms, whatever `turns` says (a busy machine). */
-  deadlineMs = Infinity,
-): Promise<ScreenRun> {
+  /** A user's pause before each message (0: typed at once, turns back to back). */
+  pauseMs = 0,
+): Promise<SoakRun> {
   const server = await startScriptedServer();
   const home = makeHome(server.url, config, 'cogito-soak-screen-');
-  const samples: SoakSample[] = [];
+  const port = await freePort();
+  const startedAt = performance.now();
   let app: PtyApp | undefined;
-  let finish!: () => void;
-  const finished = new Promise<void>((r) => (finish = r));
-  const started = performance.now();
+  let turnEnded: (() => void) | undefined;
+  let requests = 0;
+  const taker = checkpointTaker(checkpointsFor(total), (n) =>
+    readCheckpoint(app!.pid, port, n, startedAt, load1),
+  );
   server.setDefault(
-    soakScript((n) => {
-      if (!app) return;
-      if (n === 1 || n % every === 0) {
-        const s: SoakSample = {
-          turn: n,
-          seconds: Math.round((performance.now() - started) / 100) / 10,
-          rssMB: mb(rssOf(app.pid)),
-          ...fdsOf(app.pid),
-        };
-        samples.push(s);
-        process.stderr.write(`  screen turn ${n}: ${s.rssMB} MB, ${s.fds} fds\n`);
-        // What the pty wrote is kept by the bench process only to wait for text; drop it.
-        app.chunks.length = 0;
-      }
-      const late = performance.now() - started > deadlineMs && n % every === 0;
-      if (n >= turns || late) finish();
+    soakScript(() => turnEnded?.(), {
+      userTurns: true,
+      onRequest: (n) => {
+        requests = n;
+        taker.onRequest(n);
+      },
     }),
   );
+  let finished = false;
+  void taker.reached.then(() => (finished = true));
+  let turns = 0;
   try {
-    // Under the run's `nice -n 10`, inherited through the pty helper.
-    app = new PtyApp([...COGITO, '--think-interval', '0'], {
-      env: home.env(extraEnv),
+    // stderr to a file: the inspector's "Debugger attached" lines would land on the screen.
+    const log = path.join(home.dir, 'stderr.log');
+    app = new PtyApp(['sh', '-c', `exec "$0" "$@" 2>>'${log}'`, ...COGITO], {
+      env: home.env({ ...extraEnv, NODE_OPTIONS: `--inspect-port=127.0.0.1:${port}` }),
       cwd: home.workspace,
-      cols: 100,
-      rows: 30,
+      cols: 120,
+      rows: 40,
     });
     await app.ready();
-    await Promise.race([
-      finished,
-      app.exit().then((code) => {
-        throw new Error(`the app exited (${code}) after ${samples.at(-1)?.turn ?? 0} turns`);
-      }),
-    ]);
-    return { samples, exitCode: app.exitCode };
+    const exited = app.exit().then((code) => {
+      throw new Error(`the app exited (${code}) after ${turns} turns, ${requests} requests`);
+    });
+    const step = async (): Promise<void> => {
+      await app!.waitFor((t) => t.includes('Your turn'), 'Your turn', { timeoutMs: 60_000 });
+      if (turns === 0) await activate(app!.pid, port);
+      if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
+      turns += 1;
+      app!.chunks.length = 0;
+      const text = userMessage(turns);
+      await app!.send(text);
+      await app!.waitFor((t) => t.includes(text.slice(-24)), 'the typed message', {
+        timeoutMs: 30_000,
+      });
+      const ended = new Promise<void>((r) => (turnEnded = r));
+      // Output from here on is this turn's: "Your turn" after the wrap-up is its end.
+      app!.chunks.length = 0;
+      await app!.send('\r');
+      await ended;
+      // The wrap-up is requested, not answered: the next "Your turn" is this turn's end.
+      app!.chunks.length = 0;
+    };
+    while (!finished) await Promise.race([step(), exited]);
+    const checkpoints = await taker.done();
+    return {
+      checkpoints,
+      turns,
+      requests,
+      seconds: Math.round((performance.now() - startedAt) / 100) / 10,
+    };
   } finally {
     if (app && app.exitCode === undefined) {
       await app.send('\x03');

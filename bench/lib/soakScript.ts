@@ -1,7 +1,10 @@
 /**
  * The soak's model: every turn a Markdown answer with a tool call creating a file, then, once
- * the result is back, a short Markdown wrap-up that ends the turn (no [WAIT], so the next
- * autonomous turn follows at once). Every reply differs, so the loop guard never pauses.
+ * the result is back, a short Markdown wrap-up that ends the turn. Every reply differs, so the
+ * loop guard never pauses.
+ * - autonomous turns (test/app/longRunBounds.test.ts): no [WAIT], so the next turn follows;
+ * - user turns (`userTurns`, bench/soak.ts): reasoning streamed before each reply
+ *   (`reasoning_content`), and the wrap-up ends with [WAIT], so the next turn is the user's.
  */
 import type { RecordedRequest, Step } from '../../test/helpers/scriptedServer.js';
 
@@ -47,24 +50,51 @@ export function closingReply(n: number): string {
   return `Wrote \`soak/turn-${n}.md\` (**${TOPICS[n % TOPICS.length]}**, ${n.toString(36)}).`;
 }
 
+/** What the model thinks before a reply: a few sentences, different each time. */
+export function reasoningFor(n: number, closing: boolean): string {
+  const t = (k: number): string => TOPICS[(n * 5 + k) % TOPICS.length]!;
+  return closing
+    ? `The file for turn ${n} is written. I should say so briefly, mention the ${t(0)}, and wait for the user.`
+    : [
+        `The user wants a note for turn ${n}. The ${t(0)} and the ${t(1)} came up before;`,
+        `the ${t(2)} is still open. A short Markdown summary with a list, a code block and a`,
+        `table, then one file under soak/ so the ${t(3)} is kept. Nothing to delete or overwrite.`,
+      ].join(' ');
+}
+
+export interface SoakScriptOptions {
+  /** Reasoning before each reply and [WAIT] at the end of the wrap-up (typed user turns). */
+  userTurns?: boolean;
+  /** Called with the 1-based count of every chat request, before it is answered. */
+  onRequest?: (count: number) => void;
+}
+
 /**
  * A default step for the scripted server that plays the soak and counts finished turns
  * (`onTurn(n)` when turn n's wrap-up is requested).
  */
-export function soakScript(onTurn: (n: number) => void): (req: RecordedRequest) => Step {
+export function soakScript(
+  onTurn: (n: number) => void,
+  opts: SoakScriptOptions = {},
+): (req: RecordedRequest) => Step {
   let turns = 0;
+  let requests = 0;
   return (req) => {
+    requests += 1;
     const summary = isSummaryRequest(req);
     const closing = !summary && afterResult(req);
     if (closing) turns += 1;
-    const content = summary
+    const text = summary
       ? `## Files and folders discovered\n- soak/ holds turn-1.md to turn-${turns}.md`
       : closing
         ? closingReply(turns)
         : openingReply(turns + 1);
+    const content = opts.userTurns && closing ? `${text}\n\n[WAIT]` : text;
+    const reasoning =
+      opts.userTurns && !summary ? reasoningFor(closing ? turns : turns + 1, closing) : undefined;
     const usage = {
       prompt_tokens: Math.ceil(JSON.stringify(req.body?.messages ?? []).length / 4),
-      completion_tokens: Math.ceil(content.length / 4),
+      completion_tokens: Math.ceil((content.length + (reasoning?.length ?? 0)) / 4),
     };
     // The server records every request; 4,000 whole conversations would fill the bench's
     // own memory, so only what answering needs is kept.
@@ -73,7 +103,8 @@ export function soakScript(onTurn: (n: number) => void): (req: RecordedRequest) 
       stream: req.body?.stream,
       stream_options: req.body?.stream_options,
     };
+    opts.onRequest?.(requests);
     if (closing) onTurn(turns);
-    return { kind: 'stream', content, usage };
+    return { kind: 'stream', content, usage, ...(reasoning ? { reasoning } : {}) };
   };
 }

@@ -46,6 +46,37 @@ describe('the idle collection', () => {
     expect(collect).toHaveBeenCalledTimes(2);
   });
 
+  test('turns back to back with no quiet between them: a turn end collects once the busy gap has passed', () => {
+    vi.useFakeTimers();
+    let clock = 0;
+    const collect = vi.fn();
+    const c = createIdleCollector({
+      quietMs: 1500,
+      minGapMs: 10_000,
+      busyGapMs: 20_000,
+      collect,
+      now: () => clock,
+    });
+    // A turn every 2 s, the next one starting 100 ms after the last one ended.
+    const turn = (): void => {
+      c.onEvent(ev('turn_start'));
+      clock += 1900;
+      vi.advanceTimersByTime(1900);
+      c.onEvent(turnEnd);
+      clock += 100;
+      vi.advanceTimersByTime(100);
+    };
+    for (let i = 0; i < 9; i++) turn(); // 18 s: never quiet, not yet the busy gap
+    expect(collect).not.toHaveBeenCalled();
+    turn(); // ends at 19.9 s
+    turn(); // ends at 21.9 s: past the busy gap, so it collects at once
+    expect(collect).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 9; i++) turn(); // the gap counts again from that collection
+    expect(collect).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 2; i++) turn();
+    expect(collect).toHaveBeenCalledTimes(2);
+  });
+
   test('stop cancels a pending collection', () => {
     vi.useFakeTimers();
     const collect = vi.fn();

@@ -72,10 +72,7 @@ export function loadInbox(
     text = fs.readFileSync(file, 'utf8');
   } catch (err) {
     if (errorCode(err) === 'ENOENT') return { pending: [], warnings: [] };
-    return {
-      pending: [],
-      warnings: [`The queued messages in ${file} could not be read (${errorMessage(err)}).`],
-    };
+    return { pending: [], warnings: [unreadable(fs, file, err, opts.now ?? Date.now())] };
   }
   const items = new Map<string, InboxItem>();
   let bad = 0;
@@ -118,6 +115,22 @@ export function loadInbox(
     // The old file stays; it still reads to the same messages next time.
   }
   return { pending, warnings };
+}
+
+/**
+ * The warning for an inbox that does not read at all. A folder in its place is moved aside
+ * whole (keepAside), so the next message can be queued; a file that cannot be read stays.
+ */
+function unreadable(fs: HistoryFs, file: string, err: unknown, now: number): string {
+  if (errorCode(err) === 'EISDIR') {
+    try {
+      const aside = keepAside(fs, file, now);
+      return `A folder stood where the queued messages belong (${file}); it was moved aside as ${aside}, and new messages queue again.`;
+    } catch (moveErr) {
+      return `A folder stands where the queued messages belong (${file}) and could not be moved aside (${errorMessage(moveErr)}): remove it, or no message can be queued.`;
+    }
+  }
+  return `The queued messages in ${file} could not be read (${errorMessage(err)}).`;
 }
 
 /** Appends to one session's inbox, each line on disk (fsync) before it returns ok. */

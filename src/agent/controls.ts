@@ -89,7 +89,11 @@ export class AgentControls {
               ? `answer_approval: approval ${command.id} is not waiting any more`
               : `answer_approval: approval ${command.id} is not the one waiting (${waiting} is)`,
           );
-        this.c.approvals.answer(command.answer);
+        // Kept on disk before it is applied and acknowledged (approvalGate.ts).
+        const answered = this.c.approvals.answer(command.answer);
+        if (!answered.ok) return answered;
+        if (answered.unsaved !== undefined)
+          this.c.notice(`The answer could not be saved: ${answered.unsaved}`, 'warn');
         return OK;
       }
       case 'command':

@@ -105,7 +105,7 @@ export class ApprovalGate {
       if (answer !== 'no')
         return {
           ok: false,
-          problem: `answer_approval: the answer could not be saved, so it is not applied: ${kept.error.message}`,
+          problem: `answer_approval: the answer could not be saved, so it is not applied (${kept.error.message})`,
         };
       unsaved = kept.error.message;
     }

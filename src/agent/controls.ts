@@ -91,7 +91,12 @@ export class AgentControls {
           );
         // Kept on disk before it is applied and acknowledged (approvalGate.ts).
         const answered = this.c.approvals.answer(command.answer);
-        if (!answered.ok) return answered;
+        if (!answered.ok) {
+          // The screen's own y/n has no reply to show: the notice says why the card stays.
+          const why = answered.problem.replace(/^answer_approval: /, '');
+          this.c.notice(`Your answer was not applied: ${why}.`, 'warn');
+          return answered;
+        }
         if (answered.unsaved !== undefined)
           this.c.notice(`The answer could not be saved: ${answered.unsaved}`, 'warn');
         return OK;

@@ -119,6 +119,9 @@ export function loadAnswers(
   return { unfinished, warnings: [] };
 }
 
+/** The characters of a call kept with its answer. */
+const CALL_KEPT = 2000;
+
 /** Appends to the current session's answers file, each line on disk (fsync) before it returns. */
 export class AnswerLog {
   constructor(
@@ -128,7 +131,9 @@ export class AnswerLog {
   ) {}
 
   answered(a: { id: number; call: string; answer: string; at: number }): AppendResult {
-    return this.write({ t: 'answer', ...a });
+    // Enough to name the call in a notice: a card may hold a whole file (megabytes).
+    const call = a.call.length > CALL_KEPT ? `${a.call.slice(0, CALL_KEPT)}…` : a.call;
+    return this.write({ t: 'answer', ...a, call });
   }
 
   done(id: number): AppendResult {

@@ -68,6 +68,13 @@ describe('the approval answers file (answers.jsonl)', () => {
     expect(log().answered({ id: 1, call: 'x()', answer: 'yes', at: 1 })).toEqual({ ok: true });
   });
 
+  it('a call of megabytes is kept cut to its first 2,000 characters', () => {
+    const call = `create("big.txt", "${'x'.repeat(3_000_000)}")`;
+    log().answered({ id: 1, call, answer: 'yes', at: 1 });
+    const [u] = loadAnswers(tmp.dir).unfinished;
+    expect(u!.call).toBe(`${call.slice(0, 2000)}…`);
+  });
+
   it('a write that fails is reported, never thrown', () => {
     fs.mkdirSync(file);
     const result = log().answered({ id: 1, call: 'x()', answer: 'yes', at: 1 });

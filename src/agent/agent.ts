@@ -130,7 +130,11 @@ export class Agent {
       emit: (e) => this.emitter.emit(e),
       move: (e) => this.move(e),
       state: () => this.state,
+      ...(deps.answers ? { journal: deps.answers.journal } : {}),
     });
+    if (deps.answers) this.earlyWarnings.push(...deps.answers.warnings);
+    // A call's end is told once its result is saved: an answer that let it run is then done.
+    this.emitter.follow(['tool_end'], () => this.approvals.settled());
     this.scheduler = this.createScheduler();
     const verbs = this.verbs();
     this.compact = deps.compact?.(verbs);

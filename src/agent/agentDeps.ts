@@ -16,6 +16,7 @@ import type { CycleRecord } from '../api/ledger.js';
 import type { AgentListener } from '../api/events.js';
 import type { AlwaysOn } from './alwaysOn.js';
 import type { InputJournal, RestoredInput } from './inputQueue.js';
+import type { AnswerJournal } from './approvalGate.js';
 
 /**
  * What the user set for the agent (config, flags, /approve): one frozen value. The agent
@@ -147,6 +148,11 @@ export interface AgentDeps {
    * that was killed or stopped left untaken: the first user turn answers them, in order.
    */
   inputs?: { journal: InputJournal; restored: readonly RestoredInput[] };
+  /**
+   * Where approval answers are kept durably before they are applied, and the warnings about
+   * those the last run left unfinished (told at start).
+   */
+  answers?: { journal: AnswerJournal; warnings: readonly string[] };
   counter?: TokenCounter;
   /**
    * Tool sources that start in the background (the MCP servers): a request is not built while

@@ -89,7 +89,16 @@ export class AgentControls {
               ? `answer_approval: approval ${command.id} is not waiting any more`
               : `answer_approval: approval ${command.id} is not the one waiting (${waiting} is)`,
           );
-        this.c.approvals.answer(command.answer);
+        // Kept on disk before it is applied and acknowledged (approvalGate.ts).
+        const answered = this.c.approvals.answer(command.answer);
+        if (!answered.ok) {
+          // The screen's own y/n has no reply to show: the notice says why the card stays.
+          const why = answered.problem.replace(/^answer_approval: /, '');
+          this.c.notice(`Your answer was not applied: ${why}.`, 'warn');
+          return answered;
+        }
+        if (answered.unsaved !== undefined)
+          this.c.notice(`The answer could not be saved: ${answered.unsaved}`, 'warn');
         return OK;
       }
       case 'command':

@@ -7,6 +7,8 @@ import type { LoadedConfig } from '../config/load.js';
 import { CurrentSession } from '../history/currentSession.js';
 import { loadInbox } from '../history/inbox.js';
 import { SessionInbox } from '../history/sessionInbox.js';
+import { AnswerLog, loadAnswers } from '../history/answerLog.js';
+import { unfinishedAnswerNotice } from '../agent/answerNotice.js';
 import type { Session, SessionStore } from '../history/index.js';
 import type { MachineState } from '../machine/machine.js';
 import { Compactor } from '../memory/compactor.js';
@@ -110,8 +112,17 @@ export function wireAgent(parts: WireAgentDeps): WiredAgent {
   const loadedInbox = loadInbox(parts.session.dir, (id) => inHistory.has(id));
   const inbox = new SessionInbox(parts.session.dir, loadedInbox.pending);
   current.onSwitch((next) => inbox.switchTo(next.dir));
+  // Approval answers too are on disk before they are applied (history/answerLog.ts).
+  const lastAnswers = loadAnswers(parts.session.dir, parts.fs ? { fs: parts.fs } : {});
   const agent = new Agent({
     inputs: { journal: inbox, restored: loadedInbox.pending },
+    answers: {
+      journal: new AnswerLog(() => current.get().dir, parts.fs),
+      warnings: [
+        ...lastAnswers.warnings,
+        ...lastAnswers.unfinished.map((u) => unfinishedAnswerNotice(u)),
+      ],
+    },
     store: storeFor(parts),
     provider: parts.provider,
     registry,

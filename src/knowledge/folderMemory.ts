@@ -24,7 +24,8 @@
  */
 import path from 'node:path';
 import { atomicWriteFileSync, realFs, type HistoryFs } from '../core/fsPort.js';
-import { readStateText, setAside } from '../core/stateFile.js';
+import { NOT_UTF8, readStateText, setAside } from '../core/stateFile.js';
+import { readJsonLines } from '../core/jsonLines.js';
 import {
   MEMORY_LIMITS,
   entriesBytes,
@@ -391,8 +392,12 @@ export class FolderMemory {
     const read = readStateText(this.fs, file);
     if (read.kind === 'missing') return [];
     if (read.kind === 'text') return parseMemory(read.text);
-    this.damaged(file, read.problem);
-    return [];
+    // Junk bytes damage the lines they are in: every other fact is kept. The original is
+    // kept aside first, then the file is rewritten with what was read, so the next read is
+    // clean (and makes no second copy).
+    const salvaged = read.problem === NOT_UTF8 ? readableLines(this.fs, file) : [];
+    if (this.damaged(file, read.problem)) this.write(file, salvaged);
+    return salvaged;
   }
 
   private readLog(): UndoRecord[] {
@@ -430,19 +435,32 @@ export class FolderMemory {
     }
   }
 
-  /** A damaged file is kept aside once before anything new goes in its place. */
-  private damaged(file: string, problem: string): void {
-    if (this.frozen.has(file)) return;
+  /**
+   * A damaged file is kept aside once before anything new goes in its place; true when the
+   * copy was made (the file may then be written over).
+   */
+  private damaged(file: string, problem: string): boolean {
+    if (this.frozen.has(file)) return false;
     const kept = setAside(this.fs, file, this.now());
     if (kept.ok) {
       this.warn(`The memory file ${file} was damaged (${problem}); it was kept as ${kept.aside}.`);
+      return true;
     } else {
       this.frozen.add(file);
       this.warn(
         `The memory file ${file} is damaged (${problem}) and no copy could be made (${kept.problem}): it is left as it is and not written this run.`,
       );
+      return false;
     }
   }
+}
+
+/** The entries of the lines of `file` that are UTF-8 text (each line decoded on its own). */
+function readableLines(fs: HistoryFs, file: string): MemoryEntry[] {
+  const read = readJsonLines(fs, file);
+  if (read.kind !== 'lines') return [];
+  // A line that is not text reads as a marker starting with NUL: never a fact.
+  return parseMemory(read.lines.filter((l) => !l.startsWith('\u0000')).join('\n'));
 }
 
 /** The system prompt's section for `entries` (empty when there are none). */

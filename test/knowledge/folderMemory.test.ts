@@ -74,4 +74,82 @@ describe('FolderMemory', () => {
     expect(warnings.join('\n')).toMatch(/damaged \(not valid UTF-8.*kept as .*corrupt-/);
     expect(again.remember('Fresh', { apply: true, source: 'user turn' }).kind).toBe('applied');
   });
+
+  describe('the memory file damaged (the attack table: none loses what was readable)', () => {
+    /** Three facts on disk, and the file's bytes. */
+    const seeded = (): { m: FolderMemory; bytes: Buffer } => {
+      const m = open();
+      for (const f of ['Alpha fact', 'Beta fact', 'Gamma fact'])
+        m.remember(f, { apply: true, source: 'user turn' });
+      return { m, bytes: fs.readFileSync(m.paths.memory) };
+    };
+    const asides = (m: FolderMemory): string[] =>
+      fs
+        .readdirSync(path.dirname(m.paths.memory))
+        .filter((n) => n.includes('.corrupt-'))
+        .map((n) => path.join(path.dirname(m.paths.memory), n));
+
+    it('junk bytes inside one line: the other facts stay, the original is kept once and named', () => {
+      const { m, bytes } = seeded();
+      const at = bytes.indexOf('Beta');
+      const damaged = Buffer.concat([
+        bytes.subarray(0, at),
+        Buffer.from([0xff, 0xfe]),
+        bytes.subarray(at),
+      ]);
+      fs.writeFileSync(m.paths.memory, damaged);
+      const again = open();
+      expect(again.entries().map((e) => e.text)).toEqual(['Alpha fact', 'Gamma fact']);
+      expect(again.entries().map((e) => e.text)).toEqual(['Alpha fact', 'Gamma fact']);
+      const kept = asides(again);
+      expect(kept).toHaveLength(1);
+      expect(fs.readFileSync(kept[0]!)).toEqual(damaged);
+      expect(warnings.join('\n')).toContain(kept[0]!);
+      expect(again.remember('Delta fact', { apply: true, source: 'user turn' }).kind).toBe(
+        'applied',
+      );
+      expect(
+        open()
+          .entries()
+          .map((e) => e.text),
+      ).toEqual(['Alpha fact', 'Gamma fact', 'Delta fact']);
+    });
+
+    it('cut by 4 bytes: still text, every whole fact and the cut one as far as it goes', () => {
+      const { m, bytes } = seeded();
+      fs.writeFileSync(m.paths.memory, bytes.subarray(0, bytes.length - 4));
+      expect(
+        open()
+          .entries()
+          .map((e) => e.text),
+      ).toEqual(['Alpha fact', 'Beta fact', 'Gamma f']);
+      expect(warnings).toEqual([]);
+    });
+
+    it('a folder in its place: moved aside whole and named; new facts are kept again', () => {
+      const { m } = seeded();
+      fs.rmSync(m.paths.memory);
+      fs.mkdirSync(m.paths.memory);
+      fs.writeFileSync(path.join(m.paths.memory, 'inside.txt'), 'kept');
+      const again = open();
+      expect(again.entries()).toEqual([]);
+      const kept = asides(again);
+      expect(kept).toHaveLength(1);
+      expect(fs.readFileSync(path.join(kept[0]!, 'inside.txt'), 'utf8')).toBe('kept');
+      expect(warnings.join('\n')).toContain(kept[0]!);
+      expect(again.remember('After', { apply: true, source: 'user turn' }).kind).toBe('applied');
+      expect(
+        open()
+          .entries()
+          .map((e) => e.text),
+      ).toEqual(['After']);
+    });
+
+    it('deleted: an empty memory, no warning', () => {
+      const { m } = seeded();
+      fs.rmSync(m.paths.memory);
+      expect(open().entries()).toEqual([]);
+      expect(warnings).toEqual([]);
+    });
+  });
 });

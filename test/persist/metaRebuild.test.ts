@@ -34,7 +34,13 @@ describe('a lost meta.json is rebuilt and -c resumes the session', () => {
     fs.rmSync(base, { recursive: true, force: true });
   });
 
-  for (const damage of ['damaged', 'deleted'] as const) {
+  for (const damage of [
+    'damaged',
+    'cut by 4 bytes',
+    'junk bytes',
+    'a folder',
+    'deleted',
+  ] as const) {
     it(`meta.json ${damage}`, async () => {
       const ws = path.join(base, 'ws');
       const home = path.join(base, 'home');
@@ -49,8 +55,18 @@ describe('a lost meta.json is rebuilt and -c resumes the session', () => {
       const sessions = path.join(home, 'data', 'sessions');
       const [id] = fs.readdirSync(sessions);
       const meta = path.join(sessions, id!, 'meta.json');
+      const whole = fs.readFileSync(meta);
       if (damage === 'damaged') fs.writeFileSync(meta, '{bad');
+      else if (damage === 'cut by 4 bytes') fs.writeFileSync(meta, whole.subarray(0, -4));
+      else if (damage === 'junk bytes')
+        fs.writeFileSync(meta, Buffer.concat([whole, Buffer.from([0xff, 0x00, 0x7b])]));
       else fs.rmSync(meta);
+      if (damage === 'a folder') {
+        fs.mkdirSync(meta);
+        fs.writeFileSync(path.join(meta, 'inside.txt'), 'kept');
+      }
+      const damaged =
+        damage === 'a folder' || damage === 'deleted' ? undefined : fs.readFileSync(meta);
 
       server.push({ kind: 'stream', content: 'The word was plum. [WAIT]' });
       const again = await cogito(['-p', 'which word?', '-c', ...common], env);
@@ -68,9 +84,15 @@ describe('a lost meta.json is rebuilt and -c resumes the session', () => {
       });
       const files = fs.readdirSync(path.join(sessions, id!));
       const kept = files.filter((f) => f.startsWith('meta.corrupt-'));
-      if (damage === 'damaged') {
+      if (damaged) {
+        // The damaged bytes are kept as they were, and the warning names the copy.
         expect(kept).toHaveLength(1);
-        expect(fs.readFileSync(path.join(sessions, id!, kept[0]!), 'utf8')).toBe('{bad');
+        expect(fs.readFileSync(path.join(sessions, id!, kept[0]!))).toEqual(damaged);
+        expect(again.err).toContain(kept[0]);
+      } else if (damage === 'a folder') {
+        expect(kept).toHaveLength(1);
+        const inside = path.join(sessions, id!, kept[0]!, 'inside.txt');
+        expect(fs.readFileSync(inside, 'utf8')).toBe('kept');
         expect(again.err).toContain(kept[0]);
       } else expect(kept).toEqual([]);
 

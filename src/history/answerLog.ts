@@ -1,3 +1,4 @@
+import { jsonObject } from '../core/jsonObject.js';
 import path from 'node:path';
 import { appendLineSync, keepAsideAndRewrite, readJsonLines } from '../core/jsonLines.js';
 import { keepAside } from '../core/keepAside.js';
@@ -32,14 +33,8 @@ type Line =
   { t: 'answer'; id: number; call: string; answer: string; at: number } | { t: 'done'; id: number };
 
 function parseLine(text: string): Line | undefined {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof v !== 'object' || v === null) return undefined;
-  const r = v as Record<string, unknown>;
+  const r = jsonObject(text);
+  if (!r) return undefined;
   if (!Number.isInteger(r.id)) return undefined;
   const id = r.id as number;
   if (r.t === 'done') return { t: 'done', id };

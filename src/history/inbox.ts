@@ -1,3 +1,4 @@
+import { jsonObject } from '../core/jsonObject.js';
 import path from 'node:path';
 import type { AppendResult } from './appendResult.js';
 import { atomicWriteFileSync, errorCode, errorMessage, realFs } from './fsPort.js';
@@ -32,14 +33,8 @@ type Line =
   | { t: 'done'; ids: string[] };
 
 function parseLine(text: string): Line | undefined {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof v !== 'object' || v === null) return undefined;
-  const r = v as Record<string, unknown>;
+  const r = jsonObject(text);
+  if (!r) return undefined;
   if (r.t === 'in' && typeof r.id === 'string' && typeof r.text === 'string')
     return { t: 'in', id: r.id, text: r.text, at: typeof r.at === 'number' ? r.at : 0 };
   if (r.t === 'edit' && typeof r.id === 'string' && typeof r.text === 'string')

@@ -276,8 +276,6 @@ async function startApp(
     // Gives back the old space V8 kept once a turn is over and the agent is quiet.
     const collector = createIdleCollector();
     const unsubscribe = agent.subscribe((e) => collector.onEvent(e));
-    // And once after the start, if no turn follows it at once.
-    collector.settled();
     stack.defer('the idle collection', () => {
       unsubscribe();
       collector.stop();

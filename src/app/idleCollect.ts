@@ -24,11 +24,6 @@ export interface IdleCollectOptions {
 export interface IdleCollector {
   /** Feed every agent event (subscribe it to the agent). */
   onEvent(event: AgentEvent): void;
-  /**
-   * The start is over (modules loaded, the first frame drawn): collect once quiet, as after a
-   * turn. Start-up grows the young generation and leaves garbage that no turn may follow.
-   */
-  settled(): void;
   /** Collections done so far and the longest pause, in ms (what a test or a probe reads). */
   stats(): { collections: number; longestPauseMs: number };
   stop(): void;
@@ -87,7 +82,6 @@ export function createIdleCollector(options: IdleCollectOptions = {}): IdleColle
       if (BUSY.has(event.type)) return cancel();
       if (event.type === 'turn_end') schedule();
     },
-    settled: schedule,
     stats: () => ({ collections, longestPauseMs }),
     stop: cancel,
   };

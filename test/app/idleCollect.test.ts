@@ -46,20 +46,6 @@ describe('the idle collection', () => {
     expect(collect).toHaveBeenCalledTimes(2);
   });
 
-  test('collects once quiet after the start, unless a turn begins first', () => {
-    vi.useFakeTimers();
-    const collect = vi.fn();
-    const c = createIdleCollector({ quietMs: 100, collect });
-    c.settled();
-    vi.advanceTimersByTime(100);
-    expect(collect).toHaveBeenCalledTimes(1);
-    const d = createIdleCollector({ quietMs: 100, collect: vi.fn() });
-    d.settled();
-    d.onEvent(ev('turn_start'));
-    vi.advanceTimersByTime(1000);
-    expect(d.stats().collections).toBe(0);
-  });
-
   test('stop cancels a pending collection', () => {
     vi.useFakeTimers();
     const collect = vi.fn();

@@ -4,7 +4,7 @@
  * the pane cuts what does not fit.
  */
 import { decodeEntities } from './inline.js';
-import { highlighter } from './highlightLoad.js';
+import { highlighter, loadHighlighter } from './highlightLoad.js';
 import type { Span, SpanStyle } from './spans.js';
 
 /** Colours by highlight.js scope (the first class name of a span decides). */
@@ -34,6 +34,8 @@ const SCOPE: Record<string, SpanStyle> = {
 export function codeLines(code: string, lang: string | undefined): Span[][] {
   const hl = highlighter();
   const name = (lang ?? '').trim().split(/\s+/)[0]!.toLowerCase();
+  // The first code block loads the highlighter; the reply pane redraws once it is ready.
+  if (!hl) void loadHighlighter();
   if (hl && name && hl.getLanguage(name)) {
     try {
       return htmlToLines(hl.highlight(code, { language: name, ignoreIllegals: true }).value);

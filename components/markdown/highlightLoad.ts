@@ -1,14 +1,17 @@
 /**
  * highlight.js with the common languages, loaded on demand: importing it costs ~160 ms,
- * more than half the start-up budget, so the first frame never waits for it. Until it is
- * ready, code blocks show as plain text; `version` changes once it is, so cached rows are
- * rebuilt with colours.
+ * more than half the start-up budget, so the first frame never waits for it, and ~2 MB of
+ * heap, so a screen that has shown no code block never loads it (the first code block
+ * starts the load). Until it is ready, code blocks show as plain text; `version` changes once
+ * it is, so cached rows are rebuilt with colours.
  */
 import type { HLJSApi, LanguageFn } from 'highlight.js';
 
 let api: HLJSApi | undefined;
 let loading: Promise<void> | undefined;
 let version = 0;
+let markReady: () => void = () => undefined;
+const ready = new Promise<void>((resolve) => (markReady = resolve));
 
 /** The loaded highlighter, or undefined while it is not (yet) available. */
 export function highlighter(): HLJSApi | undefined {
@@ -29,10 +32,16 @@ export function loadHighlighter(): Promise<void> {
     (hl) => {
       api = hl;
       version += 1;
+      markReady();
     },
     () => undefined,
   );
   return loading;
+}
+
+/** Resolves once the highlighter has loaded (never, if nothing asks for it or it fails). */
+export function highlighterReady(): Promise<void> {
+  return ready;
 }
 
 async function importAll(): Promise<HLJSApi> {

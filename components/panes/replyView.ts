@@ -9,7 +9,7 @@ import type { Lang } from '../../src/i18n/messages.js';
 import { t } from '../../src/i18n/messages.js';
 import type { AgentStore } from '../../src/store/agentStore.js';
 import { useThrottledStore } from '../hooks/useThrottledStore.js';
-import { highlighterVersion, loadHighlighter } from '../markdown/highlightLoad.js';
+import { highlighterReady, highlighterVersion } from '../markdown/highlightLoad.js';
 import { WrapCache } from '../text/wrapCache.js';
 import type { ScrollPos } from '../ui/uiState.js';
 import { blockRows, buildBlocks, type Block } from './conversation.js';
@@ -129,14 +129,14 @@ function windowOf(
 }
 
 /**
- * Loads the code highlighter after the first frame and re-renders once it is ready, so code
- * already on screen gets its colours; returns its version (part of the row cache's key).
+ * Re-renders once the code highlighter is ready (the first code block drawn loads it), so
+ * code already on screen gets its colours; returns its version (part of the row cache's key).
  */
 function useHighlighter(): number {
   const [version, setVersion] = useState(highlighterVersion());
   useEffect(() => {
     let live = true;
-    void loadHighlighter().then(() => live && setVersion(highlighterVersion()));
+    void highlighterReady().then(() => live && setVersion(highlighterVersion()));
     return () => {
       live = false;
     };

@@ -104,6 +104,18 @@ function fullCollection(): () => void {
   // The flag makes V8 install `gc` in contexts created afterwards; one fresh context lends
   // it. A plain gc() is a full, compacting collection (gc({type:'major'}) was not, on Node 20).
   v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as (() => void) | undefined;
-  return typeof gc === 'function' ? gc : () => undefined;
+  const gc = vm.runInNewContext('gc') as ((options?: object) => void) | undefined;
+  if (typeof gc !== 'function') return () => undefined;
+  // The "last resort" flavour also shrinks the young generation back to its first size (a
+  // plain gc() leaves it at the 16-32 MB a burst grew it to; V8's own memory reducer shrinks
+  // it only after ~10-20 s idle) and gives pooled pages back: ~17 MB of idle RSS on Node 24,
+  // for a longer pause (~80 ms against ~20-35 ms on a 24 MB heap; bench/README.md, "Idle
+  // memory"). Verified on V8 13 (Node 24); older V8 ignores the flavour and does not even run
+  // a full collection for an options object, so it keeps the plain call.
+  if (v8Major() >= 13) return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  return () => gc();
+}
+
+function v8Major(): number {
+  return Number(/^(\d+)/.exec(process.versions.v8)?.[1] ?? 0);
 }

@@ -98,6 +98,8 @@ export class Agent {
     ({ alwaysOn: this.alwaysOn, ownWrites: this.ownWrites } = createAlwaysOn(
       deps,
       () => this.settings,
+      // A change the watcher will name is left to it: twice its debounce, and a second.
+      () => (this.watcherReady ? 2 * (deps.watch?.debounceMs ?? 250) + 1000 : undefined),
     ));
     this.waitWatch = new WaitWatch({
       state: () => this.state,

@@ -78,6 +78,11 @@ export interface AlwaysOnDeps {
   timers: Timers;
   /** A cheap fingerprint of the workspace tree (see `treeFingerprint`); none: never skip. */
   fingerprint?(): Promise<string>;
+  /**
+   * While a watcher runs (its first scan done), how long it may take to report a change by
+   * name (its debounce, with room); undefined without one.
+   */
+  watchDelayMs?(): number | undefined;
   /** Shared with the `remind` tool; a fresh set when absent. */
   reminders?: Reminders;
   /** The folder memory's ask to tidy, added to autonomous notes when it says something. */
@@ -146,6 +151,9 @@ export class AlwaysOn {
     this.idleMark = undefined;
   }
 
+  /** The changed tree timed looks leave to the watcher, and since when (see skipLook). */
+  private deferred: { mark: string; at: number } | undefined;
+
   /**
    * True while resting costs nothing: the last cycle found nothing new and nothing moved
    * since, so a timed look is skipped without a request and only a change, a reminder or
@@ -173,7 +181,17 @@ export class AlwaysOn {
     if (trigger !== 'timer' || this.idleMark === undefined || !this.deps.fingerprint) {
       return false;
     }
-    if ((await this.mark(inbox)) !== this.idleMark) {
+    const mark = await this.mark(inbox);
+    if (mark !== this.idleMark) {
+      // A change the watcher has not reported yet (its batch waits out the debounce): this
+      // look leaves it to the watcher's wake, whose note names what changed. A change still
+      // unreported past the watcher's delay (a tree past its cap) is looked at.
+      const delay = this.deps.watchDelayMs?.();
+      if (delay !== undefined) {
+        const now = this.deps.now();
+        if (this.deferred?.mark !== mark) this.deferred = { mark, at: now };
+        if (now - this.deferred.at < delay) return true;
+      }
       this.idleMark = undefined;
       return false;
     }

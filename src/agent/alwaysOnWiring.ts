@@ -33,6 +33,7 @@ type SettingsSource = () => Omit<AlwaysOnSettings, 'maxIntervalMs' | 'tokenBudge
 export function createAlwaysOn(
   parts: AlwaysOnWiringDeps,
   settings: SettingsSource,
+  watchDelayMs?: () => number | undefined,
 ): { alwaysOn: AlwaysOn; ownWrites: OwnWrites } {
   const timers = parts.timers ?? realTimers;
   const now = (): number => timers.now();
@@ -44,6 +45,7 @@ export function createAlwaysOn(
     budget: settings(),
     ...(parts.reminders ? { reminders: parts.reminders } : {}),
     ...(parts.memoryNudge ? { memoryNudge: parts.memoryNudge } : {}),
+    ...(watchDelayMs ? { watchDelayMs } : {}),
     settings: () => {
       const s = settings();
       return {

@@ -43,6 +43,24 @@ describe('wake-ups on workspace changes (real time)', () => {
     expect(h.agent.store.getState().ledger[1]!.reason).toBe('change');
   });
 
+  it("a timed look due before the watcher's batch leaves the change to the watcher's wake, which names it", async () => {
+    // Looks every 300 ms, a batch only 1.5 s after a change: the looks come first.
+    h = await createHarness({
+      initialState: 'THINKING',
+      settings: { thinkIntervalMs: 300, maxIntervalMs: 300 },
+      alwaysOn: { watch: { debounceMs: 1500 }, idleSkip: true },
+    });
+    h.server.setDefault({ kind: 'stream', content: 'Nothing new.' });
+    h.agent.start();
+    await h.agent.watching();
+    await waitForStore(h.agent.store, (s) => s.ledger.length === 1, 'the first look');
+    await writeFile(path.join(h.workspaceDir, 'late.md'), '# new');
+    const req = await h.server.waitForRequest(1, 10_000);
+    expect(JSON.stringify(req.body.messages.at(-1))).toMatch(/created: late\.md/);
+    await waitForStore(h.agent.store, (s) => s.ledger.length === 2, 'the change turn');
+    expect(h.agent.store.getState().ledger[1]!.reason).toBe('change');
+  });
+
   it("the agent's own writes do not wake it; an outside change right after does", async () => {
     await resting(undefined, [
       { kind: 'stream', content: 'Writing notes.\n[TOOL] create("mine.txt", "my notes") [/TOOL]' },

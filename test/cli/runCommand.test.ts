@@ -195,7 +195,9 @@ describe.runIf(process.platform === 'linux' && hasBwrap)('run (-p, real bubblewr
         content: `[TOOL] run(${JSON.stringify(`echo up; setsid sleep ${marker} & sleep ${marker}`)}, null, true) [/TOOL]`,
       },
       { kind: 'stream', content: '[TOOL] run_output("bg1") [/TOOL]' },
-      { kind: 'stream', content: 'Left it running. [WAIT]' },
+      // The last reply streams slowly, so the program (and the commands it started) lives long
+      // enough for the check below even on a loaded machine; the run then ends at once.
+      { kind: 'stream', content: ['Left it ', 'running. ', '[WAIT]'], chunkDelayMs: 2000 },
     );
     const run = runCogito(args('start a server'), env);
     await waitUntil(() => sleepsWith(marker).length >= 2, 'both sleeps running', 20_000);

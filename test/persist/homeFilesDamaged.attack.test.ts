@@ -18,32 +18,9 @@ import { listEntries, readEntry } from '../../src/daemon/registry.js';
 import { folderLockFile, sharedLockFile } from '../../src/history/lock.js';
 import { backgroundFolder, type BackgroundFolder } from '../helpers/backgroundFolder.js';
 import { runCogito } from '../helpers/cogitoProcess.js';
+import { HOWS, damage } from '../helpers/damageFile.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
 import { waitUntil } from '../helpers/waitFor.js';
-
-type How = 'cut by 4 bytes' | 'junk bytes' | 'a folder in its place' | 'deleted';
-const HOWS: How[] = ['cut by 4 bytes', 'junk bytes', 'a folder in its place', 'deleted'];
-
-/** Damages `file`; returns what must be found kept aside (bytes, or 'folder'), if anything. */
-async function damage(file: string, how: How): Promise<Buffer | 'folder' | undefined> {
-  const body = await readFile(file);
-  if (how === 'deleted') {
-    await rm(file);
-    return undefined;
-  }
-  if (how === 'a folder in its place') {
-    await rm(file);
-    await mkdir(file);
-    await writeFile(path.join(file, 'inside.txt'), 'keep me');
-    return 'folder';
-  }
-  const bad =
-    how === 'cut by 4 bytes'
-      ? body.subarray(0, body.length - 4)
-      : Buffer.concat([body, Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22])]);
-  await writeFile(file, bad);
-  return bad;
-}
 
 /** The copies of `file` kept aside next to it (`<name>.corrupt-<time><ext>`). */
 async function copiesOf(file: string): Promise<string[]> {

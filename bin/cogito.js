@@ -9,7 +9,6 @@
 //   COGITO_FROM_SOURCE=1 always runs the sources.
 import { existsSync, readFileSync } from 'node:fs';
 import module from 'node:module';
-import v8 from 'node:v8';
 import path from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,12 +18,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 // compiling the 2 MB bundle. Absent on Node 20, where this does nothing.
 if (typeof module.enableCompileCache === 'function') module.enableCompileCache();
 
-// V8 lets the old generation grow to up to 4x what is live before a full collection, and
-// keeps the pages it grew into: a day of streaming and drawing took the screen from ~240 to
-// ~350 MB with ~55 MB live. Growing by 30 % at a time collects sooner and holds RSS near what
-// is live (the soak: 189 -> 200 MB over 2,000 requests; bench/README.md, "Soak"). Read by V8
-// each time it sets the next limit, so setting it here, before the app's heap grows, is enough.
-v8.setFlagsFromString('--heap-growing-percent=30');
+// How V8 grows and compiles, for a program that stays up for days (bin/v8Flags.js).
+import './v8Flags.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'dist', 'cogito.mjs');

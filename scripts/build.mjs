@@ -46,6 +46,8 @@ export const EXTERNAL = [
   '@napi-rs/canvas',
   '@gutenye/ocr-node',
   'sharp',
+  // Native: loads its prebuilt binary for the platform from its own folder.
+  'koffi',
 ];
 
 /**

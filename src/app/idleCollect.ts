@@ -1,6 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { AgentEvent } from '../api/events.js';
+import { createMallocTrim } from './mallocTrim.js';
 
 /**
  * One full garbage collection when a turn has ended and the agent has gone quiet, at most
@@ -23,8 +24,21 @@ export interface IdleCollectOptions {
    * turns never leave `quietMs` free, and RSS grew 1.6x over 2,000 requests that way.
    */
   busyGapMs?: number;
+  /**
+   * After the quiet collection, more quiet time before one more when the young generation is
+   * still grown (`youngGrown`): only a collection made once allocation has been slow for
+   * several seconds shrinks it on Node 20 and 22 (below).
+   */
+  settleMs?: number;
   /** The collector (tests count calls); default: V8's full collection. */
   collect?: () => void;
+  /**
+   * After each collection: gives the C allocator's free pages back (default: glibc's
+   * malloc_trim, src/app/mallocTrim.ts).
+   */
+  trim?: () => unknown;
+  /** Whether V8's young generation holds more than its first size; default: V8's statistics. */
+  youngGrown?: () => boolean;
   now?: () => number;
 }
 
@@ -52,7 +66,10 @@ export function createIdleCollector(options: IdleCollectOptions = {}): IdleColle
   const minGapMs = options.minGapMs ?? 10_000;
   const busyGapMs = options.busyGapMs ?? 20_000;
   const now = options.now ?? Date.now;
+  const settleMs = options.settleMs ?? 8_000;
   const collect = options.collect ?? fullCollection();
+  const youngGrown = options.youngGrown ?? youngGenerationGrown;
+  const trim = options.trim ?? createMallocTrim();
   let timer: NodeJS.Timeout | undefined;
   let last = -Infinity;
   // The busy rule counts from the start too: the first busy collection comes busyGapMs in.
@@ -64,20 +81,38 @@ export function createIdleCollector(options: IdleCollectOptions = {}): IdleColle
     if (timer) clearTimeout(timer);
     timer = undefined;
   };
+  const later = (fn: () => void, ms: number): void => {
+    timer = setTimeout(fn, ms);
+    // A pending collection never keeps the process alive.
+    timer.unref();
+  };
+  const collectNow = (): void => {
+    const started = performance.now();
+    collect();
+    trim();
+    longestPauseMs = Math.max(longestPauseMs, performance.now() - started);
+    collections += 1;
+    last = now();
+  };
+  // Still quiet settleMs after the quiet collection: V8 shrinks its young generation (grown
+  // to 16-32 MB by a turn's allocation; 10 MB of an idle screen's RSS) only in a collection
+  // that finds allocation slow over the last seconds, or in its own memory reducer 10-20 s
+  // into the quiet. Node 24's quiet collection already shrinks it, so this one is skipped
+  // there; it is exempt from minGapMs, being at most one per quiet stretch.
+  const settle = (): void => {
+    timer = undefined;
+    if (youngGrown()) collectNow();
+  };
   const run = (): void => {
     timer = undefined;
     const wait = last + minGapMs - now();
     if (wait > 0) {
       // Too soon after the last one: collect once the gap has passed, if still quiet.
-      timer = setTimeout(run, wait);
-      timer.unref();
+      later(run, wait);
       return;
     }
-    const started = performance.now();
-    collect();
-    longestPauseMs = Math.max(longestPauseMs, performance.now() - started);
-    collections += 1;
-    last = now();
+    collectNow();
+    later(settle, settleMs);
   };
 
   return {
@@ -88,9 +123,7 @@ export function createIdleCollector(options: IdleCollectOptions = {}): IdleColle
       // Long without a quiet moment: now, between turns (after this frame), not at a quiet
       // that back-to-back turns never leave.
       const busyFor = now() - Math.max(last, started);
-      timer = setTimeout(run, busyFor >= busyGapMs ? 0 : quietMs);
-      // A pending collection never keeps the process alive.
-      timer.unref();
+      later(run, busyFor >= busyGapMs ? 0 : quietMs);
     },
     stats: () => ({ collections, longestPauseMs }),
     stop: cancel,
@@ -114,6 +147,14 @@ function fullCollection(): () => void {
   // a full collection for an options object, so it keeps the plain call.
   if (v8Major() >= 13) return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   return () => gc();
+}
+
+/** A first-size young generation is 1 MB of semi-space (0.3-1 MB physical); grown, 8-32 MB. */
+const YOUNG_FIRST_SIZE_BYTES = 2 * 1024 * 1024;
+
+function youngGenerationGrown(): boolean {
+  const young = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+  return young !== undefined && young.physical_space_size > YOUNG_FIRST_SIZE_BYTES;
 }
 
 function v8Major(): number {

@@ -246,7 +246,7 @@ class RtfReader {
     this.flushTable();
     const text = this.line
       .trim()
-      .replace(/^[•·▪◦–-]\t/, '- ')
+      .replace(/^[\u2022\u00B7\u25AA\u25E6\u2013-]\t/, '- ')
       .replace(/^(\d+[.)])\t/, '$1 ');
     const level = this.outline >= 0 ? this.outline : (this.headingStyles.get(this.style) ?? -1);
     if (text) this.blocks.push(level >= 0 ? `${'#'.repeat(Math.min(6, level + 1))} ${text}` : text);

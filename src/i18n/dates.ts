@@ -5,12 +5,18 @@
  */
 import type { Lang } from './messages.js';
 
-const FORMATS: Record<Lang, Intl.DateTimeFormat> = {
-  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' }),
-  zh: new Intl.DateTimeFormat('zh-CN', { dateStyle: 'long', timeStyle: 'short', hourCycle: 'h23' }),
+const OPTIONS: Record<Lang, [string, Intl.DateTimeFormatOptions]> = {
+  en: ['en-GB', { dateStyle: 'medium', timeStyle: 'short' }],
+  zh: ['zh-CN', { dateStyle: 'long', timeStyle: 'short', hourCycle: 'h23' }],
 };
+
+// Made on first use, not when the module loads: a date format reads ICU's locale, calendar
+// and time-zone data, ~6 MB of the `node` binary's pages that an idle screen showing no date
+// never needs (bench/README.md, "Idle memory, issue 41").
+const formats: Partial<Record<Lang, Intl.DateTimeFormat>> = {};
 
 /** `at` (epoch ms) as a date and time in `lang`. */
 export function formatDateTime(at: number, lang: Lang): string {
-  return FORMATS[lang].format(new Date(at));
+  const format = (formats[lang] ??= new Intl.DateTimeFormat(...OPTIONS[lang]));
+  return format.format(new Date(at));
 }

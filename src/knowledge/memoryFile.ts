@@ -47,7 +47,8 @@ export function memoryPaths(dataDir: string, workspace: string): MemoryPaths {
 const COMMENT =
   '<!-- One fact a line: "- date · source · fact". Edit freely; Cogito reads it at the start of each session. -->';
 const SEP = ' · ';
-const LINE = /^- (\d{4}-\d{2}-\d{2}) · ([^·]+?) · (.*)$/;
+// \u00B7 is the middle dot · between the fields (escaped: the bundle stays ASCII).
+const LINE = /^- (\d{4}-\d{2}-\d{2}) \u00B7 ([^\u00B7]+?) \u00B7 (.*)$/;
 
 /** The entries of a memory (or inbox) file's text. */
 export function parseMemory(text: string): MemoryEntry[] {

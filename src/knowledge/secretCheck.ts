@@ -12,10 +12,15 @@ const SHAPES: readonly { re: RegExp; what: string }[] = [
     what: 'a key, token or password assignment',
   },
   {
-    re: /\b(?:password|passwd|passphrase|pin|口令)\s+(?:is|was|=|:)\s*\S{3,}/i,
+    re: /\b(?:password|passwd|passphrase|pin|\u53E3\u4EE4)\s+(?:is|was|=|:)\s*\S{3,}/i,
     what: 'a password',
   },
-  { re: /(?:密码|口令|密钥)\s*(?:是|为|:|：)\s*\S{3,}/, what: 'a password' },
+  // 密码|口令|密钥 (password, pass phrase, key) then 是|为|:|： (is), as \uXXXX: the bundle
+  // stays ASCII (test/build/bundle.test.ts). \u53E3\u4EE4 above is 口令 too.
+  {
+    re: /(?:\u5BC6\u7801|\u53E3\u4EE4|\u5BC6\u94A5)\s*(?:\u662F|\u4E3A|:|\uFF1A)\s*\S{3,}/,
+    what: 'a password',
+  },
   {
     re: /\b(?:sk-[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|AKIA[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,})/,
     what: 'an API key',

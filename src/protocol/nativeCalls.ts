@@ -49,10 +49,11 @@ const FORMS: readonly Form[] = [
   { label: 'a [TOOL_CALL] block', open: /\[TOOL_CALL\]/iy, close: /\[\/TOOL_CALL\]/gi },
 ];
 
-const DEEPSEEK_OPEN = /^<[|｜]tool[▁_ ]calls[▁_ ]begin[|｜]>/;
-const DEEPSEEK_CLOSE = /<[|｜]tool[▁_ ]calls[▁_ ]end[|｜]>/g;
+// Written as \uXXXX so the bundle stays ASCII (test/build/bundle.test.ts): \uFF5C is the// fullwidth bar ｜ and \u2581 the ▁ of DeepSeek's tool-call tokens.
+const DEEPSEEK_OPEN = /^<[|\uFF5C]tool[\u2581_ ]calls[\u2581_ ]begin[|\uFF5C]>/;
+const DEEPSEEK_CLOSE = /<[|\uFF5C]tool[\u2581_ ]calls[\u2581_ ]end[|\uFF5C]>/g;
 const DEEPSEEK_CALL =
-  /<[|｜]tool[▁_ ]call[▁_ ]begin[|｜]>(?:function<[|｜]tool[▁_ ]sep[|｜]>)?\s*([A-Za-z_][\w.-]*)\s*(?:<[|｜]tool[▁_ ]sep[|｜]>)?\s*(?:```(?:json)?\s*)?([\s\S]*?)\s*(?:```\s*)?<[|｜]tool[▁_ ]call[▁_ ]end[|｜]>/g;
+  /<[|\uFF5C]tool[\u2581_ ]call[\u2581_ ]begin[|\uFF5C]>(?:function<[|\uFF5C]tool[\u2581_ ]sep[|\uFF5C]>)?\s*([A-Za-z_][\w.-]*)\s*(?:<[|\uFF5C]tool[\u2581_ ]sep[|\uFF5C]>)?\s*(?:```(?:json)?\s*)?([\s\S]*?)\s*(?:```\s*)?<[|\uFF5C]tool[\u2581_ ]call[\u2581_ ]end[|\uFF5C]>/g;
 const DEEPSEEK_LABEL = 'DeepSeek tool-call tokens';
 
 /** The start of a list of Python-style calls (Llama 3.2): `[name(`. */
@@ -313,5 +314,5 @@ function globalOf(re: RegExp): RegExp {
 }
 
 function guessDeepseekName(body: string): string | undefined {
-  return /(?:sep[|｜]>|begin[|｜]>)\s*([A-Za-z_][\w.-]*)\s*(?:\n|```|<)/.exec(body)?.[1];
+  return /(?:sep[|\uFF5C]>|begin[|\uFF5C]>)\s*([A-Za-z_][\w.-]*)\s*(?:\n|```|<)/.exec(body)?.[1];
 }

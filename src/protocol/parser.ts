@@ -165,7 +165,9 @@ function inlineCodeEnd(
 }
 
 /** Where a tagged native call may start (nativeCalls.ts), to check inside inline code. */
-const NATIVE_TAG = /<tool_call>|<\|python_tag\|>|<function=|\[TOOL_CALLS?\]|<[|｜]tool[▁_ ]calls/gi;
+// \uFF5C and \u2581: DeepSeek's ｜ and ▁, escaped so the bundle stays ASCII.
+const NATIVE_TAG =
+  /<tool_call>|<\|python_tag\|>|<function=|\[TOOL_CALLS?\]|<[|\uFF5C]tool[\u2581_ ]calls/gi;
 
 function isHorizontalSpace(ch: string | undefined): boolean {
   return ch === ' ' || ch === '\t';

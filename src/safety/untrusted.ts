@@ -11,8 +11,9 @@ import { randomBytes } from 'node:crypto';
  * `<|eot_id|>`), DeepSeek's full-width bars (`<｜begin▁of▁sentence｜>`), Llama 2
  * (`[INST]`, `<<SYS>>`), Gemma (`<start_of_turn>`).
  */
+// \uFF5C: the fullwidth bar ｜ of DeepSeek's tokens, escaped so the bundle stays ASCII.
 const CONTROL_TOKENS =
-  /<\|[^|<>\n]{1,64}\|>|<｜[^｜<>\n]{1,64}｜>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:start|end)_of_turn>/gi;
+  /<\|[^|<>\n]{1,64}\|>|<\uFF5C[^\uFF5C<>\n]{1,64}\uFF5C>|\[\/?INST\]|<<\/?SYS>>|<\/?(?:start|end)_of_turn>/gi;
 
 /** A fresh boundary: 12 hex characters, unguessable by a page written in advance. */
 export function newBoundary(): string {

@@ -77,6 +77,88 @@ describe('the idle collection', () => {
     expect(collect).toHaveBeenCalledTimes(2);
   });
 
+  test('still quiet after the quiet collection with the young generation grown: one more, once', () => {
+    vi.useFakeTimers();
+    let clock = 0;
+    let grown = true;
+    const collect = vi.fn(() => {
+      // The second collection is the one that shrinks it (allocation has been slow).
+      if (collect.mock.calls.length === 2) grown = false;
+    });
+    const c = createIdleCollector({
+      quietMs: 1500,
+      settleMs: 8000,
+      minGapMs: 10_000,
+      collect,
+      youngGrown: () => grown,
+      now: () => clock,
+    });
+    c.onEvent(turnEnd);
+    clock += 1500;
+    vi.advanceTimersByTime(1500);
+    expect(collect).toHaveBeenCalledTimes(1);
+    clock += 7999;
+    vi.advanceTimersByTime(7999);
+    expect(collect).toHaveBeenCalledTimes(1);
+    // Exempt from the 10 s gap: it is the quiet stretch's own second look.
+    clock += 1;
+    vi.advanceTimersByTime(1);
+    expect(collect).toHaveBeenCalledTimes(2);
+    clock += 60_000;
+    vi.advanceTimersByTime(60_000);
+    expect(collect).toHaveBeenCalledTimes(2);
+  });
+
+  test('no second collection when the young generation is already small, or when a turn starts first', () => {
+    vi.useFakeTimers();
+    const clock = 0;
+    const collect = vi.fn();
+    const small = createIdleCollector({
+      quietMs: 100,
+      settleMs: 1000,
+      collect,
+      youngGrown: () => false,
+      now: () => clock,
+    });
+    small.onEvent(turnEnd);
+    vi.advanceTimersByTime(5000);
+    expect(collect).toHaveBeenCalledTimes(1);
+
+    const busyCollect = vi.fn();
+    const busy = createIdleCollector({
+      quietMs: 100,
+      settleMs: 1000,
+      collect: busyCollect,
+      youngGrown: () => true,
+      now: () => clock,
+    });
+    busy.onEvent(turnEnd);
+    vi.advanceTimersByTime(100);
+    expect(busyCollect).toHaveBeenCalledTimes(1);
+    busy.onEvent(ev('turn_start'));
+    vi.advanceTimersByTime(5000);
+    expect(busyCollect).toHaveBeenCalledTimes(1);
+  });
+
+  test('each collection also trims the C allocator, after the collection frees what it held', () => {
+    vi.useFakeTimers();
+    let clock = 0;
+    const order: string[] = [];
+    const c = createIdleCollector({
+      quietMs: 100,
+      settleMs: 1000,
+      collect: () => order.push('collect'),
+      trim: () => order.push('trim'),
+      youngGrown: () => order.length < 4,
+      now: () => clock,
+    });
+    c.onEvent(turnEnd);
+    vi.advanceTimersByTime(100);
+    clock += 1000;
+    vi.advanceTimersByTime(1000);
+    expect(order).toEqual(['collect', 'trim', 'collect', 'trim']);
+  });
+
   test('stop cancels a pending collection', () => {
     vi.useFakeTimers();
     const collect = vi.fn();

@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToEnd, type Done } from '../helpers/runToEnd.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/scriptedServer.js';
@@ -92,6 +93,36 @@ describe('the production build', () => {
   }, 180_000);
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('keeps our own code ASCII: V8 then holds each module source at one byte a character', async () => {
+    // One character past ASCII anywhere in a chunk makes V8 keep that chunk's whole source
+    // (hundreds of KB, alive as long as the program) at two bytes a character. esbuild
+    // escapes strings but not regular expressions: write those as \uXXXX.
+    expect(built.code).toBe(0);
+    const chunks = (await readdir(path.join(out, 'chunks'))).filter((f) => f.endsWith('.mjs'));
+    const found: string[] = [];
+    for (const file of [...chunks.map((f) => path.join('chunks', f)), 'cogito.mjs']) {
+      const code = await readFile(path.join(out, file), 'utf8');
+      if (!/[\u0080-\uffff]/.test(code)) continue;
+      const map = new SourceMapConsumer(
+        JSON.parse(await readFile(path.join(out, `${file}.map`), 'utf8')) as RawSourceMap,
+      );
+      code.split('\n').forEach((line, i) => {
+        for (const m of line.matchAll(/[\u0080-\uffff]/g)) {
+          const at = map.originalPositionFor({ line: i + 1, column: m.index });
+          // Third-party code is what it is; ours is under src/, components/ and bin/.
+          if (
+            at.source &&
+            /(^|\/)(src|components|bin)\//.test(at.source) &&
+            !at.source.includes('node_modules')
+          ) {
+            found.push(`${at.source.replace(/^(\.\.\/)+/, '')}:${at.line} ${m[0]}`);
+          }
+        }
+      });
+    }
+    expect([...new Set(found)]).toEqual([]);
   });
 
   it('bundles the entry into one file plus chunks, and lists the sources it read', async () => {

@@ -97,7 +97,7 @@ export function createIdleCollector(options: IdleCollectOptions = {}): IdleColle
   // Still quiet settleMs after the quiet collection: V8 shrinks its young generation (grown
   // to 16-32 MB by a turn's allocation; 10 MB of an idle screen's RSS) only in a collection
   // that finds allocation slow over the last seconds, or in its own memory reducer 10-20 s
-  // into the quiet. Node 24's quiet collection already shrinks it, so this one is skipped
+  // into the quiet. On Node 22 and 24 the quiet collection already shrinks it, so this one is skipped
   // there; it is exempt from minGapMs, being at most one per quiet stretch.
   const settle = (): void => {
     timer = undefined;
@@ -143,9 +143,10 @@ function fullCollection(): () => void {
   // plain gc() leaves it at the 16-32 MB a burst grew it to; V8's own memory reducer shrinks
   // it only after ~10-20 s idle) and gives pooled pages back: ~17 MB of idle RSS on Node 24,
   // for a longer pause (~80 ms against ~20-35 ms on a 24 MB heap; bench/README.md, "Idle
-  // memory"). Verified on V8 13 (Node 24); older V8 ignores the flavour and does not even run
-  // a full collection for an options object, so it keeps the plain call.
-  if (v8Major() >= 13) return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  // memory"; on Node 22 ~12 MB of pooled pages). Verified on V8 12 (Node 22) and 13 (Node 24);
+  // V8 11 (Node 20) ignores the flavour and does not even run a full collection for an options
+  // object, so it keeps the plain call and the settle collection above.
+  if (v8Major() >= 12) return () => gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
   return () => gc();
 }
 

@@ -23,9 +23,16 @@ export interface LateAgent extends AgentController, AgentLoop {
 
 type Listener = (state: AgentStoreState, prev: AgentStoreState) => void;
 
-/** A late agent whose screen says `startingText` until the real one is attached. */
-export function createLateAgent(startingText: string): LateAgent {
-  const starting = createAgentStore({ machine: 'THINKING', preparing: startingText });
+/**
+ * A late agent whose screen says `startingText` until the real one is attached: "Thinking ·
+ * starting: …", or "Paused · starting: …" for an app started `--paused`, which will not think
+ * once it is up either.
+ */
+export function createLateAgent(startingText: string, paused = false): LateAgent {
+  const starting = createAgentStore({
+    machine: paused ? 'PAUSED' : 'THINKING',
+    preparing: startingText,
+  });
   let target: AgentStore = starting;
   const listeners = new Set<Listener>();
   const fanOut: Listener = (state, prev) => {

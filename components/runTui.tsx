@@ -362,7 +362,7 @@ interface EarlyScreen {
  */
 function showEarly(run: TuiRun, flags: CliFlags, onDetach: () => void): EarlyScreen {
   const session = run.screen();
-  const late = createLateAgent(t(run.lang, 'tui.starting'));
+  const late = createLateAgent(t(run.lang, 'tui.starting'), flags.paused);
   let resolve: (props: AppProps) => void = () => undefined;
   const props = new Promise<AppProps>((r) => (resolve = r));
   const ready = (next: AppProps, agent: TuiApp['agent']): void => {

@@ -50,6 +50,8 @@ export function stateLabel(f: LabelFacts, now: number, lang: Lang): string {
     case 'AWAITING_APPROVAL':
       return t(lang, `state.${f.machine}`);
     case 'PAUSED': {
+      // An app started --paused, still starting (components/lateAgent.ts).
+      if (f.preparing !== undefined) return `${t(lang, 'state.PAUSED')} · ${f.preparing}`;
       if (!f.pauseReason) return t(lang, 'state.PAUSED');
       const reason =
         f.pauseReason.length > REASON_CHARS

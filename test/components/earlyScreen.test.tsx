@@ -11,7 +11,7 @@ import { createFakeController } from '../helpers/fakeController.js';
 import { FakeStderr, FakeStdin, FakeStdout } from '../helpers/fakeTerminal.js';
 import { plain, waitFor } from '../helpers/waitForFrame.js';
 
-function rig() {
+function rig(flags = NO_FLAGS) {
   const c = createFakeController({ machine: 'AWAITING_INPUT' });
   const stdin = new FakeStdin({ isTTY: true });
   const stdout = new FakeStdout([], { isTTY: true });
@@ -25,7 +25,7 @@ function rig() {
     warnings: [],
     close: async () => undefined,
   };
-  const run = runTui(NO_FLAGS, {
+  const run = runTui(flags, {
     createApp: () => {
       asked++;
       return creating;
@@ -68,6 +68,17 @@ describe('the screen drawn while the app starts', () => {
       'the draft kept in the input box to be sent',
     );
 
+    r.proc.emit('SIGTERM');
+    expect(await r.run).toBe(143);
+  });
+
+  test('started --paused, the status says Paused while starting, never Thinking', async () => {
+    const r = rig({ ...NO_FLAGS, paused: true });
+    await waitFor(() => r.screen().includes('starting: configuration'), 'the starting status');
+    expect(r.screen()).toMatch(/Paused · starting: configuration/);
+    expect(r.screen()).not.toMatch(/Thinking/);
+    r.made({ ok: true, app: r.app });
+    await waitFor(() => r.screen().includes('Your turn'), "the agent's own status");
     r.proc.emit('SIGTERM');
     expect(await r.run).toBe(143);
   });

@@ -35,6 +35,7 @@ describe('a checkout whose build is stale', () => {
     await mkdir(path.join(root, 'bin'));
     await mkdir(path.join(root, 'src/documents'), { recursive: true });
     await cp(path.join(ROOT, 'bin/cogito.js'), path.join(root, 'bin/cogito.js'));
+    await cp(path.join(ROOT, 'bin/v8Flags.js'), path.join(root, 'bin/v8Flags.js'));
     await cp(path.join(ROOT, 'scripts'), path.join(root, 'scripts'), { recursive: true });
     await symlink(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
     await writeFile(path.join(root, 'package.json'), '{ "type": "module", "version": "0.0.0" }\n');
@@ -70,6 +71,23 @@ describe('a checkout whose build is stale', () => {
     expect(second).toEqual({ code: 0, stdout: 'new words from the build\n', stderr: '' });
   });
 
+  it.runIf(process.platform === 'linux')(
+    'rebuilds in a process of its own: the program it then runs holds no bundler',
+    async () => {
+      // The program lists what runs under it: esbuild's service process, had the bundler
+      // been loaded into it (with the ~40 MB of output it returns, kept for the session).
+      await writeFile(
+        path.join(root, 'bin/cogito.ts'),
+        `${entry('probe')}import { readdirSync, readFileSync } from 'node:fs';\n` +
+          `const mine = readdirSync('/proc').filter((p) => /^\\d+$/.test(p)).filter((p) => { try { return readFileSync('/proc/' + p + '/stat', 'utf8').split(') ')[1].split(' ')[1] === String(process.pid); } catch { return false; } });\n` +
+          `console.log('children', mine.map((p) => readFileSync('/proc/' + p + '/comm', 'utf8').trim()).join(','));\n`,
+      );
+      const run = await cogito(root);
+      expect(run.stderr).toMatch(/rebuilt in \d+ ms/);
+      expect(run.stdout).toBe('first words from the build\nchildren \n');
+    },
+  );
+
   it('runs the sources only with a line saying the rebuild failed and why', async () => {
     // esbuild cannot resolve the import; tsx never reaches it, so the sources still run.
     await writeFile(
@@ -77,7 +95,9 @@ describe('a checkout whose build is stale', () => {
       `${entry('hello')}if (process.env.NEVER_SET_HERE) await import('./missing.js');\n`,
     );
     const run = await cogito(root);
-    expect(run.stderr).toMatch(/the rebuild failed \(.*\); running the TypeScript sources/);
+    expect(run.stderr).toMatch(
+      /the rebuild failed \(.*Could not resolve "\.\/missing\.js".*\); running the TypeScript sources/,
+    );
     expect(run.stderr).toMatch(/npm run build/);
     expect(run.stdout).toBe('first words from the sources\n');
   });

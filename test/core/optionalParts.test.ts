@@ -43,6 +43,8 @@ describe('optional parts', () => {
   it('every dependency install script is reviewed: none runs, none is warned about', () => {
     expect(manifest.allowScripts).toEqual({
       esbuild: false,
+      // Ships prebuilt binaries for every platform; its script only builds when none fits.
+      koffi: false,
       'node-llama-cpp': false,
       'onnxruntime-node': false,
       sharp: false,

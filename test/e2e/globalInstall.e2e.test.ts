@@ -85,11 +85,13 @@ describe('npm pack + npm install -g', () => {
       peerDependencies?: Record<string, string>;
       peerDependenciesMeta?: Record<string, { optional?: boolean }>;
     };
-    // pdf.js and its canvas load files and native code from their own folders, so they
-    // cannot be bundled; OCR (onnxruntime, sharp) and the local-model runtime are optional
-    // peers the user adds (README, "Optional parts"). The bundle carries everything else.
+    // pdf.js and its canvas load files and native code from their own folders, and koffi
+    // (the idle allocator trim, src/app/mallocTrim.ts) its native part, so they cannot be
+    // bundled; OCR (onnxruntime, sharp) and the local-model runtime are optional peers the
+    // user adds (README, "Optional parts"). The bundle carries everything else.
     expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual([
       '@napi-rs/canvas',
+      'koffi',
       'pdfjs-dist',
     ]);
     expect(manifest.optionalDependencies).toBeUndefined();
@@ -104,7 +106,7 @@ describe('npm pack + npm install -g', () => {
     const modules = (await readdir(path.join(installed, 'node_modules')).catch(() => [])).filter(
       (m) => !m.startsWith('.'),
     );
-    expect(modules).toEqual(expect.arrayContaining(['@napi-rs', 'pdfjs-dist']));
+    expect(modules).toEqual(expect.arrayContaining(['@napi-rs', 'koffi', 'pdfjs-dist']));
     for (const heavy of ['node-llama-cpp', 'onnxruntime-node', 'sharp', '@gutenye'])
       expect(modules).not.toContain(heavy);
     const top = await readdir(path.join(prefix, 'lib', 'node_modules'));

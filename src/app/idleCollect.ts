@@ -26,8 +26,8 @@ export interface IdleCollectOptions {
   busyGapMs?: number;
   /**
    * After the quiet collection, more quiet time before one more when the young generation is
-   * still grown (`youngGrown`): only a collection made once allocation has been slow for
-   * several seconds shrinks it on Node 20 and 22 (below).
+   * still grown (`youngGrown`): on Node 20 only a collection made once allocation has been slow
+   * for several seconds shrinks it (below).
    */
   settleMs?: number;
   /** The collector (tests count calls); default: V8's full collection. */
@@ -97,8 +97,8 @@ export function createIdleCollector(options: IdleCollectOptions = {}): IdleColle
   // Still quiet settleMs after the quiet collection: V8 shrinks its young generation (grown
   // to 16-32 MB by a turn's allocation; 10 MB of an idle screen's RSS) only in a collection
   // that finds allocation slow over the last seconds, or in its own memory reducer 10-20 s
-  // into the quiet. On Node 22 and 24 the quiet collection already shrinks it, so this one is skipped
-  // there; it is exempt from minGapMs, being at most one per quiet stretch.
+  // into the quiet. On Node 22 and 24 the quiet collection already shrinks it, so this one
+  // is skipped there; it is exempt from minGapMs, being at most one per quiet stretch.
   const settle = (): void => {
     timer = undefined;
     if (youngGrown()) collectNow();

@@ -19,7 +19,8 @@ export type MallocTrim = () => boolean;
 type TrimFn = (pad: number) => number;
 
 export function createMallocTrim(platform: NodeJS.Platform = process.platform): MallocTrim {
-  // undefined: not tried yet; null: not available here (said once, by returning false).
+  // undefined: not loaded yet; null: not available here, never tried again (every call is
+  // then a no-op returning false).
   let trim: TrimFn | null | undefined = platform === 'linux' ? undefined : null;
   return () => {
     if (trim === undefined) trim = loadTrim();

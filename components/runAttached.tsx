@@ -8,6 +8,7 @@
 import type { SessionChoice } from '../src/history/sessionChoices.js';
 import React from 'react';
 import type { AgentCommand } from '../src/api/commands.js';
+import { collectWhenQuiet } from '../src/app/idleCollect.js';
 import { attachTo, type Attachment } from '../src/daemon/attach.js';
 import type { RegistryEntry } from '../src/daemon/registry.js';
 import type { NotifySettings } from '../src/config/notifySchema.js';
@@ -73,6 +74,12 @@ export async function runAttached(
       else a.send(command);
     },
   };
+  // This screen draws every token the agent streams and keeps what it drew (its line and
+  // frame caches, the mirror): the same collection in a quiet moment as the in-process app.
+  run.root.defer(
+    'the idle collection',
+    collectWhenQuiet((listener) => a.subscribe(listener)),
+  );
   const session = run.screen();
   // The agent notifies the desktop unless a screen says it has focus; this screen writes the
   // terminal's own notification when it has not (docs/NOTIFY.md, "The background agent").

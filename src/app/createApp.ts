@@ -25,7 +25,7 @@ import type { MachineState } from '../machine/machine.js';
 import type { Provider } from '../providers/types.js';
 import path from 'node:path';
 import { attachDebugLog } from './debugLog.js';
-import { createIdleCollector } from './idleCollect.js';
+import { collectWhenQuiet } from './idleCollect.js';
 import { DisposerStack, describeStopFailure, type StopFailure } from './disposers.js';
 import { contextWindowFor } from '../config/models.js';
 import { ownPlaces, realOwnPlaces } from '../safety/ownPlaces.js';
@@ -274,12 +274,10 @@ async function startApp(
     // hears the agent's last events.
     if (opts.flags.debug) warnings.push(`debug log: ${startDebugLog(agent, home, stack)}`);
     // Gives back the old space V8 kept once a turn is over and the agent is quiet.
-    const collector = createIdleCollector();
-    const unsubscribe = agent.subscribe((e) => collector.onEvent(e));
-    stack.defer('the idle collection', () => {
-      unsubscribe();
-      collector.stop();
-    });
+    stack.defer(
+      'the idle collection',
+      collectWhenQuiet((listener) => agent.subscribe(listener)),
+    );
   } finally {
     // The agent's stop also closes the workspace watcher its start opened.
     stack.defer('the agent', () => agent.stop());

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { AgentEvent } from '../../src/api/events.js';
-import { createIdleCollector } from '../../src/app/idleCollect.js';
+import { collectWhenQuiet, createIdleCollector } from '../../src/app/idleCollect.js';
+import { Listeners } from '../../src/core/listeners.js';
 
 const turnEnd = { type: 'turn_end', turnId: 1 } as unknown as AgentEvent;
 const ev = (type: string) => ({ type }) as unknown as AgentEvent;
@@ -167,6 +168,55 @@ describe('the idle collection', () => {
     c.stop();
     vi.advanceTimersByTime(1000);
     expect(collect).not.toHaveBeenCalled();
+  });
+
+  test('fed by a subscription: the start-up counts as a quiet point, a turn starting first cancels it', () => {
+    vi.useFakeTimers();
+    const events = new Listeners<[AgentEvent]>();
+    const collect = vi.fn();
+    const options = { quietMs: 100, minGapMs: 1000, settleMs: 60_000, collect, trim: () => 0 };
+    // An attached screen whose agent is between turns: nothing comes, the start collects.
+    const stopIdle = collectWhenQuiet((l) => events.subscribe(l), options);
+    vi.advanceTimersByTime(99);
+    expect(collect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(collect).toHaveBeenCalledTimes(1);
+    stopIdle();
+    // An agent that starts thinking at once: no pause in its first turn, one after it.
+    const busy = vi.fn();
+    const stopBusy = collectWhenQuiet((l) => events.subscribe(l), { ...options, collect: busy });
+    events.emit(ev('turn_start'));
+    vi.advanceTimersByTime(5000);
+    expect(busy).not.toHaveBeenCalled();
+    events.emit(turnEnd);
+    vi.advanceTimersByTime(100);
+    expect(busy).toHaveBeenCalledTimes(1);
+    stopBusy();
+  });
+
+  test("fed by a subscription (an attached screen's connection): its stop unsubscribes and cancels", () => {
+    vi.useFakeTimers();
+    const events = new Listeners<[AgentEvent]>();
+    const collect = vi.fn();
+    const stop = collectWhenQuiet((l) => events.subscribe(l), {
+      quietMs: 100,
+      minGapMs: 1000,
+      collect,
+      trim: () => 0,
+    });
+    events.emit(ev('turn_start'));
+    events.emit(turnEnd);
+    vi.advanceTimersByTime(100);
+    expect(collect).toHaveBeenCalledTimes(1);
+    // A turn end just before the screen closes: nothing runs after the stop, nothing listens.
+    vi.advanceTimersByTime(2000);
+    events.emit(turnEnd);
+    stop();
+    vi.advanceTimersByTime(60_000);
+    events.emit(turnEnd);
+    vi.advanceTimersByTime(60_000);
+    expect(collect).toHaveBeenCalledTimes(1);
+    expect(events.size).toBe(0);
   });
 
   test('the default collector frees a dropped heap without exposing gc to the program', () => {

@@ -179,9 +179,11 @@ describe('folder lock', () => {
     async () => {
       // `sh` starts a child that waits for one byte on stdin, then becomes `sleep`, which
       // never reaps it. The byte is sent once `sleep` runs, so `sh` cannot reap it first.
-      const parent = spawn('sh', ['-c', 'head -c1 0<&0 >/dev/null & echo $!; exec sleep 60'], {
-        stdio: ['pipe', 'pipe', 'ignore'],
-      });
+      // The pipe goes to the child as fd 3: a non-interactive sh gives a background job
+      // /dev/null for stdin, so `0<&0` handed it an end of file, it exited at once, and the
+      // sh could reap it before its exec (the test then timed out under load).
+      const script = 'exec 3<&0; head -c1 0<&3 3<&- >/dev/null & echo $!; exec sleep 60 3<&-';
+      const parent = spawn('sh', ['-c', script], { stdio: ['pipe', 'pipe', 'ignore'] });
       try {
         let out = '';
         parent.stdout.on('data', (d: Buffer) => (out += d.toString()));

@@ -12,7 +12,10 @@
  * median of three RSS readings a second apart, open fds, and the heap retained after a full
  * collection through the inspector (`lib/soakReadings.ts`, `lib/inspector.ts`).
  *
- *   npx tsx bench/soak.ts [--screen [--unbounded]] [--requests 10000] [--pause-ms 0]
+ * - --attached (results/soak-attached.json): `cogito start`, then the screen as above attaches to
+ *   that agent; the readings are the screen's process, which only mirrors and draws.
+ *
+ *   npx tsx bench/soak.ts [--screen [--unbounded] | --attached] [--requests 10000] [--pause-ms 0]
  *
  * --unbounded leaves Ink's text caches as Ink has them (COGITO_INK_CACHES=unbounded), for a
  * before picture (results/soak-screen-unbounded.json). --pause-ms P: a user's pause before each
@@ -42,7 +45,8 @@ export const soak: Bench = {
   async run({ quick }): Promise<BenchResult> {
     const requests = Number(argOf('--requests') ?? (quick ? 400 : 10_000));
     if (!Number.isInteger(requests) || requests < 201) throw new Error('--requests N, N > 200');
-    const screen = process.argv.includes('--screen');
+    const attached = process.argv.includes('--attached');
+    const screen = attached || process.argv.includes('--screen');
     const unbounded = screen && process.argv.includes('--unbounded');
     const pauseMs = Number(argOf('--pause-ms') ?? 0);
     // The bundle, as a user runs it: rebuilt here if stale, so the program never rebuilds.
@@ -54,18 +58,26 @@ export const soak: Bench = {
           SOAK_CONFIG,
           unbounded ? { COGITO_INK_CACHES: 'unbounded' } : {},
           pauseMs,
+          attached,
         )
       : await runAgentSoak(requests, SOAK_CONFIG, pauseMs);
-    const label = screen ? 'screen' : 'background agent';
+    const label = attached ? 'attached screen' : screen ? 'screen' : 'background agent';
+    const what = attached
+      ? 'a screen (120×40) attached to a background agent'
+      : screen
+        ? 'the full screen (120×40)'
+        : 'the background agent';
     return {
-      name: `${screen ? 'soak-screen' : 'soak'}${unbounded ? '-unbounded' : ''}${pauseMs ? `-pause${pauseMs}` : ''}`,
-      title: `soak, ${screen ? 'the full screen (120×40)' : 'the background agent'}: ${run.requests} requests, ${run.turns} typed turns ${pauseMs ? `${pauseMs} ms apart` : 'back to back'}`,
+      name: `${attached ? 'soak-attached' : screen ? 'soak-screen' : 'soak'}${unbounded ? '-unbounded' : ''}${pauseMs ? `-pause${pauseMs}` : ''}`,
+      title: `soak, ${what}: ${run.requests} requests, ${run.turns} typed turns ${pauseMs ? `${pauseMs} ms apart` : 'back to back'}`,
       metrics: soakMetrics(label, run.checkpoints, run.seconds),
       notes: [
         "The production build (dist/, rebuilt first if stale). Each turn: the user message, then reasoning (reasoning_content) + a Markdown reply (heading, list, code block, table) + [TOOL] create of a new file; then reasoning + a wrap-up ending in [WAIT]. Two requests a turn, plus the compactor's. No budgets or cycle cap; default think interval.",
-        screen
-          ? 'screen: node bin/cogito.js in a 120×40 pseudo-terminal; the next message is typed as soon as "Your turn" shows after the wrap-up.'
-          : 'background agent: cogito start in the folder (the detached daemon); each message sent with the code of cogito send --wait (a new socket connection per message).',
+        attached
+          ? 'attached screen: cogito start in the folder, then node bin/cogito.js in a 120×40 pseudo-terminal attaches to it (mirrors its store over the socket, draws its stream); messages typed as on the full screen; the readings are the screen process.'
+          : screen
+            ? 'screen: node bin/cogito.js in a 120×40 pseudo-terminal; the next message is typed as soon as "Your turn" shows after the wrap-up.'
+            : 'background agent: cogito start in the folder (the detached daemon); each message sent with the code of cogito send --wait (a new socket connection per message).',
         'Checkpoints read from outside while the turns go on: three RSS readings (/proc/<pid>/status) ~1 s apart, their median compared; open fds (/proc/<pid>/fd) likewise; then a full collection through the inspector (NODE_OPTIONS=--inspect-port, opened with SIGUSR1 at the start; HeapProfiler.collectGarbage) and the heap in use after it. The forced collection also lowers RSS for a while after it; the next checkpoint is hundreds of requests later.',
         'Targets (issue 41): RSS at 2,000 ≤ 1.2× RSS at 200 (checkpoints up to 2,000 are held to 1.2×), at 10,000 ≤ 1.3× (5,000 too); retained heap within 10 MB of the one at 200; fds never above those at 200.',
       ],
@@ -73,7 +85,7 @@ export const soak: Bench = {
         requests: run.requests,
         turns: run.turns,
         seconds: run.seconds,
-        command: `npx tsx bench/soak.ts${screen ? ' --screen' : ''}${unbounded ? ' --unbounded' : ''} --requests ${requests}${pauseMs ? ` --pause-ms ${pauseMs}` : ''}`,
+        command: `npx tsx bench/soak.ts${attached ? ' --attached' : screen ? ' --screen' : ''}${unbounded ? ' --unbounded' : ''} --requests ${requests}${pauseMs ? ` --pause-ms ${pauseMs}` : ''}`,
         pauseMs,
         checkpoints: run.checkpoints,
       },

@@ -1,14 +1,15 @@
 /**
- * The soak with the screen: the production build (`node bin/cogito.js`, run by bench/soak.ts
+ * The soak with the screen (or, `attached`, a screen attached to a background agent): the production build (`node bin/cogito.js`, run by bench/soak.ts
  * after the bundle is brought up to date) in a 120×40 pseudo-terminal, a user turn typed as
  * soon as the last one ends ("Your turn"), until the scripted server has answered `total`
  * requests. Each turn streams reasoning, a Markdown reply and a `create`, then a wrap-up with
  * [WAIT]. Checkpoints are read from /proc/<pid> and through the inspector (`soakReadings.ts`).
  */
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { startScriptedServer } from '../../test/helpers/scriptedServer.js';
-import { COGITO, makeHome } from './appEnv.js';
+import { COGITO, makeHome, type BenchHome } from './appEnv.js';
 import { activate, freePort } from './inspector.js';
 import { PtyApp } from './ptyApp.js';
 import {
@@ -37,6 +38,11 @@ export async function runScreenSoak(
   extraEnv: Record<string, string> = {},
   /** A user's pause before each message (0: typed at once, turns back to back). */
   pauseMs = 0,
+  /**
+   * `cogito start` first: the screen attaches to that background agent over its socket and
+   * only mirrors it; the readings are the screen's process (the agent's are `soakAgent.ts`).
+   */
+  attached = false,
 ): Promise<SoakRun> {
   const server = await startScriptedServer();
   const home = makeHome(server.url, config, 'cogito-soak-screen-');
@@ -63,6 +69,7 @@ export async function runScreenSoak(
   try {
     // stderr to a file: the inspector's "Debugger attached" lines would land on the screen.
     const log = path.join(home.dir, 'stderr.log');
+    if (attached) startAgent(home);
     app = new PtyApp(['sh', '-c', `exec "$0" "$@" 2>>'${log}'`, ...COGITO], {
       env: home.env({ ...extraEnv, NODE_OPTIONS: `--inspect-port=127.0.0.1:${port}` }),
       cwd: home.workspace,
@@ -70,6 +77,14 @@ export async function runScreenSoak(
       rows: 40,
     });
     await app.ready();
+    if (attached) {
+      // The attached screen opens on the "while you were away" digest: any key closes it.
+      await app.waitFor((t) => t.includes('While you were away'), 'the digest', {
+        from: 0,
+        timeoutMs: 60_000,
+      });
+      await app.send('\x1b');
+    }
     const exited = app.exit().then((code) => {
       throw new Error(`the app exited (${code}) after ${turns} turns, ${requests} requests`);
     });
@@ -107,7 +122,21 @@ export async function runScreenSoak(
       await Promise.race([app.exit(), new Promise((r) => setTimeout(r, 3000))]);
       if (app.exitCode === undefined) await app.stop('SIGTERM', 3000);
     }
+    // The quit keys stop an attached screen's agent too; this is for a screen that failed.
+    if (attached)
+      spawnSync(COGITO[0]!, [...COGITO.slice(1), 'stop'], { env: home.env(), cwd: home.workspace });
     await server.close();
     home.cleanup();
   }
+}
+
+/** `cogito start` in the soak's folder, without the screen's inspector port. */
+function startAgent(home: BenchHome): void {
+  const r = spawnSync(COGITO[0]!, [...COGITO.slice(1), 'start'], {
+    env: home.env(),
+    cwd: home.workspace,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`cogito start failed: ${r.stderr}${r.stdout}`);
 }

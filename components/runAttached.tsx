@@ -31,11 +31,13 @@ export async function runAttached(
   listSessions?: () => Promise<readonly SessionChoice[]>,
   /** Workspace paths for the `@` list (read by this screen's process, not the agent's). */
   findPaths?: (query: string) => Promise<readonly string[]>,
+  /** The attachment, when the caller started it already (while this module loaded). */
+  attaching?: Promise<Attachment>,
 ): Promise<number> {
   const { workspace, pid } = entry;
   let a: Attachment;
   try {
-    a = await attachTo(entry);
+    a = await (attaching ?? attachTo(entry));
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     run.stderr.write(

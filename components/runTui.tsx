@@ -180,14 +180,25 @@ export async function runTui(flags: CliFlags, deps: TuiDeps = {}): Promise<numbe
   const background = await findAgent(flags, deps, env);
   if (background) {
     const run = startRun(flags, deps, resolveLanguage(background.language, env));
-    const { runAttached } = await import('./runAttached.js');
+    // Connect while the screen's code loads: the agent builds its snapshot in its own process.
+    // Left open by a screen that failed to load, the connection would keep this process up.
+    const attaching = background.attach?.();
+    if (attaching)
+      run.root.defer('the connection to the agent', () => {
+        void attaching.then(
+          (a) => a.detach(),
+          () => undefined,
+        );
+      });
     try {
+      const { runAttached } = await import('./runAttached.js');
       return await runAttached(
         run,
         background.entry,
         background.notify,
         background.listSessions,
         background.findPaths,
+        attaching,
       );
     } finally {
       await run.root.close();

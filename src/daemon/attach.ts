@@ -32,6 +32,8 @@ export interface BackgroundAgent {
   listSessions?(): Promise<SessionChoice[]>;
   /** Workspace paths for an `@` mention typed in the attached screen. */
   findPaths?(query: string): Promise<string[]>;
+  /** Connects to the agent and mirrors it (`attachTo` of `entry`). */
+  attach?(): Promise<Attachment>;
 }
 
 /**
@@ -67,6 +69,12 @@ export function findBackgroundAgent(
         });
       })();
       return (await paths).candidates(query);
+    },
+    attach: () => {
+      const attaching = attachTo(entry);
+      // Awaited by the screen once its code has loaded; until then a refusal is not unhandled.
+      attaching.catch(() => undefined);
+      return attaching;
     },
   };
 }

@@ -15,6 +15,8 @@ stdout (one JSON object per line, times in ms on CLOCK_MONOTONIC, the clock Node
 stdin (one JSON object per line):
   {"keys": "<text>", "id": ID}       write these keys to the terminal
   {"signal": N}                      send signal N to the program
+  end of file                        the driver is gone: SIGHUP to the program's process
+                                     group, SIGKILL 5 s later if it still runs
 """
 import base64
 import fcntl
@@ -26,6 +28,10 @@ import struct
 import sys
 import termios
 import time
+
+
+# After a hang-up, how long the program has to end before it is killed.
+HANGUP_GRACE_MS = 5000
 
 
 def now_ms():
@@ -65,6 +71,7 @@ def main():
     os.close(slave)
     emit({"spawn": spawn, "pid": pid})
     stdin_open = True
+    hangup_at = None
     pending = b""
     exit_code = None
     while True:
@@ -84,6 +91,16 @@ def main():
             chunk = os.read(0, 65536)
             if not chunk:
                 stdin_open = False
+                if exit_code is None and hangup_at is None:
+                    # The benchmark driving this terminal is gone (ended or died) while the
+                    # program runs: hang up, as a closed terminal window does. An idle program
+                    # writes nothing, so nothing here would ever meet the broken pipe, and it
+                    # (with a background agent it attached to) ran on unattended.
+                    hangup_at = now_ms()
+                    try:
+                        os.killpg(pid, signal.SIGHUP)
+                    except ProcessLookupError:
+                        pass
             pending += chunk
             while b"\n" in pending:
                 line, pending = pending.split(b"\n", 1)
@@ -99,6 +116,12 @@ def main():
                         os.kill(pid, int(msg["signal"]))
                     except ProcessLookupError:
                         pass
+        if hangup_at is not None and now_ms() - hangup_at > HANGUP_GRACE_MS:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            hangup_at = None
         if exit_code is None:
             done, status = os.waitpid(pid, os.WNOHANG)
             if done:

@@ -1,15 +1,14 @@
 /**
- * The soak with the screen (or, `attached`, a screen attached to a background agent): the production build (`node bin/cogito.js`, run by bench/soak.ts
- * after the bundle is brought up to date) in a 120×40 pseudo-terminal, a user turn typed as
- * soon as the last one ends ("Your turn"), until the scripted server has answered `total`
- * requests. Each turn streams reasoning, a Markdown reply and a `create`, then a wrap-up with
- * [WAIT]. Checkpoints are read from /proc/<pid> and through the inspector (`soakReadings.ts`).
+ * The soak with the screen (with `attached`, a screen attached to a background agent): the
+ * production build (`node bin/cogito.js`, run by bench/soak.ts after the bundle is brought up
+ * to date) in a 120×40 pseudo-terminal, a user turn typed as soon as the last one ends ("Your
+ * turn"), until the scripted server has answered `total` requests. Each turn streams
+ * reasoning, a Markdown reply and a `create`, then a wrap-up with [WAIT]. Checkpoints are read from /proc/<pid> and through the inspector (`soakReadings.ts`).
  */
-import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { startScriptedServer } from '../../test/helpers/scriptedServer.js';
-import { COGITO, makeHome, type BenchHome } from './appEnv.js';
+import { COGITO, makeHome } from './appEnv.js';
 import { activate, freePort } from './inspector.js';
 import { PtyApp } from './ptyApp.js';
 import {
@@ -19,6 +18,7 @@ import {
   type Checkpoint,
 } from './soakReadings.js';
 import { soakScript } from './soakScript.js';
+import { runCogito } from './tui.js';
 
 export interface SoakRun {
   checkpoints: Checkpoint[];
@@ -69,7 +69,8 @@ export async function runScreenSoak(
   try {
     // stderr to a file: the inspector's "Debugger attached" lines would land on the screen.
     const log = path.join(home.dir, 'stderr.log');
-    if (attached) startAgent(home);
+    // Without the screen's inspector port: the readings are the screen's.
+    if (attached) runCogito(['start'], home);
     app = new PtyApp(['sh', '-c', `exec "$0" "$@" 2>>'${log}'`, ...COGITO], {
       env: home.env({ ...extraEnv, NODE_OPTIONS: `--inspect-port=127.0.0.1:${port}` }),
       cwd: home.workspace,
@@ -122,21 +123,16 @@ export async function runScreenSoak(
       await Promise.race([app.exit(), new Promise((r) => setTimeout(r, 3000))]);
       if (app.exitCode === undefined) await app.stop('SIGTERM', 3000);
     }
-    // The quit keys stop an attached screen's agent too; this is for a screen that failed.
-    if (attached)
-      spawnSync(COGITO[0]!, [...COGITO.slice(1), 'stop'], { env: home.env(), cwd: home.workspace });
+    // The quit keys stop an attached screen's agent too; this is for a screen that failed
+    // (said, not thrown: a throw here would hide why the run failed).
+    if (attached) {
+      try {
+        runCogito(['stop'], home);
+      } catch (err) {
+        process.stderr.write(`${String(err)}\n`);
+      }
+    }
     await server.close();
     home.cleanup();
   }
-}
-
-/** `cogito start` in the soak's folder, without the screen's inspector port. */
-function startAgent(home: BenchHome): void {
-  const r = spawnSync(COGITO[0]!, [...COGITO.slice(1), 'start'], {
-    env: home.env(),
-    cwd: home.workspace,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  if (r.status !== 0) throw new Error(`cogito start failed: ${r.stderr}${r.stdout}`);
 }

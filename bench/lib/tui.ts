@@ -49,7 +49,11 @@ export interface TuiOptions {
 export const ATTACHED = process.argv.includes('--attached');
 
 /** Runs `cogito <args>` in the bench home to its end; throws with its output if it fails. */
-function runCogito(args: string[], home: BenchHome, opts: TuiOptions): void {
+export function runCogito(
+  args: string[],
+  home: BenchHome,
+  opts: Pick<TuiOptions, 'cmd'> = {},
+): void {
   const r = spawnSync((opts.cmd ?? COGITO)[0]!, [...(opts.cmd ?? COGITO).slice(1), ...args], {
     env: home.env(),
     cwd: home.workspace,
